@@ -1,0 +1,45 @@
+import type { Readable, Writable } from "node:stream";
+
+/** What to start. The supervisor adds nothing to `env`: callers pass the scrubbed environment. */
+export interface SpawnSpec {
+  /** Absolute path of the executable. */
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd: string;
+  /** Short name for logs and status ("app/typescript"). */
+  readonly label: string;
+}
+
+export interface ExitInfo {
+  readonly code: number | null;
+  readonly signal: string | null;
+}
+
+/** Grace periods and deadlines, injectable so that tests can shrink them. */
+export interface SupervisionTimings {
+  /** Between SIGTERM to the tree and SIGKILL to what is left. */
+  readonly termGraceMs: number;
+  /** How long to wait, after SIGKILL, for /proc to confirm that the tree is gone. */
+  readonly confirmDeadlineMs: number;
+}
+
+/**
+ * A language server running under process-tree supervision. Its stdio is the server's stdio.
+ */
+export interface SupervisedServer {
+  readonly serverPid: number;
+  readonly supervisorPid: number;
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  /** Resolves once, when the server process itself has exited (descendants may still live). */
+  readonly exited: Promise<ExitInfo>;
+  /** Live processes of the tree right now (server, its descendants, daemons that left it). */
+  liveProcessCount(): number;
+  /**
+   * Ends the whole tree: SIGTERM, grace, SIGKILL, then waits until /proc shows none of it.
+   * Idempotent; concurrent calls share one stop. Never rejects.
+   */
+  stop(): Promise<void>;
+}
