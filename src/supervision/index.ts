@@ -1,0 +1,9 @@
+/**
+ * Process-tree supervision: what the rest of the bridge uses. Knows nothing of LSP; the streams of
+ * a SupervisedServer are bytes.
+ */
+export { spawnSupervised } from "./spawn-supervised.js";
+export { scrubbedEnv } from "./scrubbed-env.js";
+export { sweepOrphans, type SweepLog } from "./orphan-sweep.js";
+export { DEFAULT_TIMINGS, resolveTimings } from "./timings.js";
+export type { ExitInfo, SpawnSpec, SupervisedServer, SupervisionTimings } from "./types.js";

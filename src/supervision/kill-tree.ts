@@ -1,0 +1,74 @@
+import { setTimeout as delay } from "node:timers/promises";
+import { readStat } from "./proc-table.js";
+import { formatIdentity, isDeadState, type ProcessIdentity } from "./process-identity.js";
+import type { SupervisionTimings } from "./types.js";
+
+/** How often /proc is looked at while waiting for a tree to go. Short: it is a deadline poll, not a sleep. */
+const POLL_MS = 10;
+
+/** What a reap did. */
+export interface ReapOutcome {
+  /** Distinct processes that were sent a signal. */
+  readonly signalled: number;
+  /** Processes of the tree still alive when the confirm deadline passed (0 = success). */
+  readonly remaining: number;
+  readonly elapsedMs: number;
+}
+
+/**
+ * Ends a tree: SIGTERM to every member, up to `termGraceMs` for them to go, SIGKILL to what is
+ * left, then waits up to `confirmDeadlineMs` until `scan` finds nothing. `scan` is asked again on
+ * every poll, so processes forked while the tree is dying are found and signalled too.
+ * Never throws.
+ */
+export async function reapTree(
+  scan: () => readonly ProcessIdentity[],
+  timings: SupervisionTimings,
+): Promise<ReapOutcome> {
+  const started = Date.now();
+  const signalled = new Set<string>();
+  const outcome = (remaining: number): ReapOutcome => ({
+    signalled: signalled.size,
+    remaining,
+    elapsedMs: Date.now() - started,
+  });
+
+  let members = scan();
+  if (members.length === 0) return outcome(0);
+
+  // Polite first: servers that handle SIGTERM get to flush and exit on their own.
+  const termUntil = started + timings.termGraceMs;
+  while (members.length > 0 && Date.now() < termUntil) {
+    for (const id of members) {
+      const key = formatIdentity(id);
+      if (!signalled.has(key) && signal(id, "SIGTERM")) signalled.add(key);
+    }
+    await delay(POLL_MS);
+    members = scan();
+  }
+
+  // Then forceful: SIGKILL is repeated on every poll because a member may fork until it dies.
+  const killUntil = Date.now() + timings.confirmDeadlineMs;
+  while (members.length > 0 && Date.now() < killUntil) {
+    for (const id of members) if (signal(id, "SIGKILL")) signalled.add(formatIdentity(id));
+    await delay(POLL_MS);
+    members = scan();
+  }
+  return outcome(members.length);
+}
+
+/**
+ * Signals one process by pid, after checking that the pid still names the same process, so that
+ * a pid reused since the scan is never hit. Returns whether the signal was delivered.
+ */
+export function signal(id: ProcessIdentity, sig: NodeJS.Signals): boolean {
+  const stat = readStat(id.pid);
+  if (stat === undefined || stat.startTime !== id.startTime || isDeadState(stat.state)) return false;
+  try {
+    process.kill(id.pid, sig);
+    return true;
+  } catch {
+    // ESRCH: it went in between; EPERM: not ours to kill. Either way there is nothing to do.
+    return false;
+  }
+}

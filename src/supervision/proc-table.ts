@@ -1,0 +1,100 @@
+import { readFileSync, readdirSync } from "node:fs";
+
+/** The fields of `/proc/PID/stat` that supervision needs. */
+export interface ProcStat {
+  readonly pid: number;
+  readonly comm: string;
+  /** One letter: R, S, D, Z, T, X, ... */
+  readonly state: string;
+  readonly ppid: number;
+  readonly pgid: number;
+  readonly sid: number;
+  /** Field 22: clock ticks after boot at which the process started. With the pid, it names one process. */
+  readonly startTime: number;
+}
+
+/** Pids of every process visible in /proc right now (threads are not listed). */
+export function listPids(): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    // Only the numeric entries are processes; everything else is kernel state.
+    if (name.charCodeAt(0) >= 48 && name.charCodeAt(0) <= 57) pids.push(Number(name));
+  }
+  return pids;
+}
+
+/**
+ * Parses one `/proc/PID/stat` line. `comm` may itself contain spaces and parentheses, so the
+ * fields after it are found from the last `)`. Returns undefined for text that is not a stat line.
+ */
+export function parseStat(text: string): ProcStat | undefined {
+  const open = text.indexOf("(");
+  const close = text.lastIndexOf(")");
+  if (open < 0 || close < open) return undefined;
+  // rest[0] is field 3 (state), so field N is rest[N - 3].
+  const rest = text.slice(close + 2).split(" ");
+  const startTime = Number(rest[19]);
+  if (rest.length < 20 || !Number.isFinite(startTime)) return undefined;
+  return {
+    pid: Number(text.slice(0, open).trim()),
+    comm: text.slice(open + 1, close),
+    state: rest[0] ?? "?",
+    ppid: Number(rest[1]),
+    pgid: Number(rest[2]),
+    sid: Number(rest[3]),
+    startTime,
+  };
+}
+
+/** The stat of one process, or undefined when it is gone (or was never there). */
+export function readStat(pid: number): ProcStat | undefined {
+  try {
+    return parseStat(readFileSync(`/proc/${pid}/stat`, "latin1"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every live process's stat. A process that vanishes while /proc is read is simply left out. */
+export function readAllStats(): ProcStat[] {
+  const stats: ProcStat[] = [];
+  for (const pid of listPids()) {
+    const stat = readStat(pid);
+    if (stat !== undefined) stats.push(stat);
+  }
+  return stats;
+}
+
+/** The real uid of a process (first field of `Uid:` in /proc/PID/status), or undefined when gone. */
+export function readUid(pid: number): number | undefined {
+  try {
+    const match = /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "latin1"));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The value of one variable in the environment a process was started (exec'd) with, or undefined
+ * when it is absent, the process is gone, or its environ cannot be read (another user's process).
+ */
+export function readEnvironValue(pid: number, name: string): string | undefined {
+  let environ: Buffer;
+  try {
+    environ = readFileSync(`/proc/${pid}/environ`);
+  } catch {
+    return undefined;
+  }
+  const key = Buffer.from(`${name}=`, "latin1");
+  let at = environ.indexOf(key);
+  while (at >= 0) {
+    // A match only counts at the start of an entry, not inside another variable's value.
+    if (at === 0 || environ[at - 1] === 0) {
+      const end = environ.indexOf(0, at);
+      return environ.toString("utf8", at + key.length, end < 0 ? environ.length : end);
+    }
+    at = environ.indexOf(key, at + 1);
+  }
+  return undefined;
+}

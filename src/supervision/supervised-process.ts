@@ -1,0 +1,117 @@
+import type { ChildProcess } from "node:child_process";
+import type { Duplex, Readable, Writable } from "node:stream";
+import { writeMessage, type SupervisorMessage } from "./control-channel.js";
+import { reapTree, signal } from "./kill-tree.js";
+import type { ProcessIdentity } from "./process-identity.js";
+import { scanTree } from "./tree-scan.js";
+import type { ExitInfo, SupervisedServer, SupervisionTimings } from "./types.js";
+
+/** Slack on top of the supervisor's own reap budget before the bridge takes over. */
+const SUPERVISOR_SLACK_MS = 300;
+
+export interface SupervisedProcessParts {
+  readonly supervisor: ChildProcess;
+  readonly supervisorId: ProcessIdentity;
+  readonly control: Duplex;
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  readonly token: string;
+  readonly timings: SupervisionTimings;
+}
+
+/**
+ * The bridge's handle on one supervised tree (see SupervisedServer). The supervisor does the
+ * reaping; this side asks it to, and then checks /proc itself and finishes the job when the
+ * supervisor could not (it was SIGKILLed, or is stuck).
+ */
+export class SupervisedProcess implements SupervisedServer {
+  readonly supervisorPid: number;
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  readonly exited: Promise<ExitInfo>;
+  /** The supervisor's account of its last reap, for logs and status. */
+  lastReap: Extract<SupervisorMessage, { type: "reaped" }> | undefined;
+
+  private server: ProcessIdentity | undefined;
+  private settleExit!: (info: ExitInfo) => void;
+  private supervisorExited = false;
+  private controlEnded = false;
+  private readonly supervisorGone: Promise<void>;
+  private stopping: Promise<void> | undefined;
+
+  constructor(private readonly parts: SupervisedProcessParts) {
+    this.supervisorPid = parts.supervisorId.pid;
+    this.stdin = parts.stdin;
+    this.stdout = parts.stdout;
+    this.stderr = parts.stderr;
+    this.exited = new Promise((resolve) => (this.settleExit = resolve));
+    // Writes to a server that is gone must not crash the bridge; the exit is reported via `exited`.
+    for (const stream of [parts.stdin, parts.stdout, parts.stderr, parts.control]) stream.on("error", () => {});
+    this.supervisorGone = new Promise((resolve) =>
+      parts.supervisor.once("exit", () => {
+        this.supervisorExited = true;
+        resolve();
+        this.settleIfSilent();
+      }),
+    );
+  }
+
+  get serverPid(): number {
+    return this.server?.pid ?? -1;
+  }
+
+  /** Called by spawnSupervised once the supervisor reports the server running. */
+  setServer(id: ProcessIdentity): void {
+    this.server = id;
+  }
+
+  /** One message from the supervisor. */
+  onMessage(message: SupervisorMessage): void {
+    if (message.type === "exited") this.settleExit({ code: message.code, signal: message.signal });
+    else if (message.type === "reaped") this.lastReap = message;
+  }
+
+  /** The control pipe closed: the supervisor has gone or is going. */
+  onControlEnd(): void {
+    this.controlEnded = true;
+    this.settleIfSilent();
+  }
+
+  liveProcessCount(): number {
+    return this.scan([this.supervisorPid]).length;
+  }
+
+  stop(): Promise<void> {
+    this.stopping ??= this.stopTree().catch(() => undefined);
+    return this.stopping;
+  }
+
+  private async stopTree(): Promise<void> {
+    const { timings, control, supervisorId } = this.parts;
+    if (!this.supervisorExited) {
+      writeMessage(control, { type: "stop" });
+      const budget = timings.termGraceMs + timings.confirmDeadlineMs + SUPERVISOR_SLACK_MS;
+      await Promise.race([this.supervisorGone, new Promise((resolve) => setTimeout(resolve, budget).unref())]);
+      if (!this.supervisorExited) signal(supervisorId, "SIGKILL");
+    }
+    // Whatever is left had its SIGTERM already (or lost its supervisor): SIGKILL at once.
+    await reapTree(() => this.scan([]), { termGraceMs: 0, confirmDeadlineMs: timings.confirmDeadlineMs });
+    control.destroy();
+  }
+
+  private scan(exclude: readonly number[]): ReturnType<typeof scanTree> {
+    return scanTree({ token: this.parts.token, roots: this.server ? [this.server] : [], exclude });
+  }
+
+  /**
+   * The supervisor is gone and said nothing more: the server cannot outlive it (pdeathsig), so
+   * it was killed with it. Its leftovers are reaped from here.
+   */
+  private settleIfSilent(): void {
+    if (!this.supervisorExited || !this.controlEnded) return;
+    this.settleExit({ code: null, signal: "SIGKILL" });
+    void this.stop();
+  }
+}

@@ -1,0 +1,121 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { openSync } from "node:fs";
+import type { Duplex } from "node:stream";
+import { readMessages, writeMessage, type BridgeMessage, type StartMessage, type SupervisorMessage } from "./control-channel.js";
+import { waitForExecPast } from "./exec-watch.js";
+import { checkExecutable } from "./executable-check.js";
+import { reapTree } from "./kill-tree.js";
+import { identify, isAlive, parseIdentity, type ProcessIdentity } from "./process-identity.js";
+import { findSetpriv, withParentDeathSignal } from "./setpriv.js";
+import { scanTree } from "./tree-scan.js";
+
+/** How often the supervisor checks that its bridge (pid + start time) is still alive. */
+const OWNER_POLL_MS = 250;
+/** How long setpriv may take to exec the server before the start counts as failed. */
+const EXEC_DEADLINE_MS = 5000;
+/** After a reap, how long to wait for the server's exit status to arrive (SIGCHLD) before leaving. */
+const EXIT_STATUS_WAIT_MS = 500;
+
+/**
+ * The supervisor's whole life, driven by the control pipe: wait for `start`, start the server as
+ * its child (stdio inherited: fds 0–2 are the bridge's pipes), report `started`/`exited`, and reap
+ * the tree — on `stop`, on EOF of the control pipe (bridge gone), when the bridge's pid no longer
+ * names the bridge, on SIGTERM/SIGINT/SIGHUP, and when the server exits. Then exit.
+ */
+export function runSupervisor(control: Duplex): void {
+  let start: StartMessage | undefined;
+  let server: ChildProcess | undefined;
+  let serverId: ProcessIdentity | undefined;
+  let serverExited = false;
+  let finishing = false;
+  let ownerTimer: NodeJS.Timeout | undefined;
+  const send = (message: SupervisorMessage): void => writeMessage(control, message);
+
+  readMessages<BridgeMessage>(
+    control,
+    (message) => {
+      if (message.type === "start" && start === undefined) {
+        start = message;
+        launch(message);
+      } else if (message.type === "stop") void finish("stop");
+    },
+    () => void finish("bridge-gone"),
+  );
+  for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => void finish(sig));
+  process.on("uncaughtException", (error) => {
+    send({ type: "log", msg: "supervisor error", fields: { error: String(error) } });
+    void finish("supervisor-error");
+  });
+
+  function launch(message: StartMessage): void {
+    const owner = parseIdentity(message.owner);
+    if (owner !== undefined) {
+      // EOF on the control pipe is the fast signal; this catches a bridge whose pipe is held open
+      // by something else (a forked helper that inherited it).
+      ownerTimer = setInterval(() => {
+        if (!isAlive(owner)) void finish("owner-gone");
+      }, OWNER_POLL_MS);
+    }
+    const problem = checkExecutable(message.command);
+    if (problem !== undefined) return failStart(problem.message, problem.details);
+
+    const setpriv = findSetpriv();
+    const { file, argv } = withParentDeathSignal(setpriv, message.command, message.args);
+    // fd 3 of the server is /dev/null, not our control pipe: an inherited copy would keep the
+    // pipe open after the bridge dies and hide the EOF we rely on.
+    const devNull = openSync("/dev/null", "r+");
+    server = spawn(file, argv, { stdio: ["inherit", "inherit", "inherit", devNull], env: { ...message.env }, cwd: message.cwd });
+    if (server.pid !== undefined) serverId = identify(server.pid);
+    server.on("error", (error) => {
+      if (serverId === undefined || !serverExited) failStart(`cannot start ${message.command}: ${error.message}`, { command: message.command, errno: (error as NodeJS.ErrnoException).code ?? "UNKNOWN" });
+    });
+    server.on("exit", (code, signal) => {
+      serverExited = true;
+      send({ type: "exited", code, signal });
+      void finish("server-exit");
+    });
+    server.on("spawn", () => void confirmStart(message, setpriv));
+  }
+
+  async function confirmStart(message: StartMessage, setpriv: string | undefined): Promise<void> {
+    const pid = server?.pid;
+    if (pid === undefined || serverId === undefined) return failStart(`cannot start ${message.command}: no pid`, { command: message.command, errno: "UNKNOWN" });
+    const execd = setpriv === undefined || (await waitForExecPast(pid, setpriv, EXEC_DEADLINE_MS, () => serverExited));
+    if (!execd) {
+      return failStart(`cannot start ${message.command}: exec failed (exit code ${server?.exitCode ?? "none"})`, {
+        command: message.command,
+        errno: server?.exitCode === 127 ? "ENOENT" : server?.exitCode === 126 ? "EACCES" : "EXEC",
+        exitCode: server?.exitCode ?? null,
+      });
+    }
+    send({ type: "started", serverPid: pid, serverStartTime: serverId.startTime, pdeathsig: setpriv !== undefined });
+  }
+
+  function failStart(message: string, details: Record<string, unknown>): void {
+    send({ type: "start-failed", message, details });
+    void finish("start-failed");
+  }
+
+  async function finish(reason: string): Promise<void> {
+    if (finishing) return;
+    finishing = true;
+    if (ownerTimer) clearInterval(ownerTimer);
+    const token = start?.token;
+    if (token !== undefined && start !== undefined) {
+      const roots = serverId ? [serverId] : [];
+      const outcome = await reapTree(() => scanTree({ token, roots }), start.timings);
+      await waitFor(() => serverExited || server?.pid === undefined, EXIT_STATUS_WAIT_MS);
+      send({ type: "reaped", reason, ...outcome });
+    }
+    // Leave once the last message is flushed; the timer bounds a peer that stopped reading.
+    const leave = (): never => process.exit(0);
+    setTimeout(leave, 500);
+    control.end(leave);
+  }
+}
+
+/** Polls `done` until it holds or `ms` pass. */
+async function waitFor(done: () => boolean, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (!done() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 5));
+}

@@ -1,0 +1,57 @@
+import { readAllStats, readEnvironValue, readUid, type ProcStat } from "./proc-table.js";
+import { isDeadState, type ProcessIdentity } from "./process-identity.js";
+import { TOKEN_VAR } from "./tree-env.js";
+
+/** Which processes make up one supervised tree. */
+export interface TreeQuery {
+  /** The session token: every process whose environment carries it belongs to the tree. */
+  readonly token: string;
+  /** Processes known to be in the tree (the server): they and their descendants belong too. */
+  readonly roots?: readonly ProcessIdentity[];
+  /** Pids never counted (the scanning process itself, the supervisor when counting the server's tree). */
+  readonly exclude?: readonly number[];
+  /** Only processes of this real uid (the orphan sweep stays within its own user). */
+  readonly uid?: number;
+}
+
+/**
+ * The live processes of a tree, from one pass over /proc. A process belongs when it carries the
+ * token in its environment, is a root (same pid and start time), or descends by parent links from
+ * a member — the last catches children that were started with a cleared environment. Zombies are
+ * left out: they have exited already.
+ */
+export function scanTree(query: TreeQuery): ProcessIdentity[] {
+  const exclude = new Set([process.pid, ...(query.exclude ?? [])]);
+  const stats = readAllStats().filter((s) => !isDeadState(s.state) && !exclude.has(s.pid));
+  const members = new Map<number, ProcStat>();
+  for (const stat of stats) {
+    if (query.uid !== undefined && readUid(stat.pid) !== query.uid) continue;
+    const isRoot = query.roots?.some((r) => r.pid === stat.pid && r.startTime === stat.startTime);
+    if (isRoot || readEnvironValue(stat.pid, TOKEN_VAR) === query.token) members.set(stat.pid, stat);
+  }
+  addDescendants(stats, members, query.uid);
+  return [...members.values()].map((s) => ({ pid: s.pid, startTime: s.startTime }));
+}
+
+/**
+ * Adds, until nothing changes, every process whose parent is a member. A parent link can be
+ * trusted: when a parent exits, its children are re-parented at once, so ppid always names the
+ * current holder of that pid. The start-time check guards the read-to-read race all the same.
+ */
+function addDescendants(stats: readonly ProcStat[], members: Map<number, ProcStat>, uid?: number): void {
+  const children = new Map<number, ProcStat[]>();
+  for (const stat of stats) {
+    const list = children.get(stat.ppid);
+    if (list) list.push(stat);
+    else children.set(stat.ppid, [stat]);
+  }
+  const queue = [...members.values()];
+  for (let parent = queue.pop(); parent !== undefined; parent = queue.pop()) {
+    for (const child of children.get(parent.pid) ?? []) {
+      if (members.has(child.pid) || child.startTime < parent.startTime) continue;
+      if (uid !== undefined && readUid(child.pid) !== uid) continue;
+      members.set(child.pid, child);
+      queue.push(child);
+    }
+  }
+}
