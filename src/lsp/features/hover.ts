@@ -1,0 +1,32 @@
+import { HoverRequest, MarkupContent, type Hover, type MarkedString, type Position } from "vscode-languageserver-protocol";
+import { BridgeError } from "../../contract/errors.js";
+import type { LspClient, RequestOptions } from "../lsp-client.js";
+
+/** What `textDocument/hover` said, with its contents rendered as one markdown text. */
+export interface HoverAnswer {
+  readonly markdown: string;
+  readonly range: Hover["range"] | null;
+}
+
+/** Asks for hover at an LSP position; null when the server has nothing to say there. */
+export async function requestHover(client: LspClient, uri: string, position: Position, options: RequestOptions): Promise<HoverAnswer | null> {
+  if (!client.capabilities.hoverProvider && !client.registrations.has(HoverRequest.method)) {
+    throw new BridgeError("NotSupported", "the server does not provide hover", { method: HoverRequest.method });
+  }
+  const hover = await client.request(HoverRequest.type, { textDocument: { uri }, position }, options);
+  if (!hover) return null;
+  const markdown = renderHoverContents(hover.contents);
+  return { markdown, range: hover.range ?? null };
+}
+
+/** MarkupContent, MarkedString and arrays of MarkedString all become one markdown text. */
+export function renderHoverContents(contents: Hover["contents"]): string {
+  if (MarkupContent.is(contents)) return contents.value;
+  const parts = Array.isArray(contents) ? contents : [contents];
+  return parts.map(renderMarkedString).filter((part) => part.length > 0).join("\n\n");
+}
+
+function renderMarkedString(part: MarkedString): string {
+  if (typeof part === "string") return part;
+  return "```" + part.language + "\n" + part.value + "\n```";
+}

@@ -1,0 +1,34 @@
+import {
+  WorkspaceSymbolRequest,
+  type Location,
+  type SymbolInformation,
+  type SymbolKind,
+  type WorkspaceSymbol,
+} from "vscode-languageserver-protocol";
+import { BridgeError } from "../../contract/errors.js";
+import type { LspClient, RequestOptions } from "../lsp-client.js";
+
+/** One workspace symbol in a shape common to SymbolInformation and WorkspaceSymbol. */
+export interface RawWorkspaceSymbol {
+  readonly name: string;
+  readonly kind: SymbolKind;
+  readonly containerName: string | null;
+  readonly uri: string;
+  /** Null when the server gave only a URI (WorkspaceSymbol without a resolved range). */
+  readonly range: Location["range"] | null;
+}
+
+/** Asks for workspace symbols matching `query`. */
+export async function requestWorkspaceSymbols(client: LspClient, query: string, options: RequestOptions): Promise<RawWorkspaceSymbol[]> {
+  if (!client.capabilities.workspaceSymbolProvider && !client.registrations.has(WorkspaceSymbolRequest.method)) {
+    throw new BridgeError("NotSupported", "the server does not provide workspace symbols", { method: WorkspaceSymbolRequest.method });
+  }
+  const answer = (await client.request(WorkspaceSymbolRequest.type, { query }, options)) ?? [];
+  return (answer as (SymbolInformation | WorkspaceSymbol)[]).map((symbol) => ({
+    name: symbol.name,
+    kind: symbol.kind,
+    containerName: symbol.containerName ?? null,
+    uri: symbol.location.uri,
+    range: "range" in symbol.location ? symbol.location.range : null,
+  }));
+}

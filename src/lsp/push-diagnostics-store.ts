@@ -1,0 +1,47 @@
+import type { Diagnostic, PublishDiagnosticsParams } from "vscode-languageserver-protocol";
+
+/** The latest `publishDiagnostics` of one document, with when it arrived. */
+export interface PublishedDiagnostics {
+  readonly version: number | null;
+  readonly diagnostics: readonly Diagnostic[];
+  /** Increases with every publish for any document: orders publishes against our own syncs. */
+  readonly sequence: number;
+}
+
+/**
+ * Keeps the last pushed diagnostics per URI and tells listeners when a URI gets a new publish.
+ * Only the newest publish matters: LSP says each one replaces the previous set.
+ */
+export class PushDiagnosticsStore {
+  private readonly latest = new Map<string, PublishedDiagnostics>();
+  private readonly listeners = new Set<(uri: string) => void>();
+  private counter = 0;
+
+  onPublish(params: PublishDiagnosticsParams): void {
+    this.latest.set(params.uri, {
+      version: typeof params.version === "number" ? params.version : null,
+      diagnostics: params.diagnostics,
+      sequence: ++this.counter,
+    });
+    for (const listener of this.listeners) listener(params.uri);
+  }
+
+  get(uri: string): PublishedDiagnostics | undefined {
+    return this.latest.get(uri);
+  }
+
+  /** The sequence number the next publish will exceed: taken just before a sync is sent. */
+  currentSequence(): number {
+    return this.counter;
+  }
+
+  /** Drops what is known of a document that was closed. */
+  forget(uri: string): void {
+    this.latest.delete(uri);
+  }
+
+  subscribe(listener: (uri: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

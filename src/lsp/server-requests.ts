@@ -1,0 +1,64 @@
+import {
+  ApplyWorkspaceEditRequest,
+  ConfigurationRequest,
+  DiagnosticRefreshRequest,
+  LogMessageNotification,
+  PublishDiagnosticsNotification,
+  RegistrationRequest,
+  ShowDocumentRequest,
+  ShowMessageNotification,
+  ShowMessageRequest,
+  UnregistrationRequest,
+  WorkDoneProgressCreateRequest,
+  WorkspaceFoldersRequest,
+  type WorkspaceFolder,
+} from "vscode-languageserver-protocol";
+import type { MessageConnection } from "vscode-jsonrpc/node";
+import type { DynamicRegistrations } from "./dynamic-registrations.js";
+import type { ProgressTracker } from "./progress-tracker.js";
+import type { PushDiagnosticsStore } from "./push-diagnostics-store.js";
+import { lookupSetting } from "./settings-lookup.js";
+
+export interface ServerRequestContext {
+  readonly settings: Readonly<Record<string, unknown>>;
+  readonly workspaceFolders: readonly WorkspaceFolder[];
+  readonly registrations: DynamicRegistrations;
+  readonly progress: ProgressTracker;
+  readonly pushDiagnostics: PushDiagnosticsStore;
+  /** Server log lines (window/logMessage, window/showMessage) go here, never to stdout. */
+  readonly log: (line: string) => void;
+}
+
+/**
+ * Wires every request and notification a server may send to the client. Whatever is not handled
+ * here is answered by vscode-jsonrpc with MethodNotFound, which is the honest answer.
+ */
+export function handleServerRequests(connection: MessageConnection, context: ServerRequestContext): void {
+  connection.onRequest(ConfigurationRequest.type, (params) =>
+    params.items.map((item) => lookupSetting(context.settings, item.section)),
+  );
+  connection.onRequest(WorkspaceFoldersRequest.type, () => [...context.workspaceFolders]);
+  connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
+  connection.onRequest(RegistrationRequest.type, (params) => {
+    context.registrations.register(params.registrations);
+  });
+  connection.onRequest(UnregistrationRequest.type, (params) => {
+    context.registrations.unregister(params.unregisterations);
+  });
+  // lspmcp is read-only: a server that tries to edit files is told no.
+  connection.onRequest(ApplyWorkspaceEditRequest.type, () => ({
+    applied: false,
+    failureReason: "lspmcp is a read-only client and never applies workspace edits",
+  }));
+  connection.onRequest(ShowMessageRequest.type, () => null);
+  connection.onRequest(ShowDocumentRequest.type, () => ({ success: false }));
+  // We pull on every call anyway, so a refresh needs no action.
+  connection.onRequest(DiagnosticRefreshRequest.type, () => undefined);
+
+  connection.onNotification(PublishDiagnosticsNotification.type, (params) => context.pushDiagnostics.onPublish(params));
+  // vscode-jsonrpc owns `$/progress`; tokens nobody registered a handler for arrive here.
+  connection.onUnhandledProgress((params) => context.progress.onProgress(params.token, params.value));
+  connection.onNotification(LogMessageNotification.type, (params) => context.log(params.message));
+  connection.onNotification(ShowMessageNotification.type, (params) => context.log(params.message));
+  connection.onNotification("telemetry/event", () => undefined);
+}
