@@ -1,0 +1,86 @@
+import { dirname, resolve } from "node:path";
+import type { LanguageClaim, ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "./types.js";
+import { packageRoot } from "./package-root.js";
+import { configInvalid, problemAt, problemsFromIssues, type ConfigProblem } from "./problems.js";
+import { readToml } from "./read-toml.js";
+import { resolveServer, type ResolveContext } from "./resolve-server.js";
+import { resolveWorkspace } from "./resolve-workspace.js";
+import { salvage } from "./salvage.js";
+import { ConfigSchema, ServerSchema, WorkspaceSchema } from "./schema.js";
+
+/** Test seams; production callers pass nothing. */
+export interface LoadOptions {
+  /** Where `servers/*.toml` live and profile paths resolve. Default: the lspmcp package root. */
+  readonly packageRoot?: string;
+  /** PATH for bare command names. Default: the bridge's own `process.env.PATH`. */
+  readonly searchPath?: string;
+}
+
+/**
+ * Loads a bridge.toml (CONTRACT §3): parses it, validates it against the schema, merges profiles,
+ * applies defaults, resolves every path to an absolute one and checks executables, roots, names
+ * and extension routing. Resolves to a config the rest of the bridge can trust; otherwise rejects
+ * with `BridgeError("ConfigInvalid")` whose `details.problems` lists every problem found, each with
+ * its TOML key path (see {@link ConfigProblem}), sorted by path.
+ */
+export async function loadConfig(path: string, options: LoadOptions = {}): Promise<ResolvedConfig> {
+  const configPath = resolve(path);
+  const toml = await readToml(configPath);
+  if (!toml.ok) throw configInvalid(configPath, [toml.problem]);
+
+  const document = toml.value;
+  const parsed = ConfigSchema.safeParse(document);
+  const problems: ConfigProblem[] = parsed.success ? [] : problemsFromIssues([], parsed.error.issues);
+
+  const context: ResolveContext = {
+    configDir: dirname(configPath),
+    packageRoot: options.packageRoot ?? packageRoot(),
+    searchPath: options.searchPath ?? process.env.PATH ?? "",
+  };
+
+  const rawServers = arrayOf(document.server).map((raw) => salvage(ServerSchema, raw));
+  const outcomes = await Promise.all(rawServers.map((raw, i) => (raw === null ? null : resolveServer(i, raw, context))));
+  outcomes.forEach((outcome) => problems.push(...(outcome?.problems ?? [])));
+  const serverNames = rawServers.map((raw) => raw?.data.name);
+  problems.push(...duplicates("server", serverNames));
+
+  const languages = new Map<string, readonly LanguageClaim[]>();
+  serverNames.forEach((name, i) => {
+    const claimed = outcomes[i]?.languages;
+    if (name !== undefined && claimed && !languages.has(name)) languages.set(name, claimed);
+  });
+  const claims = { names: new Set(serverNames.filter((name) => name !== undefined)), languages };
+
+  const rawWorkspaces = arrayOf(document.workspace).map((raw) => salvage(WorkspaceSchema, raw));
+  const workspaceOutcomes = await Promise.all(
+    rawWorkspaces.map((raw, i) => (raw === null ? null : resolveWorkspace(i, raw, context.configDir, claims))),
+  );
+  workspaceOutcomes.forEach((outcome) => problems.push(...(outcome?.problems ?? [])));
+  problems.push(...duplicates("workspace", rawWorkspaces.map((raw) => raw?.data.name)));
+
+  if (problems.length > 0 || !parsed.success) throw configInvalid(configPath, problems);
+  return {
+    configPath,
+    bridge: parsed.data.bridge,
+    // Both lists are complete here: any unresolved entry would have left a problem behind.
+    servers: outcomes.map((outcome) => outcome?.server).filter((server): server is ResolvedServer => !!server),
+    workspaces: workspaceOutcomes
+      .map((outcome) => outcome?.workspace)
+      .filter((workspace): workspace is ResolvedWorkspace => !!workspace),
+  };
+}
+
+/** The tables of an array-of-tables key; a wrong type there is already a schema problem. */
+function arrayOf(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** A problem at each repeated name, pointing back at its first use. */
+function duplicates(section: "server" | "workspace", names: readonly (string | undefined)[]): ConfigProblem[] {
+  return names.flatMap((name, i) => {
+    const first = names.indexOf(name);
+    return name === undefined || first === i
+      ? []
+      : [problemAt([section, i], ["name"], `duplicate ${section} name "${name}" (first used at ${section}[${first}])`)];
+  });
+}

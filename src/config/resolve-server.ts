@@ -1,0 +1,126 @@
+import type { LanguageClaim, ResolvedServer } from "./types.js";
+import { normalizeExtension } from "./extensions.js";
+import { problemAt, type ConfigProblem, type KeyPath } from "./problems.js";
+import { loadProfile } from "./profiles.js";
+import { resolveExecutable } from "./resolve-executable.js";
+import { REQUIRED_SERVER_KEYS, SERVER_DEFAULTS, type RawProfile, type RawServer } from "./schema.js";
+import type { Salvaged } from "./salvage.js";
+
+/** Where relative paths resolve and which directories to search, for one load. */
+export interface ResolveContext {
+  /** Directory of the bridge.toml: base of paths set in it. */
+  readonly configDir: string;
+  /** The lspmcp package root: home of `servers/*.toml` and base of paths set in a profile. */
+  readonly packageRoot: string;
+  /** PATH used for bare command names. */
+  readonly searchPath: string;
+}
+
+/** One server after resolution: `languages` is known even when other fields failed. */
+export interface ServerOutcome {
+  readonly server: ResolvedServer | null;
+  /** Normalized claims, or null when unknown (no valid languages anywhere). */
+  readonly languages: readonly LanguageClaim[] | null;
+  readonly problems: ConfigProblem[];
+}
+
+type Field = keyof RawProfile;
+
+/**
+ * Resolves `[[server]]` number `index`: merges its profile (keys set in the server replace the
+ * profile's), applies defaults, resolves `command` and `version_command[0]` to absolute executables
+ * (against the config directory, or the package root for values from the profile), and normalizes
+ * extensions. Never throws; every problem is returned with its key path.
+ */
+export async function resolveServer(index: number, raw: Salvaged<RawServer>, context: ResolveContext): Promise<ServerOutcome> {
+  const base: KeyPath = ["server", index];
+  const own = raw.data;
+  const problems: ConfigProblem[] = [];
+
+  let profile: RawProfile = {};
+  let profileFailed = raw.broken.has("profile");
+  if (own.profile !== undefined) {
+    const loaded = await loadProfile(context.packageRoot, own.profile);
+    if (loaded.ok) profile = loaded.profile;
+    else {
+      profileFailed = true;
+      problems.push(...loaded.problems.map((message) => problemAt(base, ["profile"], message)));
+    }
+  }
+
+  // Which file set each field decides the base of its relative paths and the wording of problems.
+  const fromProfile = (field: Field) => own[field] === undefined && profile[field] !== undefined;
+  const pick = <F extends Field>(field: F): RawProfile[F] => (own[field] !== undefined ? own[field] : profile[field]);
+  const baseDir = (field: Field) => (fromProfile(field) ? context.packageRoot : context.configDir);
+  const origin = (field: Field) => (fromProfile(field) ? ` (from profile "${own.profile}")` : "");
+
+  for (const field of REQUIRED_SERVER_KEYS) {
+    if (pick(field) === undefined && !raw.broken.has(field) && !profileFailed) {
+      const where = own.profile === undefined ? "" : ` (neither here nor in profile "${own.profile}")`;
+      problems.push(problemAt(base, [field], `required${where}`));
+    }
+  }
+
+  const command = pick("command");
+  let commandPath: string | null = null;
+  if (command !== undefined) {
+    const resolved = await resolveExecutable(command, baseDir("command"), context.searchPath);
+    if (resolved.ok) commandPath = resolved.path;
+    else problems.push(problemAt(base, ["command"], resolved.message + origin("command")));
+  }
+
+  const versionCommand = pick("version_command");
+  let versionArgv: string[] | null = null;
+  if (versionCommand !== undefined) {
+    const [head, ...rest] = versionCommand as [string, ...string[]];
+    const resolved = await resolveExecutable(head, baseDir("version_command"), context.searchPath);
+    if (resolved.ok) versionArgv = [resolved.path, ...rest];
+    else problems.push(problemAt(base, ["version_command", 0], resolved.message + origin("version_command")));
+  }
+
+  const rawLanguages = pick("languages");
+  const languages = rawLanguages === undefined ? null : normalizeLanguages(rawLanguages, base, origin("languages"), problems);
+
+  const version = pick("version");
+  const complete = problems.length === 0 && own.name !== undefined && commandPath !== null && version !== undefined && languages !== null;
+  const server: ResolvedServer | null = complete
+    ? {
+        name: own.name as string,
+        command: commandPath as string,
+        args: pick("args") ?? SERVER_DEFAULTS.args,
+        version: version as string,
+        version_command: versionArgv,
+        languages: languages as LanguageClaim[],
+        env: pick("env") ?? SERVER_DEFAULTS.env,
+        initialization_options: pick("initialization_options") ?? SERVER_DEFAULTS.initialization_options,
+        settings: pick("settings") ?? SERVER_DEFAULTS.settings,
+      }
+    : null;
+  return { server, languages, problems };
+}
+
+/** Lower-cases and dots every extension; one extension may belong to only one language of a server. */
+function normalizeLanguages(
+  languages: NonNullable<RawProfile["languages"]>,
+  base: KeyPath,
+  origin: string,
+  problems: ConfigProblem[],
+): LanguageClaim[] {
+  const owner = new Map<string, string>();
+  return languages.map((language, i) => {
+    const extensions: string[] = [];
+    language.extensions.forEach((extension, j) => {
+      const at = ["languages", i, "extensions", j];
+      const normalized = normalizeExtension(extension);
+      if (normalized === null) {
+        problems.push(problemAt(base, at, `"${extension}" is not a file extension such as ".ts"${origin}`));
+      } else if (owner.has(normalized)) {
+        problems.push(problemAt(base, at, `"${normalized}" is already claimed by language "${owner.get(normalized)}"${origin}`));
+      } else {
+        owner.set(normalized, language.id);
+        extensions.push(normalized);
+      }
+    });
+    return { id: language.id, extensions };
+  });
+}

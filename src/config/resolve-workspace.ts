@@ -1,0 +1,115 @@
+import { realpath, stat } from "node:fs/promises";
+import { isAbsolute, resolve } from "node:path";
+import type { LanguageClaim, ResolvedWorkspace } from "./types.js";
+import { normalizeExtension } from "./extensions.js";
+import { problemAt, type ConfigProblem, type KeyPath } from "./problems.js";
+import type { RawWorkspace } from "./schema.js";
+import type { Salvaged } from "./salvage.js";
+
+/** What a workspace needs to know about the configured servers. */
+export interface ServerClaims {
+  /** Every name given to a `[[server]]`, valid or not (so a broken server is not also "unknown"). */
+  readonly names: ReadonlySet<string>;
+  /** Normalized claims per server name; absent when that server's languages are unknown. */
+  readonly languages: ReadonlyMap<string, readonly LanguageClaim[]>;
+}
+
+/** One workspace after resolution, or null with the problems that stopped it. */
+export interface WorkspaceOutcome {
+  readonly workspace: ResolvedWorkspace | null;
+  readonly problems: ConfigProblem[];
+}
+
+/**
+ * Resolves `[[workspace]]` number `index`: its root (against `configDir`, symlinks resolved, an
+ * existing directory), its server references, its exclude patterns, and the extension routing —
+ * an extension claimed by two or more of its servers needs a `default_server` entry naming one of
+ * them. Never throws; every problem is returned with its key path.
+ */
+export async function resolveWorkspace(
+  index: number,
+  raw: Salvaged<RawWorkspace>,
+  configDir: string,
+  claims: ServerClaims,
+): Promise<WorkspaceOutcome> {
+  const base: KeyPath = ["workspace", index];
+  const { data } = raw;
+  const problems: ConfigProblem[] = [];
+
+  const root = data.root === undefined ? null : await resolveRoot(resolve(configDir, data.root), base, problems);
+
+  const servers: string[] = [];
+  (data.servers ?? []).forEach((name, i) => {
+    if (!claims.names.has(name)) problems.push(problemAt(base, ["servers", i], `unknown server "${name}"`));
+    else if (servers.includes(name)) problems.push(problemAt(base, ["servers", i], `server "${name}" is listed twice`));
+    else servers.push(name);
+  });
+
+  (data.exclude ?? []).forEach((pattern, i) => {
+    if (isAbsolute(pattern) || pattern.split("/").includes("..")) {
+      problems.push(problemAt(base, ["exclude", i], `"${pattern}" must be relative to the workspace root and stay inside it`));
+    }
+  });
+
+  const defaultServer = checkRouting(data.default_server ?? {}, servers, claims, base, problems);
+
+  const complete = problems.length === 0 && data.name !== undefined && root !== null && data.servers !== undefined;
+  const workspace: ResolvedWorkspace | null = complete
+    ? { name: data.name as string, root: root as string, servers, default_server: defaultServer, exclude: data.exclude ?? [] }
+    : null;
+  return { workspace, problems };
+}
+
+async function resolveRoot(path: string, base: KeyPath, problems: ConfigProblem[]): Promise<string | null> {
+  const real = await realpath(path).catch(() => null);
+  if (real === null) {
+    problems.push(problemAt(base, ["root"], `directory does not exist: ${path}`));
+    return null;
+  }
+  if (!(await stat(real)).isDirectory()) {
+    problems.push(problemAt(base, ["root"], `not a directory: ${path}`));
+    return null;
+  }
+  return real;
+}
+
+/**
+ * Checks `default_server` against the claims of the workspace's servers and returns it normalized.
+ * Each entry must name one of the workspace's servers that claims that extension; each extension
+ * claimed more than once must have an entry.
+ */
+function checkRouting(
+  entries: Readonly<Record<string, string>>,
+  servers: readonly string[],
+  claims: ServerClaims,
+  base: KeyPath,
+  problems: ConfigProblem[],
+): Record<string, string> {
+  const claimants = new Map<string, string[]>();
+  for (const name of servers) {
+    for (const extension of (claims.languages.get(name) ?? []).flatMap((language) => language.extensions)) {
+      claimants.set(extension, [...(claimants.get(extension) ?? []), name]);
+    }
+  }
+
+  const chosen: Record<string, string> = {};
+  for (const [key, name] of Object.entries(entries)) {
+    const at = ["default_server", key];
+    const extension = normalizeExtension(key);
+    if (extension === null) problems.push(problemAt(base, at, `"${key}" is not a file extension such as ".ts"`));
+    else if (extension in chosen) problems.push(problemAt(base, at, `"${extension}" is chosen twice`));
+    else if (!servers.includes(name)) problems.push(problemAt(base, at, `"${name}" is not one of this workspace's servers`));
+    else if (claims.languages.has(name) && !(claimants.get(extension) ?? []).includes(name)) {
+      problems.push(problemAt(base, at, `server "${name}" does not claim "${extension}"`));
+    } else chosen[extension] = name;
+  }
+
+  for (const [extension, names] of claimants) {
+    if (names.length > 1 && !(extension in chosen) && !Object.keys(entries).some((key) => normalizeExtension(key) === extension)) {
+      problems.push(
+        problemAt(base, ["default_server", extension], `"${extension}" is claimed by ${names.map((n) => `"${n}"`).join(" and ")}; choose one here`),
+      );
+    }
+  }
+  return chosen;
+}

@@ -1,0 +1,133 @@
+import { z } from "zod";
+
+/**
+ * The zod schema of bridge.toml: the single source of truth for its keys, their types and
+ * defaults. The JSON Schema (`config/bridge.schema.json`) and the key table of
+ * `docs/configuration.md` are generated from it. Every object is strict: an unknown key is an error.
+ *
+ * Server fields carry no parse-time defaults because a `[[server]]` overrides its profile key by key:
+ * a default filled in at parse time would silently replace the profile's value. Their defaults live
+ * in {@link SERVER_DEFAULTS}, which the resolver applies after merging and the JSON Schema shows.
+ */
+
+/** Names of servers and workspaces: they are typed by agents in tool arguments, so keep them plain. */
+const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** Profile names map to files `servers/NAME.toml`; the pattern keeps them inside that folder. */
+const PROFILE_PATTERN = /^[a-z0-9][a-z0-9_-]*$/;
+
+const name = (what: string) =>
+  z
+    .string()
+    .regex(NAME_PATTERN, { message: `a ${what} name is letters, digits, ".", "_" or "-", starting with a letter or digit` })
+    .describe(`Unique ${what} name, used in tool arguments.`);
+
+const positiveInt = (fallback: number, description: string) =>
+  z.int().positive().default(fallback).describe(description);
+
+/** Defaults of the optional server fields, applied after a profile is merged. */
+export const SERVER_DEFAULTS = {
+  args: [] as string[],
+  env: {} as Record<string, string>,
+  initialization_options: {} as Record<string, unknown>,
+  settings: {} as Record<string, unknown>,
+} as const;
+
+export const BridgeSchema = z
+  .strictObject({
+    max_sessions: positiveInt(4, "Live language-server sessions at once; starting one more fails with SessionLimit."),
+    max_result_bytes: positiveInt(32768, "Ceiling on any tool result, in UTF-8 bytes of its JSON."),
+    request_timeout_ms: positiveInt(30000, "Deadline of each LSP request; also the diagnostics settle deadline."),
+  })
+  .describe("Bridge-wide limits.");
+
+export const LanguageSchema = z
+  .strictObject({
+    id: z.string().min(1).describe('LSP language id sent in didOpen, e.g. "typescript".'),
+    extensions: z
+      .array(z.string().min(1))
+      .min(1)
+      .describe('File extensions of this language, e.g. [".ts", ".mts"]; matched case-insensitively.'),
+  })
+  .describe("One language a server claims, by file extension.");
+
+/** The fields a server shares with its profile (everything but `name` and `profile`). */
+const serverFields = {
+  command: z
+    .string()
+    .min(1)
+    .describe("Executable: a path (relative to the file that sets it) or a bare name looked up on PATH."),
+  args: z.array(z.string()).meta({ default: SERVER_DEFAULTS.args }).describe("Arguments after the command."),
+  version: z
+    .string()
+    .min(1)
+    .describe("The pin: the exact version the server must report (whole-token match). Required."),
+  version_command: z
+    .array(z.string().min(1))
+    .min(1)
+    .describe("Full argv whose stdout reports the version; its first element is resolved like command. When absent, serverInfo.version is used."),
+  languages: z.array(LanguageSchema).min(1).describe("Languages the server claims. Required."),
+  env: z
+    .record(z.string(), z.string())
+    .meta({ default: SERVER_DEFAULTS.env })
+    .describe("Extra environment for the server; the rest is scrubbed to PATH, HOME and LANG."),
+  initialization_options: z
+    .record(z.string(), z.unknown())
+    .meta({ default: SERVER_DEFAULTS.initialization_options })
+    .describe("Sent as initializationOptions in initialize."),
+  settings: z
+    .record(z.string(), z.unknown())
+    .meta({ default: SERVER_DEFAULTS.settings })
+    .describe('Answers workspace/configuration: section "a.b" is settings.a.b.'),
+};
+
+/** The keys a server must have once its profile is merged. */
+export const REQUIRED_SERVER_KEYS = ["command", "version", "languages"] as const;
+
+/** A `servers/NAME.toml` file: the top-level keys of a `[[server]]` minus `name` and `profile`. */
+export const ServerProfileSchema = z.strictObject(serverFields).partial();
+
+export const ServerSchema = z
+  .strictObject({
+    name: name("server"),
+    profile: z
+      .string()
+      .regex(PROFILE_PATTERN, { message: "a profile name is lower-case letters, digits, '_' or '-'" })
+      .optional()
+      .describe("Take every field from servers/NAME.toml; keys set here replace the profile's."),
+    ...ServerProfileSchema.shape,
+  })
+  .describe("A pinned language server.");
+
+export const WorkspaceSchema = z
+  .strictObject({
+    name: name("workspace"),
+    root: z.string().min(1).describe("Directory of the workspace, relative to this file; must exist."),
+    servers: z.array(z.string()).min(1).describe("Names of the [[server]] entries that serve this workspace."),
+    default_server: z
+      .record(z.string(), z.string())
+      .optional()
+      .meta({ default: {} })
+      .describe('Extension → server name, required for an extension claimed by several servers: { ".h" = "clangd" }.'),
+    exclude: z
+      .array(z.string().min(1))
+      .optional()
+      .meta({ default: [] })
+      .describe('Glob patterns relative to root that check skips, e.g. ["node_modules/**", "build/**"].'),
+  })
+  .describe("A folder served by some of the servers.");
+
+export const ConfigSchema = z
+  .strictObject({
+    // prefault: a missing [bridge] is parsed as an empty table, so its keys take their defaults.
+    bridge: BridgeSchema.prefault({}),
+    server: z.array(ServerSchema).min(1).describe("Language servers, as [[server]] tables."),
+    workspace: z.array(WorkspaceSchema).min(1).describe("Workspaces, as [[workspace]] tables."),
+  })
+  .meta({ title: "lspmcp bridge.toml", description: "Configuration of the lspmcp LSP-to-MCP bridge." });
+
+export type RawConfig = z.output<typeof ConfigSchema>;
+export type RawServer = z.output<typeof ServerSchema>;
+export type RawProfile = z.output<typeof ServerProfileSchema>;
+export type RawWorkspace = z.output<typeof WorkspaceSchema>;
+export type RawLanguage = z.output<typeof LanguageSchema>;
