@@ -1,0 +1,155 @@
+import { realpathSync } from "node:fs";
+import { extname, isAbsolute, relative, resolve, sep } from "node:path";
+import { BridgeError } from "../contract/errors.js";
+import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
+
+/** A file inside a workspace, resolved with symlinks followed. */
+export interface FileTarget {
+  /** Absolute real path. */
+  readonly absolutePath: string;
+  /** Relative to the workspace root, with `/` separators: what results show. */
+  readonly path: string;
+  readonly extension: string;
+}
+
+/** Picks the workspace: named, the only one, or the one whose root holds an absolute path. */
+export function resolveWorkspace(config: ResolvedConfig, name: string | undefined, path?: string): ResolvedWorkspace {
+  if (name !== undefined) {
+    const found = config.workspaces.find((workspace) => workspace.name === name);
+    if (!found) {
+      throw new BridgeError("UnknownWorkspace", `no workspace named "${name}"`, {
+        workspace: name,
+        known: config.workspaces.map((workspace) => workspace.name),
+      });
+    }
+    return found;
+  }
+  if (config.workspaces.length === 1) return config.workspaces[0]!;
+  if (path !== undefined && isAbsolute(path)) {
+    const holders = config.workspaces.filter((workspace) => isInside(workspace.root, realOrLexical(path)));
+    holders.sort((a, b) => b.root.length - a.root.length);
+    if (holders[0]) return holders[0];
+  }
+  throw new BridgeError("InvalidArguments", "several workspaces are configured: name one with `workspace`", {
+    fields: ["workspace"],
+    known: config.workspaces.map((workspace) => workspace.name),
+  });
+}
+
+/**
+ * Resolves `path` (relative to the root, or absolute) to a real path and checks that it lies
+ * inside the workspace after symlinks are followed. A path that does not exist is checked
+ * lexically and then reported as `FileNotFound`.
+ */
+export function resolveFile(workspace: ResolvedWorkspace, path: string): FileTarget {
+  if (path.length === 0 || path.includes("\0")) {
+    throw new BridgeError("InvalidArguments", "path must be a non-empty string without NUL bytes", { fields: ["path"] });
+  }
+  const lexical = resolve(workspace.root, path);
+  const real = realOrLexical(lexical);
+  if (!isInside(workspace.root, real)) {
+    throw new BridgeError("PathOutsideWorkspace", `${path} is outside workspace ${workspace.name}`, {
+      path,
+      workspace: workspace.name,
+      root: workspace.root,
+    });
+  }
+  return { absolutePath: real, path: displayPath(workspace.root, real), extension: extname(real).toLowerCase() };
+}
+
+/** The workspace-relative path of an absolute path, or the absolute path when it lies outside. */
+export function displayPath(root: string, absolutePath: string): string {
+  if (!isInside(root, absolutePath)) return absolutePath;
+  return relative(root, absolutePath).split(sep).join("/");
+}
+
+/**
+ * Picks the server for a file: the named one (it must belong to the workspace and claim the
+ * extension), else the only claimant, else the workspace's `default_server` for the extension.
+ */
+export function resolveServerForFile(
+  config: ResolvedConfig,
+  workspace: ResolvedWorkspace,
+  serverName: string | undefined,
+  file: FileTarget,
+): { server: ResolvedServer; languageId: string } {
+  const candidates = workspaceServers(config, workspace);
+  if (serverName !== undefined) {
+    const server = namedServer(config, workspace, serverName);
+    const languageId = languageFor(server, file.extension);
+    if (languageId === null) {
+      throw new BridgeError("NoServerForFile", `server ${serverName} does not handle ${file.extension || "files without an extension"}`, {
+        path: file.path,
+        server: serverName,
+        extension: file.extension,
+      });
+    }
+    return { server, languageId };
+  }
+  const claimants = candidates.filter((server) => languageFor(server, file.extension) !== null);
+  const chosenName = claimants.length > 1 ? workspace.default_server[file.extension] : claimants[0]?.name;
+  const chosen = claimants.find((server) => server.name === chosenName);
+  if (claimants.length === 0) {
+    throw new BridgeError("NoServerForFile", `no server of workspace ${workspace.name} handles ${file.path}`, {
+      path: file.path,
+      extension: file.extension,
+      servers: workspace.servers,
+    });
+  }
+  if (!chosen) {
+    throw new BridgeError("AmbiguousServer", `several servers handle ${file.path}: name one with \`server\``, {
+      path: file.path,
+      servers: claimants.map((server) => server.name),
+    });
+  }
+  return { server: chosen, languageId: languageFor(chosen, file.extension)! };
+}
+
+/** Picks the server for a call without a file: named, or the workspace's only server. */
+export function resolveServer(config: ResolvedConfig, workspace: ResolvedWorkspace, serverName: string | undefined): ResolvedServer {
+  if (serverName !== undefined) return namedServer(config, workspace, serverName);
+  const servers = workspaceServers(config, workspace);
+  if (servers.length === 1) return servers[0]!;
+  throw new BridgeError("AmbiguousServer", `workspace ${workspace.name} has several servers: name one with \`server\``, {
+    workspace: workspace.name,
+    servers: workspace.servers,
+  });
+}
+
+function namedServer(config: ResolvedConfig, workspace: ResolvedWorkspace, name: string): ResolvedServer {
+  const server = workspace.servers.includes(name) ? config.servers.find((candidate) => candidate.name === name) : undefined;
+  if (!server) {
+    throw new BridgeError("UnknownServer", `workspace ${workspace.name} has no server named "${name}"`, {
+      server: name,
+      workspace: workspace.name,
+      known: workspace.servers,
+    });
+  }
+  return server;
+}
+
+function workspaceServers(config: ResolvedConfig, workspace: ResolvedWorkspace): ResolvedServer[] {
+  return workspace.servers
+    .map((name) => config.servers.find((server) => server.name === name))
+    .filter((server): server is ResolvedServer => server !== undefined);
+}
+
+function languageFor(server: ResolvedServer, extension: string): string | null {
+  return server.languages.find((language) => language.extensions.includes(extension))?.id ?? null;
+}
+
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith(".." + sep) && !isAbsolute(rel));
+}
+
+/** The real path where it exists; for a missing file, its real parent joined with the rest. */
+function realOrLexical(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    const parent = resolve(path, "..");
+    if (parent === path) return path;
+    return resolve(realOrLexical(parent), path.slice(parent.length + 1));
+  }
+}

@@ -1,0 +1,89 @@
+import { BridgeError } from "../contract/errors.js";
+import type { Logger } from "../contract/logger.js";
+import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
+import type { Deadline } from "../lsp/deadline.js";
+import type { LspClient } from "../lsp/lsp-client.js";
+import type { SupervisionTimings } from "../supervision/index.js";
+import { Session } from "./session.js";
+
+/**
+ * Every configured (workspace, server) pair, each a `Session` created idle. It enforces
+ * `max_sessions` on starts and ends every process tree on `closeAll()`.
+ */
+export class SessionRegistry {
+  private readonly sessions = new Map<string, Session>();
+  private closing = false;
+
+  constructor(
+    readonly config: ResolvedConfig,
+    logger: Logger,
+    timings?: Partial<SupervisionTimings>,
+  ) {
+    for (const workspace of config.workspaces) {
+      for (const serverName of workspace.servers) {
+        const server = config.servers.find((candidate) => candidate.name === serverName);
+        if (!server) continue;
+        this.sessions.set(keyOf(workspace.name, server.name), new Session({ workspace, server, logger, timings }));
+      }
+    }
+  }
+
+  /** The session of a pair; every configured pair has one. */
+  get(workspace: ResolvedWorkspace, server: ResolvedServer): Session {
+    const session = this.sessions.get(keyOf(workspace.name, server.name));
+    if (!session) throw new BridgeError("UnknownServer", `workspace ${workspace.name} has no server ${server.name}`, {});
+    return session;
+  }
+
+  /** The ready client of a pair, starting it when idle and a slot is free. */
+  async ready(workspace: ResolvedWorkspace, server: ResolvedServer, deadline: Deadline): Promise<LspClient> {
+    const session = this.get(workspace, server);
+    this.assertOpen();
+    if (session.currentState === "idle") this.assertSlotFree();
+    return session.ready(deadline);
+  }
+
+  /** Restarts a pair; a restart of a session that is not live needs a free slot too. */
+  async restart(workspace: ResolvedWorkspace, server: ResolvedServer, deadline: Deadline): Promise<Session> {
+    const session = this.get(workspace, server);
+    this.assertOpen();
+    if (!session.isLive) this.assertSlotFree();
+    await session.restart(deadline);
+    return session;
+  }
+
+  /** All sessions in configuration order (workspace, then server). */
+  all(): { workspace: ResolvedWorkspace; server: ResolvedServer; session: Session }[] {
+    const rows = [];
+    for (const workspace of this.config.workspaces) {
+      for (const serverName of workspace.servers) {
+        const server = this.config.servers.find((candidate) => candidate.name === serverName);
+        const session = this.sessions.get(keyOf(workspace.name, serverName));
+        if (server && session) rows.push({ workspace, server, session });
+      }
+    }
+    return rows;
+  }
+
+  /** Stops every session; no new session starts afterwards. */
+  async closeAll(): Promise<void> {
+    this.closing = true;
+    await Promise.all([...this.sessions.values()].map((session) => session.stop()));
+  }
+
+  private assertSlotFree(): void {
+    const live = [...this.sessions.values()].filter((session) => session.isLive).length;
+    const max = this.config.bridge.max_sessions;
+    if (live >= max) {
+      throw new BridgeError("SessionLimit", `${live} sessions are live and max_sessions is ${max}`, { live, max_sessions: max });
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closing) throw new BridgeError("SessionDead", "the bridge is shutting down", {});
+  }
+}
+
+function keyOf(workspace: string, server: string): string {
+  return JSON.stringify([workspace, server]);
+}

@@ -1,0 +1,224 @@
+import { BridgeError } from "../contract/errors.js";
+import type { Logger } from "../contract/logger.js";
+import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
+import { Deadline } from "../lsp/deadline.js";
+import { LspClient } from "../lsp/lsp-client.js";
+import { scrubbedEnv, spawnSupervised, type ExitInfo, type SupervisedServer, type SupervisionTimings } from "../supervision/index.js";
+import { StderrTail } from "./stderr-tail.js";
+import { assertPinned, runVersionCommand } from "./version-pin.js";
+
+export type SessionState = "idle" | "starting" | "ready" | "dead";
+
+/** How long an orderly LSP shutdown may take before the supervisor reaps the tree anyway. */
+const SHUTDOWN_GRACE_MS = 2000;
+
+export interface SessionOptions {
+  readonly workspace: ResolvedWorkspace;
+  readonly server: ResolvedServer;
+  readonly logger: Logger;
+  readonly timings?: Partial<SupervisionTimings>;
+}
+
+/** A snapshot of one session for `session_status`. */
+export interface SessionSnapshot {
+  readonly state: SessionState;
+  readonly pid: number | null;
+  readonly supervisor_pid: number | null;
+  readonly tree_processes: number;
+  readonly reported_version: string | null;
+  readonly uptime_ms: number | null;
+  readonly restarts: number;
+  readonly open_documents: number;
+  readonly last_exit: ExitInfo | null;
+  readonly last_error: { code: string; message: string } | null;
+  readonly stderr_tail: string[];
+}
+
+/**
+ * One (workspace, server) session: a supervised server process and its LSP client. It starts
+ * on first use, is `ready` only after its version matched the pin, and once dead stays dead
+ * until `restart()`; it is never respawned behind the caller's back.
+ */
+export class Session {
+  private state: SessionState = "idle";
+  private starting: Promise<LspClient> | null = null;
+  private process: SupervisedServer | null = null;
+  private client: LspClient | null = null;
+  private reportedVersion: string | null = null;
+  private readyAt: number | null = null;
+  private restartCount = 0;
+  private lastExit: ExitInfo | null = null;
+  private lastError: BridgeError | null = null;
+  private stderr = new StderrTail();
+  private stopping = false;
+
+  constructor(private readonly options: SessionOptions) {}
+
+  get key(): string {
+    return `${this.options.workspace.name}/${this.options.server.name}`;
+  }
+
+  get currentState(): SessionState {
+    return this.state;
+  }
+
+  /** Whether this session holds (or is acquiring) processes, which counts against max_sessions. */
+  get isLive(): boolean {
+    return this.state === "starting" || this.state === "ready";
+  }
+
+  /** The ready client, starting the session if it is idle. A dead session answers `SessionDead`. */
+  async ready(deadline: Deadline): Promise<LspClient> {
+    if (this.state === "ready" && this.client) return this.client;
+    if (this.state === "dead") throw this.deadError();
+    if (!this.starting) {
+      this.state = "starting";
+      this.starting = this.start(deadline);
+      this.starting.catch(() => {});
+    }
+    return deadline.race(this.starting, `starting ${this.key}`);
+  }
+
+  /** Ends the session's process tree (orderly LSP shutdown first); the session returns to idle. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const starting = this.starting;
+    if (starting) await starting.catch(() => {});
+    await this.teardown();
+    this.state = "idle";
+    this.starting = null;
+    this.stopping = false;
+  }
+
+  /** Stops whatever runs and starts afresh; the old tree is gone before the new one starts. */
+  async restart(deadline: Deadline): Promise<LspClient> {
+    await this.stop();
+    this.restartCount += 1;
+    this.lastError = null;
+    this.lastExit = null;
+    this.stderr = new StderrTail();
+    return this.ready(deadline);
+  }
+
+  snapshot(): SessionSnapshot {
+    return {
+      state: this.state,
+      pid: this.process?.serverPid ?? null,
+      supervisor_pid: this.process?.supervisorPid ?? null,
+      tree_processes: this.process && this.isLive ? this.process.liveProcessCount() : 0,
+      reported_version: this.reportedVersion,
+      uptime_ms: this.state === "ready" && this.readyAt !== null ? Date.now() - this.readyAt : null,
+      restarts: this.restartCount,
+      open_documents: this.state === "ready" ? (this.client?.documents.openCount ?? 0) : 0,
+      last_exit: this.lastExit,
+      last_error: this.lastError ? { code: this.lastError.code, message: this.lastError.message } : null,
+      stderr_tail: this.stderr.snapshot(),
+    };
+  }
+
+  private async start(deadline: Deadline): Promise<LspClient> {
+    const { server, workspace, logger } = this.options;
+    const env = scrubbedEnv(server.env);
+    try {
+      // The version command runs beside the server start: both must finish within the deadline.
+      const versionFromCommand = server.version_command
+        ? runVersionCommand(server, env, Math.max(1, deadline.remainingMs()))
+        : Promise.resolve(null);
+      versionFromCommand.catch(() => {});
+      const spawned = await spawnSupervised(
+        { command: server.command, args: server.args, env, cwd: workspace.root, label: this.key },
+        this.options.timings,
+      );
+      this.process = spawned;
+      this.stderr.follow(spawned.stderr);
+      void spawned.exited.then((exit) => this.onExit(spawned, exit));
+      const client = await LspClient.start(
+        {
+          input: spawned.stdout,
+          output: spawned.stdin,
+          rootPath: workspace.root,
+          workspaceName: workspace.name,
+          initializationOptions: server.initialization_options,
+          settings: server.settings,
+          log: (line) => logger.debug("server log", { session: this.key, line }),
+        },
+        deadline,
+      );
+      this.client = client;
+      const reported = (await versionFromCommand) ?? client.serverInfo?.version ?? null;
+      this.reportedVersion = reported;
+      assertPinned(server, reported);
+      if (this.state !== "starting") throw this.deadError();
+      this.state = "ready";
+      this.readyAt = Date.now();
+      logger.info("session ready", { session: this.key, pid: spawned.serverPid, version: reported });
+      return client;
+    } catch (error) {
+      const failure = this.startFailure(error);
+      this.lastError = failure;
+      await this.teardown();
+      if (!this.stopping) this.state = "dead";
+      logger.warn("session failed to start", { session: this.key, code: failure.code, message: failure.message });
+      throw failure;
+    }
+  }
+
+  private startFailure(error: unknown): BridgeError {
+    if (this.lastExit) {
+      const { code, signal } = this.lastExit;
+      return new BridgeError("ServerStartFailed", `${this.key} exited during start (code ${code}, signal ${signal})`, {
+        session: this.key,
+        exit_code: code,
+        exit_signal: signal,
+        stderr_tail: this.stderr.snapshot(),
+      });
+    }
+    if (error instanceof BridgeError) {
+      if (error.code === "ServerCrashed" || error.code === "Timeout") {
+        return new BridgeError(error.code === "Timeout" ? "Timeout" : "ServerStartFailed", `${this.key}: ${error.message}`, {
+          ...error.details,
+          session: this.key,
+          stderr_tail: this.stderr.snapshot(),
+        });
+      }
+      return error;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return new BridgeError("ServerStartFailed", `${this.key} failed to start: ${message}`, { session: this.key }, { cause: error });
+  }
+
+  private onExit(spawned: SupervisedServer, exit: ExitInfo): void {
+    if (this.process !== spawned || this.stopping) return;
+    this.lastExit = exit;
+    if (this.state === "ready" || this.state === "starting") {
+      this.state = "dead";
+      this.options.logger.warn("server exited", { session: this.key, code: exit.code, signal: exit.signal });
+      this.client?.dispose();
+      // The server is gone, but daemons it left behind are still ours to reap.
+      void spawned.stop();
+    }
+  }
+
+  private async teardown(): Promise<void> {
+    const client = this.client;
+    const spawned = this.process;
+    this.client = null;
+    if (client) await client.shutdown(Deadline.in(SHUTDOWN_GRACE_MS));
+    if (spawned) {
+      // An orderly exit first; the supervisor then reaps whatever the server left running.
+      await Deadline.in(SHUTDOWN_GRACE_MS).race(spawned.exited, "server exit").catch(() => {});
+      await spawned.stop();
+    }
+    this.readyAt = null;
+  }
+
+  private deadError(): BridgeError {
+    return new BridgeError("SessionDead", `session ${this.key} is dead; call session_restart to start it again`, {
+      session: this.key,
+      exit_code: this.lastExit?.code ?? null,
+      exit_signal: this.lastExit?.signal ?? null,
+      last_error: this.lastError ? { code: this.lastError.code, message: this.lastError.message } : null,
+      stderr_tail: this.stderr.snapshot(),
+    });
+  }
+}
