@@ -1,0 +1,85 @@
+// Tree gates for a bridge that dies without calling stop(): a separate node process plays the
+// bridge (tests/supervision/fixtures/bridge-that-dies.mjs, using the compiled spawnSupervised).
+// SIGKILL of the bridge alone: its supervisor sees EOF on the control pipe and reaps on its own.
+// Bridge and supervisor killed together: nothing is left to reap, so the next bridge's
+// sweepOrphans() must. Each gate runs three times.
+import { randomUUID } from "node:crypto";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { sweepOrphans } from "../../src/supervision/orphan-sweep.js";
+import { scrubbedEnv } from "../../src/supervision/scrubbed-env.js";
+import { startDecoy, type Decoy } from "./helpers/decoy.js";
+import { startDyingBridge, type DyingBridge } from "./helpers/dying-bridge.js";
+import { MARK_VAR } from "./helpers/fake-session.js";
+import { FAKE_SERVER } from "./helpers/paths.js";
+import { alive, pollUntil, proc, treeByEnv, waitAllGone, type Proc } from "./helpers/proc.js";
+
+const RUNS = [1, 2, 3];
+const LIMIT_MS = 5000;
+
+let decoy: Decoy;
+let bridge: DyingBridge | undefined;
+beforeEach(async () => {
+  decoy = await startDecoy();
+});
+afterEach(() => {
+  bridge?.child.kill("SIGKILL");
+  bridge = undefined;
+  expect(alive(decoy.proc)).toBe(true);
+  decoy.kill();
+});
+
+async function startFakeUnderDyingBridge(): Promise<{ tree: Proc[]; supervisor: Proc; mark: string }> {
+  const mark = randomUUID();
+  bridge = await startDyingBridge({
+    command: process.execPath,
+    args: [FAKE_SERVER],
+    env: scrubbedEnv({ [MARK_VAR]: mark }),
+    cwd: "/tmp",
+    minLive: 3,
+  });
+  const tree = treeByEnv(MARK_VAR, mark, [bridge.serverPid]);
+  expect(tree.length).toBeGreaterThanOrEqual(3);
+  return { tree, supervisor: proc(bridge.supervisorPid)!, mark };
+}
+
+describe("tree gates: the bridge dies", () => {
+  test.each(RUNS)("bridge SIGKILL: the supervisor reaps the tree and itself (run %i)", async () => {
+    const { tree, supervisor } = await startFakeUnderDyingBridge();
+    const started = Date.now();
+    bridge!.child.kill("SIGKILL");
+    expect(await waitAllGone([...tree, supervisor], LIMIT_MS)).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(LIMIT_MS);
+    expect(alive(decoy.proc)).toBe(true);
+  });
+
+  test.each(RUNS)("bridge and supervisor SIGKILLed together: sweepOrphans reaps the rest (run %i)", async () => {
+    const { tree, supervisor } = await startFakeUnderDyingBridge();
+    const bridgeProc = proc(bridge!.pid)!;
+    // Freeze the bridge first, so that it cannot notice its supervisor's death and clean up.
+    process.kill(bridgeProc.pid, "SIGSTOP");
+    process.kill(supervisor.pid, "SIGKILL");
+    expect(await waitAllGone([supervisor], LIMIT_MS)).toEqual([]);
+    bridge!.child.kill("SIGKILL");
+    expect(await waitAllGone([bridgeProc], LIMIT_MS)).toEqual([]);
+    // The server dies with its supervisor (pdeathsig); the daemon and the child do not.
+    expect(await pollUntil(() => !tree.some((p) => p.pid === bridge!.serverPid && alive(p)), LIMIT_MS)).toBe(true);
+    const orphans = tree.filter(alive);
+    expect(orphans.length).toBeGreaterThanOrEqual(2);
+
+    const logged: Array<{ msg: string; fields?: object }> = [];
+    const started = Date.now();
+    const { reaped } = await sweepOrphans((msg, fields) => logged.push({ msg, fields }));
+    expect(Date.now() - started).toBeLessThan(LIMIT_MS);
+    expect(await waitAllGone(tree, 0)).toEqual([]);
+    expect(reaped).toBeGreaterThanOrEqual(orphans.length);
+    expect(logged.some((l) => l.msg.includes("orphan"))).toBe(true);
+    expect(alive(decoy.proc)).toBe(true);
+  });
+
+  test("sweepOrphans leaves the trees of a live bridge alone", async () => {
+    const { tree, supervisor } = await startFakeUnderDyingBridge();
+    await sweepOrphans();
+    expect(tree.every(alive)).toBe(true);
+    expect(alive(supervisor)).toBe(true);
+  });
+});

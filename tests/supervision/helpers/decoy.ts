@@ -1,0 +1,21 @@
+// A decoy: the very command line of the fake server's daemon (it ignores SIGTERM too), started by
+// the test itself, outside any supervised tree. Every gate asserts that it survives.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { DAEMON_SCRIPT } from "./paths.js";
+import { proc, type Proc } from "./proc.js";
+
+export interface Decoy {
+  readonly proc: Proc;
+  kill(): void;
+}
+
+export async function startDecoy(): Promise<Decoy> {
+  const child = spawn(process.execPath, [DAEMON_SCRIPT], { detached: true, stdio: ["ignore", "ignore", "ignore", "ipc"] });
+  await once(child, "message");
+  child.disconnect();
+  child.unref();
+  const p = proc(child.pid!);
+  if (!p) throw new Error("decoy did not start");
+  return { proc: p, kill: () => child.kill("SIGKILL") };
+}
