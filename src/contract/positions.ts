@@ -92,7 +92,7 @@ export class LineIndex {
   /**
    * The bridge position of a server's LSP position. Never throws: a line past the document goes to
    * the end of the document, a character past the line's end goes to the line's end (as LSP says),
-   * negative or non-finite numbers go to 0, and an offset inside a character (between the two
+   * negative numbers and NaN go to 0, and an offset inside a character (between the two
    * units of a surrogate pair, or inside a UTF-8 sequence) goes to that character's start.
    */
   fromLsp(pos: Position, enc: PositionEncoding): BridgePosition {
@@ -181,7 +181,9 @@ function unitWidth(text: string, i: number, enc: PositionEncoding): number {
   return 3;
 }
 
-// Server numbers are untrusted: negatives, NaN and fractions must not break the walk.
+// Server numbers are untrusted: negatives, NaN and fractions must not break the walk; +Infinity
+// is simply "past the end".
 function toCount(n: number): number {
+  if (n === Number.POSITIVE_INFINITY) return Number.MAX_SAFE_INTEGER;
   return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
 }

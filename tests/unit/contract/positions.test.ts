@@ -101,6 +101,7 @@ describe("LineIndex", () => {
     expect(new LineIndex("x😀").fromLsp({ line: 9, character: 9 }, "utf-8")).toEqual({ line: 1, column: 3 });
     expect(ix.fromLsp({ line: -1, character: -5 }, "utf-8")).toEqual({ line: 1, column: 1 });
     expect(ix.fromLsp({ line: Number.NaN, character: 1.7 }, "utf-16")).toEqual({ line: 1, column: 2 });
+    expect(ix.fromLsp({ line: 0, character: Number.POSITIVE_INFINITY }, "utf-8")).toEqual({ line: 1, column: 4 });
   });
 
   test("fromLsp rounds inside a surrogate pair or a UTF-8 sequence to the character's start", () => {
