@@ -61,12 +61,12 @@ const serverFields = {
   version: z
     .string()
     .min(1)
-    .describe("The pin: the exact version the server must report (whole-token match). Required."),
+    .describe("The pin: the exact version the server must report (whole-token match)."),
   version_command: z
     .array(z.string().min(1))
     .min(1)
     .describe("Full argv whose stdout reports the version; its first element is resolved like command. When absent, serverInfo.version is used."),
-  languages: z.array(LanguageSchema).min(1).describe("Languages the server claims. Required."),
+  languages: z.array(LanguageSchema).min(1).describe("Languages the server claims."),
   env: z
     .record(z.string(), z.string())
     .meta({ default: SERVER_DEFAULTS.env })

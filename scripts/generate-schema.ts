@@ -1,0 +1,14 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { configJsonSchema, configJsonSchemaText } from "../src/config/json-schema.js";
+import { packageRoot } from "../src/config/package-root.js";
+import { renderKeyTable, spliceKeyTable } from "./config-key-table.js";
+
+// `npm run schema`: regenerates everything derived from the zod schema of bridge.toml, so that the
+// editor schema and the documented key table can never drift from what the loader accepts.
+const root = packageRoot();
+await writeFile(join(root, "config", "bridge.schema.json"), configJsonSchemaText());
+
+const docPath = join(root, "docs", "configuration.md");
+const doc = await readFile(docPath, "utf8");
+await writeFile(docPath, spliceKeyTable(doc, renderKeyTable(configJsonSchema())));

@@ -1,0 +1,34 @@
+import { BridgeError } from "../contract/errors.js";
+import { loadConfig, type LoadOptions } from "./load-config.js";
+import { formatProblem, type ConfigProblem } from "./problems.js";
+
+/** What `lspmcp validate` prints, and whether it exits 0 (ok) or 2. */
+export interface ValidateResult {
+  readonly ok: boolean;
+  /** Ends with a newline. Invalid: one `KEY.PATH: message` line per problem. Valid: one summary line. */
+  readonly text: string;
+}
+
+/**
+ * Validates a bridge.toml exactly as `serve` and `check` load it, and renders the outcome for a
+ * terminal. Never rejects for an invalid configuration; only an internal failure propagates.
+ */
+export async function validateConfig(path: string, options: LoadOptions = {}): Promise<ValidateResult> {
+  try {
+    const config = await loadConfig(path, options);
+    const servers = config.servers.map((server) => server.name);
+    const workspaces = config.workspaces.map((workspace) => workspace.name);
+    const text =
+      `OK ${config.configPath}: ${plural(servers.length, "server")} (${servers.join(", ")}), ` +
+      `${plural(workspaces.length, "workspace")} (${workspaces.join(", ")})\n`;
+    return { ok: true, text };
+  } catch (error) {
+    if (!(error instanceof BridgeError) || error.code !== "ConfigInvalid") throw error;
+    const problems = error.details.problems as ConfigProblem[];
+    return { ok: false, text: problems.map((problem) => `${formatProblem(problem)}\n`).join("") };
+  }
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
