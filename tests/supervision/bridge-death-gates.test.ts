@@ -21,8 +21,14 @@ let bridge: DyingBridge | undefined;
 beforeEach(async () => {
   decoy = await startDecoy();
 });
-afterEach(() => {
-  bridge?.child.kill("SIGKILL");
+afterEach(async () => {
+  // A gate that leaves its bridge alive (the sweep-leaves-live-trees one) ends it here, and waits
+  // for the supervisor to have reaped, so no process outlives the test file.
+  if (bridge) {
+    const supervisor = proc(bridge.supervisorPid);
+    bridge.child.kill("SIGKILL");
+    if (supervisor) expect(await waitAllGone([supervisor], LIMIT_MS)).toEqual([]);
+  }
   bridge = undefined;
   expect(alive(decoy.proc)).toBe(true);
   decoy.kill();
