@@ -1,0 +1,74 @@
+import { parseArgs } from "node:util";
+import { BridgeError } from "../contract/errors.js";
+
+export const FORMATS = ["text", "json", "sarif"] as const;
+export const FAIL_ON = ["error", "warning", "information", "hint", "never"] as const;
+
+export type Command =
+  | { readonly kind: "serve"; readonly config: string }
+  | { readonly kind: "validate"; readonly config: string }
+  | {
+      readonly kind: "check";
+      readonly config: string;
+      readonly format: (typeof FORMATS)[number];
+      readonly failOn: (typeof FAIL_ON)[number];
+      readonly quiet: boolean;
+      readonly paths: string[];
+    }
+  | { readonly kind: "help" }
+  | { readonly kind: "version" };
+
+export const USAGE = `usage:
+  lspmcp [serve] --config FILE        MCP over stdio until EOF or signal
+  lspmcp check --config FILE [--format text|json|sarif] [--fail-on error|warning|information|hint|never] [--quiet] [PATH...]
+  lspmcp validate --config FILE       check a bridge.toml and list every problem
+  lspmcp --version | --help
+
+exit codes: 0 ok; 1 findings at/above --fail-on (check); 2 invalid config or usage; 3 a server failed (check)
+`;
+
+/** argv (without node and script) → a command; bad usage is `InvalidArguments` (exit 2). */
+export function parseCommand(argv: readonly string[]): Command {
+  const first = argv[0];
+  const named = first === "serve" || first === "check" || first === "validate";
+  const kind = named ? first : "serve";
+  const rest = named ? argv.slice(1) : [...argv];
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: rest,
+      allowPositionals: kind === "check",
+      strict: true,
+      options: {
+        config: { type: "string", short: "c" },
+        format: { type: "string" },
+        "fail-on": { type: "string" },
+        quiet: { type: "boolean", short: "q" },
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean", short: "V" },
+      },
+    });
+  } catch (error) {
+    throw usage((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { kind: "help" };
+  if (values.version) return { kind: "version" };
+  if (!values.config) throw usage(`${kind} needs --config FILE`);
+  if (kind !== "check" && (values.format || values["fail-on"] || values.quiet)) {
+    throw usage("--format, --fail-on and --quiet belong to check");
+  }
+  if (kind !== "check") return { kind, config: values.config };
+  const format = oneOf(values.format ?? "text", FORMATS, "--format");
+  const failOn = oneOf(values["fail-on"] ?? "error", FAIL_ON, "--fail-on");
+  return { kind, config: values.config, format, failOn, quiet: values.quiet ?? false, paths: positionals };
+}
+
+function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw usage(`${flag} must be one of ${allowed.join(", ")} (got "${value}")`);
+}
+
+function usage(message: string): BridgeError {
+  return new BridgeError("InvalidArguments", message, {});
+}

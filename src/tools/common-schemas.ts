@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { SEVERITY_NAMES } from "../contract/names.js";
+
+/** 1-based line and 1-based column in Unicode code points (CONTRACT §4). */
+export const PositionSchema = z.object({
+  line: z.number().int(),
+  column: z.number().int(),
+});
+
+export const RangeSchema = z.object({ start: PositionSchema, end: PositionSchema });
+
+export const SeveritySchema = z.enum(SEVERITY_NAMES);
+
+/** Default page size of list tools: large enough for most files, small enough to fit the bound. */
+export const DEFAULT_LIMIT = 100;
+
+export const workspaceArg = z.string().min(1).optional().describe("Workspace name; optional when only one is configured.");
+export const serverArg = z
+  .string()
+  .min(1)
+  .optional()
+  .describe("Server name; optional when exactly one server of the workspace claims the file's extension.");
+export const pathArg = z.string().min(1).describe("File path relative to the workspace root, or absolute inside it.");
+export const offsetArg = z.number().int().min(0).default(0).describe("Index of the first item of the page.");
+export const limitArg = z.number().int().min(0).max(10_000).default(DEFAULT_LIMIT).describe("Items per page.");
+export const maxBytesArg = z
+  .number()
+  .int()
+  .min(1)
+  .optional()
+  .describe("Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes.");
+
+/** The paging envelope every list result shares, after its `items`. */
+export const pageFields = {
+  total: z.number().int(),
+  returned: z.number().int(),
+  offset: z.number().int(),
+};

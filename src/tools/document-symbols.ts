@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { flattenSymbols, type FlatSymbol } from "../contract/symbol-order.js";
+import { requestDocumentSymbols } from "../lsp/features/document-symbols.js";
+import { boundedPage, limitBytes } from "./bounded-answer.js";
+import { limitArg, maxBytesArg, offsetArg, pageFields, pathArg, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";
+import { convertDocumentSymbols } from "./convert-symbols.js";
+import { openTarget } from "./open-target.js";
+import { defineTool } from "./tool-definition.js";
+
+const SymbolItemSchema = z.object({
+  name: z.string(),
+  kind: z.string(),
+  detail: z.string().nullable(),
+  container: z.string().nullable(),
+  depth: z.number().int(),
+  range: RangeSchema,
+  selection_range: RangeSchema,
+});
+
+/** `document_symbols`: the file's outline, pre-order, each symbol with its depth and container. */
+export const documentSymbolsTool = defineTool({
+  name: "document_symbols",
+  title: "Document symbols",
+  description:
+    "The symbols of one file (classes, functions, fields...), in document order with nested symbols after their parent (depth, container). Paged with offset/limit.",
+  inputSchema: z.strictObject({
+    workspace: workspaceArg,
+    server: serverArg,
+    path: pathArg,
+    offset: offsetArg,
+    limit: limitArg,
+    max_bytes: maxBytesArg,
+  }),
+  outputSchema: z.object({ items: z.array(SymbolItemSchema), ...pageFields }),
+  handler: async (args, context) => {
+    const { client, synced, file } = await openTarget(context, args);
+    const answer = await requestDocumentSymbols(client, synced.document.uri, { deadline: context.deadline, signal: context.signal });
+    const items = flattenSymbols(convertDocumentSymbols(answer, synced.lines, client.positionEncoding));
+    return boundedPage(items, args, limitBytes(context.config, args.max_bytes), (page, envelope) => ({
+      structured: { items: page, ...envelope },
+      text: renderText(file.path, page, envelope),
+    }));
+  },
+});
+
+function renderText(path: string, page: FlatSymbol[], envelope: { total: number; returned: number; offset: number }): string {
+  const header = `${envelope.returned} of ${envelope.total} symbols in ${path} (offset ${envelope.offset})`;
+  const lines = page.map(
+    (symbol) => `${"  ".repeat(symbol.depth)}${symbol.kind} ${symbol.name} ${symbol.range.start.line}:${symbol.range.start.column}`,
+  );
+  return [header, ...lines].join("\n");
+}

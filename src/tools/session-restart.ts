@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { resolveServer, resolveWorkspace } from "../sessions/resolve-target.js";
+import { boundedSingle } from "./bounded-answer.js";
+import { serverArg, workspaceArg } from "./common-schemas.js";
+import { renderStatusLine, sessionStatus, SessionStatusSchema } from "./session-status.js";
+import { defineTool } from "./tool-definition.js";
+
+/**
+ * `session_restart`: the only way a dead session comes back. The old process tree is reaped
+ * before the new server starts, and the answer is the new session's status.
+ */
+export const sessionRestartTool = defineTool({
+  name: "session_restart",
+  title: "Restart session",
+  description: "Stop a session's language server (its whole process tree) and start it again; the only way to revive a dead session.",
+  inputSchema: z.strictObject({
+    workspace: workspaceArg,
+    server: serverArg.unwrap().describe("Server name."),
+  }),
+  outputSchema: SessionStatusSchema,
+  handler: async (args, context) => {
+    const workspace = resolveWorkspace(context.config, args.workspace);
+    const server = resolveServer(context.config, workspace, args.server);
+    const session = await context.sessions.restart(workspace, server, context.deadline);
+    const status = sessionStatus(workspace, server, session);
+    return boundedSingle({ structured: status, text: renderStatusLine(status) }, context.config.bridge.max_result_bytes);
+  },
+});

@@ -1,0 +1,65 @@
+import { z } from "zod";
+import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
+import type { Session } from "../sessions/session.js";
+import { boundedSingle } from "./bounded-answer.js";
+import { defineTool } from "./tool-definition.js";
+
+/** One session as `session_status` and `session_restart` show it. */
+export const SessionStatusSchema = z.object({
+  workspace: z.string(),
+  server: z.string(),
+  state: z.enum(["idle", "starting", "ready", "dead"]),
+  pid: z.number().int().nullable(),
+  supervisor_pid: z.number().int().nullable(),
+  tree_processes: z.number().int(),
+  pinned_version: z.string(),
+  reported_version: z.string().nullable(),
+  uptime_ms: z.number().int().nullable(),
+  restarts: z.number().int(),
+  open_documents: z.number().int(),
+  last_exit: z.object({ code: z.number().int().nullable(), signal: z.string().nullable() }).nullable(),
+  last_error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  stderr_tail: z.array(z.string()),
+});
+
+export type SessionStatus = z.output<typeof SessionStatusSchema>;
+
+/** A session's status in schema key order. */
+export function sessionStatus(workspace: ResolvedWorkspace, server: ResolvedServer, session: Session): SessionStatus {
+  const snapshot = session.snapshot();
+  return {
+    workspace: workspace.name,
+    server: server.name,
+    state: snapshot.state,
+    pid: snapshot.pid,
+    supervisor_pid: snapshot.supervisor_pid,
+    tree_processes: snapshot.tree_processes,
+    pinned_version: server.version,
+    reported_version: snapshot.reported_version,
+    uptime_ms: snapshot.uptime_ms,
+    restarts: snapshot.restarts,
+    open_documents: snapshot.open_documents,
+    last_exit: snapshot.last_exit ? { code: snapshot.last_exit.code, signal: snapshot.last_exit.signal } : null,
+    last_error: snapshot.last_error,
+    stderr_tail: snapshot.stderr_tail,
+  };
+}
+
+export function renderStatusLine(status: SessionStatus): string {
+  const pid = status.pid === null ? "" : ` pid ${status.pid}`;
+  const exit = status.last_exit ? ` last exit code ${status.last_exit.code} signal ${status.last_exit.signal}` : "";
+  return `${status.workspace}/${status.server}: ${status.state}${pid} (pinned ${status.pinned_version}, reported ${status.reported_version ?? "-"})${exit}`;
+}
+
+/** `session_status`: every configured (workspace, server), whether started or not. */
+export const sessionStatusTool = defineTool({
+  name: "session_status",
+  title: "Session status",
+  description: "State, pids, pinned and reported versions, uptime, restarts, open documents and stderr tail of every configured (workspace, server) session.",
+  inputSchema: z.strictObject({}),
+  outputSchema: z.object({ sessions: z.array(SessionStatusSchema) }),
+  handler: async (_args, context) => {
+    const sessions = context.sessions.all().map(({ workspace, server, session }) => sessionStatus(workspace, server, session));
+    return boundedSingle({ structured: { sessions }, text: sessions.map(renderStatusLine).join("\n") }, context.config.bridge.max_result_bytes);
+  },
+});

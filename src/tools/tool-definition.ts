@@ -1,0 +1,40 @@
+import type { z } from "zod";
+import type { ResolvedConfig } from "../config/types.js";
+import type { Deadline } from "../lsp/deadline.js";
+import type { SessionRegistry } from "../sessions/session-registry.js";
+
+/** What a tool handler may use: nothing of MCP, only the bridge's own layers. */
+export interface ToolContext {
+  readonly config: ResolvedConfig;
+  readonly sessions: SessionRegistry;
+  /** Covers everything the call does, session start included. */
+  readonly deadline: Deadline;
+  /** Aborted when the MCP client cancels the call. */
+  readonly signal: AbortSignal;
+}
+
+/** A tool's answer: the structured result and a short text rendering of the same content. */
+export interface ToolAnswer<O> {
+  readonly structured: O;
+  readonly text: string;
+}
+
+/**
+ * One tool of the closed list. `handler` receives arguments already validated by
+ * `inputSchema` and returns plain data valid for `outputSchema`, or throws a `BridgeError`.
+ * The byte bound is applied inside the handler (see `boundedAnswer`), since only the tool knows
+ * how its result shrinks.
+ */
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly inputSchema: I;
+  readonly outputSchema: O;
+  readonly handler: (args: z.output<I>, context: ToolContext) => Promise<ToolAnswer<z.output<O>>>;
+}
+
+/** Keeps the generic types of one definition while it joins the closed list. */
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(definition: ToolDefinition<I, O>): ToolDefinition<I, O> {
+  return definition;
+}
