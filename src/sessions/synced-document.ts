@@ -2,7 +2,6 @@ import { pathToFileURL } from "node:url";
 import { LineIndex } from "../contract/positions.js";
 import type { OpenDocument } from "../lsp/document-sync.js";
 import type { LspClient } from "../lsp/lsp-client.js";
-import { readSourceFile } from "./read-source-file.js";
 import type { FileTarget } from "./resolve-target.js";
 
 /** A file as the server now has it, with the index that converts its positions. */
@@ -13,9 +12,8 @@ export interface SyncedDocument {
 
 const indexes = new WeakMap<OpenDocument, LineIndex>();
 
-/** Reads the file from disk now and makes the server's copy equal to it. */
-export async function syncFromDisk(client: LspClient, file: FileTarget, languageId: string): Promise<SyncedDocument> {
-  const text = await readSourceFile(file.absolutePath, file.path);
+/** Makes the server's copy of `file` equal to `text` (read from disk at call time). */
+export async function syncText(client: LspClient, file: FileTarget, languageId: string, text: string): Promise<SyncedDocument> {
   const document = await client.documents.sync(pathToFileURL(file.absolutePath).href, languageId, text);
   let lines = indexes.get(document);
   if (!lines) {
