@@ -49,7 +49,10 @@ export async function loadConfig(path: string, options: LoadOptions = {}): Promi
     const claimed = outcomes[i]?.languages;
     if (name !== undefined && claimed && !languages.has(name)) languages.set(name, claimed);
   });
-  const claims = { names: new Set(serverNames.filter((name) => name !== undefined)), languages };
+  // Any string name counts as defined, even an invalid one, so a workspace using it is not also
+  // told that the server is unknown.
+  const definedNames = arrayOf(document.server).map((raw) => (raw as { name?: unknown } | null)?.name);
+  const claims = { names: new Set(definedNames.filter((name): name is string => typeof name === "string")), languages };
 
   const rawWorkspaces = arrayOf(document.workspace).map((raw) => salvage(WorkspaceSchema, raw));
   const workspaceOutcomes = await Promise.all(

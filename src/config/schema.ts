@@ -117,12 +117,22 @@ export const WorkspaceSchema = z
   })
   .describe("A folder served by some of the servers.");
 
+/** A non-empty array of tables, with messages that say how to write one in TOML. */
+function tables<S extends z.ZodType>(schema: S, key: string) {
+  const needed = `at least one [[${key}]] table is required`;
+  return z
+    .array(schema, {
+      error: (issue) => (issue.input === undefined ? needed : `expected [[${key}]] tables (an array of tables), not a [${key}] table or a single value`),
+    })
+    .min(1, needed);
+}
+
 export const ConfigSchema = z
   .strictObject({
     // prefault: a missing [bridge] is parsed as an empty table, so its keys take their defaults.
     bridge: BridgeSchema.prefault({}),
-    server: z.array(ServerSchema).min(1).describe("Language servers, as [[server]] tables."),
-    workspace: z.array(WorkspaceSchema).min(1).describe("Workspaces, as [[workspace]] tables."),
+    server: tables(ServerSchema, "server").describe("Language servers, as [[server]] tables."),
+    workspace: tables(WorkspaceSchema, "workspace").describe("Workspaces, as [[workspace]] tables."),
   })
   .meta({ title: "lspmcp bridge.toml", description: "Configuration of the lspmcp LSP-to-MCP bridge." });
 

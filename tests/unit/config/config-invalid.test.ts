@@ -136,8 +136,18 @@ default_server = { ".h" = "c", ".c" = "a", "d.ts" = "a" }
     expect(problem?.message).toMatch(/^unknown profile "nothere" \(known: .*\bbash\b.*\bclangd\b.*\bpyright\b.*\btypescript\b/);
   });
 
-  test("no servers or workspaces at all", async () => {
-    expect(pathsOf(await problemsOf(await configDir("")))).toEqual(["server", "workspace"]);
+  test("no servers or workspaces at all, or a [server] table instead of [[server]]", async () => {
+    expect(await problemsOf(await configDir(""))).toEqual([
+      { path: "server", message: "at least one [[server]] table is required" },
+      { path: "workspace", message: "at least one [[workspace]] table is required" },
+    ]);
+    const single = await problemsOf(await configDir(`[server]\nname = "one"\n${WORKSPACE}`));
+    expect(single[0]?.message).toMatch(/^expected \[\[server\]\] tables/);
+  });
+
+  test("an invalid server name is reported once, not again where a workspace uses it", async () => {
+    const toml = `${serverToml("one").replace('name = "one"', 'name = "my server"')}[[workspace]]\nname = "ws"\nroot = "."\nservers = ["my server"]\n`;
+    expect(pathsOf(await problemsOf(await configDir(toml)))).toEqual(["server[0].name"]);
   });
 
   test("extensions that cannot be extensions, or one claimed twice by one server", async () => {
