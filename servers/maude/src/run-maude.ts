@@ -6,8 +6,12 @@
 import { spawn } from "node:child_process";
 import { killGroup, trackGroup, untrackGroup } from "./process-groups.js";
 
-/** The flags of every check; all of them are accepted by Maude 3.2. */
-export const MAUDE_FLAGS: readonly string[] = ["-no-banner", "-no-advise", "-no-ansi-color", "-no-tecla", "-batch"];
+/**
+ * The flags of every check; Maude 3.2 accepts all of them. Besides CONTRACT §7's five, `-no-wrap`:
+ * without it Maude wraps a warning at 80 columns counting its `Warning: "file", line N (ctx): `
+ * prefix, so the same message would read differently in a file with a longer name.
+ */
+export const MAUDE_FLAGS: readonly string[] = ["-no-banner", "-no-advise", "-no-ansi-color", "-no-tecla", "-no-wrap", "-batch"];
 
 export interface RunMaudeOptions {
   /** Absolute path of the maude executable. */
