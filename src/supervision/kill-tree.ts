@@ -1,6 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { readStat } from "./proc-table.js";
-import { formatIdentity, isDeadState, type ProcessIdentity } from "./process-identity.js";
+import { formatIdentity, isAlive, isDeadState, type ProcessIdentity } from "./process-identity.js";
 import type { SupervisionTimings } from "./types.js";
 
 /** How often /proc is looked at while waiting for a tree to go. Short: it is a deadline poll, not a sleep. */
@@ -17,8 +17,9 @@ export interface ReapOutcome {
 
 /**
  * Ends a tree: SIGTERM to every member, up to `termGraceMs` for them to go, SIGKILL to what is
- * left, then waits up to `confirmDeadlineMs` until `scan` finds nothing. `scan` is asked again on
- * every poll, so processes forked while the tree is dying are found and signalled too.
+ * left, then waits up to `confirmDeadlineMs` until none is alive. `scan` is asked again on every
+ * poll, so processes forked while the tree is dying are found and signalled too; a process found
+ * once is followed by its identity until it is gone.
  * Never throws.
  */
 export async function reapTree(
@@ -33,7 +34,16 @@ export async function reapTree(
     elapsedMs: Date.now() - started,
   });
 
-  let members = scan();
+  // Once proven, a member stays one while it lives (by pid + start time): a later scan may no
+  // longer see why it belonged (say, the last other member of its session died first).
+  const known = new Map<string, ProcessIdentity>();
+  const rescan = (): ProcessIdentity[] => {
+    for (const id of scan()) known.set(formatIdentity(id), id);
+    for (const [key, id] of known) if (!isAlive(id)) known.delete(key);
+    return [...known.values()];
+  };
+
+  let members = rescan();
   if (members.length === 0) return outcome(0);
 
   // Polite first: servers that handle SIGTERM get to flush and exit on their own.
@@ -44,7 +54,7 @@ export async function reapTree(
       if (!signalled.has(key) && signal(id, "SIGTERM")) signalled.add(key);
     }
     await delay(POLL_MS);
-    members = scan();
+    members = rescan();
   }
 
   // Then forceful: SIGKILL is repeated on every poll because a member may fork until it dies.
@@ -52,7 +62,7 @@ export async function reapTree(
   while (members.length > 0 && Date.now() < killUntil) {
     for (const id of members) if (signal(id, "SIGKILL")) signalled.add(formatIdentity(id));
     await delay(POLL_MS);
-    members = scan();
+    members = rescan();
   }
   return outcome(members.length);
 }

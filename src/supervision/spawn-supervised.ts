@@ -11,6 +11,12 @@ import { newSessionToken, treeEnv } from "./tree-env.js";
 import type { SpawnSpec, SupervisedServer, SupervisionTimings } from "./types.js";
 
 /**
+ * How long the supervisor may take to report the server running. Generous: it covers a cold node
+ * start of the supervisor on a loaded machine; the supervisor's own exec deadline is shorter.
+ */
+const START_DEADLINE_MS = 10_000;
+
+/**
  * Starts a language server under its own supervisor process and resolves once the server itself
  * runs (setpriv has exec'd it). The server's environment is `spec.env` plus the two tree variables
  * (LSPMCP_SESSION_TOKEN, LSPMCP_OWNER) that let every descendant be found and orphans be swept.
@@ -67,6 +73,7 @@ export async function spawnSupervised(
       },
     );
     supervisor.once("error", (error) => resolve({ type: "start-failed", message: `supervisor: ${error.message}`, details: {} }));
+    setTimeout(() => resolve({ type: "start-failed", message: `server not running after ${START_DEADLINE_MS} ms`, details: {} }), START_DEADLINE_MS).unref();
   });
   writeMessage(control, {
     type: "start",

@@ -102,7 +102,12 @@ export class SupervisedProcess implements SupervisedServer {
   }
 
   private scan(exclude: readonly number[]): ReturnType<typeof scanTree> {
-    return scanTree({ token: this.parts.token, roots: this.server ? [this.server] : [], exclude });
+    return scanTree({
+      token: this.parts.token,
+      roots: this.server ? [this.server] : [],
+      exclude,
+      sessionId: this.supervisorPid,
+    });
   }
 
   /**

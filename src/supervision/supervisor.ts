@@ -27,6 +27,7 @@ export function runSupervisor(control: Duplex): void {
   let server: ChildProcess | undefined;
   let serverId: ProcessIdentity | undefined;
   let serverExited = false;
+  let startReported = false;
   let finishing = false;
   let ownerTimer: NodeJS.Timeout | undefined;
   const send = (message: SupervisorMessage): void => writeMessage(control, message);
@@ -67,7 +68,8 @@ export function runSupervisor(control: Duplex): void {
     server = spawn(file, argv, { stdio: ["inherit", "inherit", "inherit", devNull], env: { ...message.env }, cwd: message.cwd });
     if (server.pid !== undefined) serverId = identify(server.pid);
     server.on("error", (error) => {
-      if (serverId === undefined || !serverExited) failStart(`cannot start ${message.command}: ${error.message}`, { command: message.command, errno: (error as NodeJS.ErrnoException).code ?? "UNKNOWN" });
+      const errno = (error as NodeJS.ErrnoException).code ?? "UNKNOWN";
+      failStart(`cannot start ${message.command}: ${error.message}`, { command: message.command, errno });
     });
     server.on("exit", (code, signal) => {
       serverExited = true;
@@ -88,10 +90,15 @@ export function runSupervisor(control: Duplex): void {
         exitCode: server?.exitCode ?? null,
       });
     }
+    if (startReported) return;
+    startReported = true;
     send({ type: "started", serverPid: pid, serverStartTime: serverId.startTime, pdeathsig: setpriv !== undefined });
   }
 
+  /** Reports a failed start, once; after a successful start, failures show up as `exited`. */
   function failStart(message: string, details: Record<string, unknown>): void {
+    if (startReported) return;
+    startReported = true;
     send({ type: "start-failed", message, details });
     void finish("start-failed");
   }
@@ -103,7 +110,8 @@ export function runSupervisor(control: Duplex): void {
     const token = start?.token;
     if (token !== undefined && start !== undefined) {
       const roots = serverId ? [serverId] : [];
-      const outcome = await reapTree(() => scanTree({ token, roots }), start.timings);
+      // The supervisor is its own session's leader (spawned detached), so its pid is the session id.
+      const outcome = await reapTree(() => scanTree({ token, roots, sessionId: process.pid }), start.timings);
       await waitFor(() => serverExited || server?.pid === undefined, EXIT_STATUS_WAIT_MS);
       send({ type: "reaped", reason, ...outcome });
     }

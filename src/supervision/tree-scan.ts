@@ -12,25 +12,35 @@ export interface TreeQuery {
   readonly exclude?: readonly number[];
   /** Only processes of this real uid (the orphan sweep stays within its own user). */
   readonly uid?: number;
+  /**
+   * The session id the tree was started in (the supervisor's pid: it runs setsid). Processes of
+   * that session belong too — this finds a child that cleared its environment and lost its parent
+   * — but only while a proven member is still in it: a session id is not reused while any process
+   * holds it, so then the number still names our session and not a later one.
+   */
+  readonly sessionId?: number;
 }
 
 /**
  * The live processes of a tree, from one pass over /proc. A process belongs when it carries the
- * token in its environment, is a root (same pid and start time), or descends by parent links from
- * a member — the last catches children that were started with a cleared environment. Zombies are
- * left out: they have exited already.
+ * token in its environment, is a root (same pid and start time), is in the tree's session (see
+ * `sessionId`), or descends by parent links from a member — the last two catch children that were
+ * started with a cleared environment. Zombies are left out: they have exited already.
  */
 export function scanTree(query: TreeQuery): ProcessIdentity[] {
   const exclude = new Set([process.pid, ...(query.exclude ?? [])]);
-  const stats = readAllStats().filter((s) => !isDeadState(s.state) && !exclude.has(s.pid));
-  const members = new Map<number, ProcStat>();
+  const stats = readAllStats().filter((s) => !isDeadState(s.state));
+  // Proven members, excluded ones included: an excluded supervisor still proves its session ours.
+  const proven = new Map<number, ProcStat>();
   for (const stat of stats) {
     if (query.uid !== undefined && readUid(stat.pid) !== query.uid) continue;
     const isRoot = query.roots?.some((r) => r.pid === stat.pid && r.startTime === stat.startTime);
-    if (isRoot || readEnvironValue(stat.pid, TOKEN_VAR) === query.token) members.set(stat.pid, stat);
+    if (isRoot || readEnvironValue(stat.pid, TOKEN_VAR) === query.token) proven.set(stat.pid, stat);
   }
+  const members = new Map(proven);
+  addSessionMembers(stats, members, query);
   addDescendants(stats, members, query.uid);
-  return [...members.values()].map((s) => ({ pid: s.pid, startTime: s.startTime }));
+  return [...members.values()].filter((s) => !exclude.has(s.pid)).map((s) => ({ pid: s.pid, startTime: s.startTime }));
 }
 
 /**
@@ -53,5 +63,16 @@ function addDescendants(stats: readonly ProcStat[], members: Map<number, ProcSta
       members.set(child.pid, child);
       queue.push(child);
     }
+  }
+}
+
+/** Adds the processes of the tree's session, when a proven member shows the session is ours. */
+function addSessionMembers(stats: readonly ProcStat[], members: Map<number, ProcStat>, query: TreeQuery): void {
+  const sid = query.sessionId;
+  if (sid === undefined || ![...members.values()].some((m) => m.sid === sid)) return;
+  for (const stat of stats) {
+    if (stat.sid !== sid || members.has(stat.pid)) continue;
+    if (query.uid !== undefined && readUid(stat.pid) !== query.uid) continue;
+    members.set(stat.pid, stat);
   }
 }

@@ -11,13 +11,14 @@ import { startDecoy, type Decoy } from "./helpers/decoy.js";
 import { startDyingBridge, type DyingBridge } from "./helpers/dying-bridge.js";
 import { MARK_VAR } from "./helpers/fake-session.js";
 import { FAKE_SERVER } from "./helpers/paths.js";
-import { alive, pollUntil, proc, treeByEnv, waitAllGone, type Proc } from "./helpers/proc.js";
+import { alive, killLeftovers, pollUntil, proc, treeByEnv, waitAllGone, type Proc } from "./helpers/proc.js";
 
 const RUNS = [1, 2, 3];
 const LIMIT_MS = 5000;
 
 let decoy: Decoy;
 let bridge: DyingBridge | undefined;
+let lastTree: Proc[] = [];
 beforeEach(async () => {
   decoy = await startDecoy();
 });
@@ -30,6 +31,7 @@ afterEach(async () => {
     if (supervisor) expect(await waitAllGone([supervisor], LIMIT_MS)).toEqual([]);
   }
   bridge = undefined;
+  killLeftovers(lastTree);
   expect(alive(decoy.proc)).toBe(true);
   decoy.kill();
 });
@@ -44,6 +46,7 @@ async function startFakeUnderDyingBridge(): Promise<{ tree: Proc[]; supervisor: 
     minLive: 3,
   });
   const tree = treeByEnv(MARK_VAR, mark, [bridge.serverPid]);
+  lastTree = tree;
   expect(tree.length).toBeGreaterThanOrEqual(3);
   return { tree, supervisor: proc(bridge.supervisorPid)!, mark };
 }

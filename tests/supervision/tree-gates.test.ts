@@ -1,10 +1,11 @@
 // Tree gates against spawnSupervised directly, with the fake server and its daemon: after each way
 // a session can end, every process of the old tree is gone from /proc within 5 s, and a decoy with
 // the daemon's very command line survives. Each gate runs three times to shake out races.
+import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { startDecoy, type Decoy } from "./helpers/decoy.js";
 import { startFakeSession, type FakeSession } from "./helpers/fake-session.js";
-import { alive, proc, waitAllGone } from "./helpers/proc.js";
+import { alive, killLeftovers, proc, waitAllGone } from "./helpers/proc.js";
 
 const RUNS = [1, 2, 3];
 const LIMIT_MS = 5000;
@@ -17,6 +18,8 @@ beforeEach(async () => {
 afterEach(async () => {
   await session?.server.stop();
   session?.connection.dispose();
+  // Gates assert on their own; this only keeps a failed gate from leaking its daemons.
+  if (session) killLeftovers(session.tree);
   session = undefined;
   expect(alive(decoy.proc)).toBe(true);
   decoy.kill();
@@ -68,6 +71,19 @@ describe("tree gates: spawnSupervised + fake server", () => {
     expectFullTree(session);
     await session.server.stop();
     expect(await waitAllGone(session.tree, 0)).toEqual([]);
+    expect(alive(decoy.proc)).toBe(true);
+  });
+
+  test.each(RUNS)("a re-parented child with an empty environment is found through the session (run %i)", async () => {
+    session = await startFakeSession(["--orphan-without-env"]);
+    const { orphans } = await session.connection.sendRequest<{ orphans: number[] }>("fake/pids");
+    const orphan = proc(orphans[0]!)!;
+    // Neither the token nor a parent link leads to it: only its session does.
+    expect(orphan.ppid).not.toBe(session.server.serverPid);
+    expect(readFileSync(`/proc/${orphan.pid}/environ`, "utf8")).not.toContain("LSPMCP_SESSION_TOKEN");
+    expect(session.server.liveProcessCount()).toBe(session.tree.length + 1);
+    await session.server.stop();
+    expect(await waitAllGone([...session.tree, orphan], 0)).toEqual([]);
     expect(alive(decoy.proc)).toBe(true);
   });
 

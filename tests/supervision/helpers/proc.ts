@@ -93,3 +93,21 @@ export async function waitAllGone(procs: readonly Proc[], ms: number): Promise<P
   await pollUntil(() => procs.every((p) => !alive(p)), ms);
   return procs.filter(alive);
 }
+
+/**
+ * Test hygiene only: SIGKILLs whichever of `procs` are still alive (pid + start time checked), so
+ * that a failing gate does not leave daemons behind. Returns how many it had to kill.
+ */
+export function killLeftovers(procs: readonly Proc[]): number {
+  let killed = 0;
+  for (const p of procs) {
+    if (!alive(p)) continue;
+    try {
+      process.kill(p.pid, "SIGKILL");
+      killed++;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return killed;
+}
