@@ -14,6 +14,7 @@ export interface ConfigProblem {
   readonly column?: number;
 }
 
+/** A key path as segments: table keys and array indices. */
 export type KeyPath = readonly (string | number)[];
 
 /** TOML bare keys need no quotes; anything else (".ts", "a b") is written as a quoted key. */

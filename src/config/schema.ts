@@ -33,7 +33,8 @@ export const SERVER_DEFAULTS = {
   settings: {} as Record<string, unknown>,
 } as const;
 
-export const BridgeSchema = z
+/** `[bridge]`: every key has a default, so the table may be left out. */
+const BridgeSchema = z
   .strictObject({
     max_sessions: positiveInt(4, "Live language-server sessions at once; starting one more fails with SessionLimit."),
     max_result_bytes: positiveInt(32768, "Ceiling on any tool result, in UTF-8 bytes of its JSON."),
@@ -41,7 +42,8 @@ export const BridgeSchema = z
   })
   .describe("Bridge-wide limits.");
 
-export const LanguageSchema = z
+/** One entry of a server's `languages`. */
+const LanguageSchema = z
   .strictObject({
     id: z.string().min(1).describe('LSP language id sent in didOpen, e.g. "typescript".'),
     extensions: z
@@ -87,6 +89,7 @@ export const REQUIRED_SERVER_KEYS = ["command", "version", "languages"] as const
 /** A `servers/NAME.toml` file: the top-level keys of a `[[server]]` minus `name` and `profile`. */
 export const ServerProfileSchema = z.strictObject(serverFields).partial();
 
+/** `[[server]]`: only `name` is required as written; the rest may come from its profile. */
 export const ServerSchema = z
   .strictObject({
     name: name("server"),
@@ -99,6 +102,7 @@ export const ServerSchema = z
   })
   .describe("A pinned language server.");
 
+/** `[[workspace]]`. */
 export const WorkspaceSchema = z
   .strictObject({
     name: name("workspace"),
@@ -127,6 +131,7 @@ function tables<S extends z.ZodType>(schema: S, key: string) {
     .min(1, needed);
 }
 
+/** The whole bridge.toml. */
 export const ConfigSchema = z
   .strictObject({
     // prefault: a missing [bridge] is parsed as an empty table, so its keys take their defaults.
@@ -136,8 +141,9 @@ export const ConfigSchema = z
   })
   .meta({ title: "lspmcp bridge.toml", description: "Configuration of the lspmcp LSP-to-MCP bridge." });
 
-export type RawConfig = z.output<typeof ConfigSchema>;
+/** A `[[server]]` table as written, validated but not merged or resolved. */
 export type RawServer = z.output<typeof ServerSchema>;
+/** A `servers/NAME.toml` profile as written. */
 export type RawProfile = z.output<typeof ServerProfileSchema>;
+/** A `[[workspace]]` table as written, validated but not resolved. */
 export type RawWorkspace = z.output<typeof WorkspaceSchema>;
-export type RawLanguage = z.output<typeof LanguageSchema>;
