@@ -1,7 +1,7 @@
 import { dirname, resolve } from "node:path";
 import type { LanguageClaim, ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "./types.js";
 import { packageRoot } from "./package-root.js";
-import { configInvalid, problemAt, problemsFromIssues, type ConfigProblem } from "./problems.js";
+import { configInvalid, PARSE_OPTIONS, problemAt, problemsFromIssues, type ConfigProblem } from "./problems.js";
 import { readToml } from "./read-toml.js";
 import { resolveServer, type ResolveContext } from "./resolve-server.js";
 import { resolveWorkspace } from "./resolve-workspace.js";
@@ -29,7 +29,7 @@ export async function loadConfig(path: string, options: LoadOptions = {}): Promi
   if (!toml.ok) throw configInvalid(configPath, [toml.problem]);
 
   const document = toml.value;
-  const parsed = ConfigSchema.safeParse(document);
+  const parsed = ConfigSchema.safeParse(document, PARSE_OPTIONS);
   const problems: ConfigProblem[] = parsed.success ? [] : problemsFromIssues([], parsed.error.issues);
 
   const context: ResolveContext = {

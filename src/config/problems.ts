@@ -39,6 +39,14 @@ export function problemAt(base: KeyPath, path: KeyPath, message: string): Config
 }
 
 /**
+ * Parse options for the config schemas: a missing required key reads "required" rather than zod's
+ * "expected string, received undefined".
+ */
+export const PARSE_OPTIONS = {
+  error: (issue: z.core.$ZodRawIssue) => (issue.code === "invalid_type" && issue.input === undefined ? "required" : undefined),
+};
+
+/**
  * zod issues as problems below `base`. An unrecognized-keys issue becomes one problem per key, so
  * that each unknown key is reported at its own path.
  */

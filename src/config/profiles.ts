@@ -1,6 +1,6 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { problemsFromIssues, type ConfigProblem } from "./problems.js";
+import { PARSE_OPTIONS, problemsFromIssues, type ConfigProblem } from "./problems.js";
 import { readToml } from "./read-toml.js";
 import { ServerProfileSchema, type RawProfile } from "./schema.js";
 
@@ -20,7 +20,7 @@ export async function loadProfile(root: string, name: string): Promise<ProfileRe
   const file = join(root, "servers", `${name}.toml`);
   const toml = await readToml(file);
   if (!toml.ok) return { ok: false, problems: [toml.problem.message] };
-  const parsed = ServerProfileSchema.safeParse(toml.value);
+  const parsed = ServerProfileSchema.safeParse(toml.value, PARSE_OPTIONS);
   if (!parsed.success) {
     const problems: ConfigProblem[] = problemsFromIssues([], parsed.error.issues);
     return { ok: false, problems: problems.map((problem) => `profile ${file}: ${problem.path}: ${problem.message}`) };

@@ -57,6 +57,16 @@ describe("each ConfigInvalid case of CONTRACT §3", () => {
     expect(await problemsOf(await configDir(toml))).toEqual([{ path: "server[0].version", message: "required" }]);
   });
 
+  test("missing required keys of a table", async () => {
+    const toml = `[[server]]\ncommand = "bin/ls1"\nversion = "1"\nlanguages = [{ extensions = [".x"] }]\n[[workspace]]\nname = "ws"\nservers = ["x"]\n`;
+    expect(await problemsOf(await configDir(toml))).toEqual([
+      { path: "server[0].languages[0].id", message: "required" },
+      { path: "server[0].name", message: "required" },
+      { path: "workspace[0].root", message: "required" },
+      { path: "workspace[0].servers[0]", message: 'unknown server "x"' },
+    ]);
+  });
+
   test("command missing, not executable, or a directory; version_command[0] missing", async () => {
     const dir = await tempDir();
     await fakeExecutable(dir, "bin/plain", 0o644);
