@@ -38,3 +38,25 @@ export async function waitUntilGone(name: string, value: string, deadlineMs = 5_
     await new Promise((r) => setTimeout(r, 25)); // polling interval of a deadline wait, not a readiness sleep
   }
 }
+
+/** Pids of live processes carrying the marker whose executable's base name is `name`. */
+export function pidsNamed(marker: string, value: string, name: string): number[] {
+  return pidsWithEnv(marker, value).filter((p) => {
+    try {
+      return readFileSync(`/proc/${p}/comm`, "utf8").trim() === name;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Waits until at least `count` such processes are alive; returns their pids. */
+export async function waitForProcesses(marker: string, value: string, name: string, count: number, deadlineMs = 10_000): Promise<number[]> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    const pids = pidsNamed(marker, value, name);
+    if (pids.length >= count) return pids;
+    if (Date.now() > until) throw new Error(`expected ${count} ${name} process(es) within ${deadlineMs} ms, saw ${pids.length}`);
+    await new Promise((r) => setTimeout(r, 10)); // polling interval of a deadline wait
+  }
+}

@@ -50,8 +50,10 @@ export class ServerProcess {
   private readonly waiters: Array<() => void> = [];
   readonly exited: Promise<{ code: number | null; signal: string | null }>;
 
-  constructor(extraEnv: Record<string, string> = {}) {
-    this.child = spawn(SERVER_BIN, ["--stdio"], {
+  /** @param viaNode start the bin with this node rather than through its shebang (for a PATH without node). */
+  constructor(extraEnv: Record<string, string> = {}, viaNode = false) {
+    const argv = viaNode ? [process.execPath, SERVER_BIN, "--stdio"] : [SERVER_BIN, "--stdio"];
+    this.child = spawn(argv[0]!, argv.slice(1), {
       cwd: FIXTURES,
       env: { ...process.env, ...extraEnv, [MARKER]: this.marker },
       stdio: ["pipe", "pipe", "pipe"],
