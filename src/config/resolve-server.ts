@@ -82,20 +82,20 @@ export async function resolveServer(index: number, raw: Salvaged<RawServer>, con
   const languages = rawLanguages === undefined ? null : normalizeLanguages(rawLanguages, base, origin("languages"), problems);
 
   const version = pick("version");
-  const complete = problems.length === 0 && own.name !== undefined && commandPath !== null && version !== undefined && languages !== null;
-  const server: ResolvedServer | null = complete
-    ? {
-        name: own.name as string,
-        command: commandPath as string,
-        args: pick("args") ?? SERVER_DEFAULTS.args,
-        version: version as string,
-        version_command: versionArgv,
-        languages: languages as LanguageClaim[],
-        env: pick("env") ?? SERVER_DEFAULTS.env,
-        initialization_options: pick("initialization_options") ?? SERVER_DEFAULTS.initialization_options,
-        settings: pick("settings") ?? SERVER_DEFAULTS.settings,
-      }
-    : null;
+  if (problems.length > 0 || own.name === undefined || commandPath === null || version === undefined || languages === null) {
+    return { server: null, languages, problems };
+  }
+  const server: ResolvedServer = {
+    name: own.name,
+    command: commandPath,
+    args: pick("args") ?? SERVER_DEFAULTS.args,
+    version,
+    version_command: versionArgv,
+    languages,
+    env: pick("env") ?? SERVER_DEFAULTS.env,
+    initialization_options: pick("initialization_options") ?? SERVER_DEFAULTS.initialization_options,
+    settings: pick("settings") ?? SERVER_DEFAULTS.settings,
+  };
   return { server, languages, problems };
 }
 

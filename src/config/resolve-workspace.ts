@@ -53,10 +53,8 @@ export async function resolveWorkspace(
 
   const defaultServer = checkRouting(data.default_server ?? {}, servers, claims, base, problems);
 
-  const complete = problems.length === 0 && data.name !== undefined && root !== null && data.servers !== undefined;
-  const workspace: ResolvedWorkspace | null = complete
-    ? { name: data.name as string, root: root as string, servers, default_server: defaultServer, exclude: data.exclude ?? [] }
-    : null;
+  if (problems.length > 0 || data.name === undefined || root === null) return { workspace: null, problems };
+  const workspace: ResolvedWorkspace = { name: data.name, root, servers, default_server: defaultServer, exclude: data.exclude ?? [] };
   return { workspace, problems };
 }
 
