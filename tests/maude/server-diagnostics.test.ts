@@ -137,6 +137,29 @@ describe("diagnostics of the fixtures", () => {
     expect((await s.waitForPublish(clean, 1)).diagnostics).toEqual([]);
   });
 
+  test("didSave re-checks even the same version (loaded files may have changed)", async () => {
+    const s = await started();
+    const uri = await s.open("recoverable.maude");
+    await s.waitForPublish(uri, 1);
+    await s.conn.sendNotification("textDocument/didSave", { textDocument: { uri } });
+    expect(lines((await s.waitForPublish(uri, 1, 30_000, 2)).diagnostics)).toEqual([[6, "missing is keyword."]]);
+  });
+
+  test("didClose clears the document's diagnostics", async () => {
+    const s = await started();
+    const uri = await s.open("recoverable.maude");
+    await s.waitForPublish(uri, 1);
+    await s.conn.sendNotification("textDocument/didClose", { textDocument: { uri } });
+    const cleared = await s.waitForPublish(uri, undefined, 10_000, 2);
+    expect(cleared.diagnostics).toEqual([]);
+  });
+
+  test("a pull for a file that does not exist is one maude/unreadable error", async () => {
+    const s = await started();
+    const diags = await s.pull(fixtureUri("no-such-file.maude"));
+    expect(diags.map((d) => [d.range.start.line + 1, d.severity, d.code])).toEqual([[1, 1, "maude/unreadable"]]);
+  });
+
   test("a pull for a file that is not open checks it from disk", async () => {
     const s = await started();
     expect(lines(await s.pull(fixtureUri("recoverable.maude")))).toEqual([[6, "missing is keyword."]]);

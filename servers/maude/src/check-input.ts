@@ -11,6 +11,15 @@ import { basename, dirname, isAbsolute, join } from "node:path";
 import { resolveLoadTarget } from "./load-graph.js";
 import { tokenizeMaude } from "./tokenizer.js";
 
+// Copies in use right now, so that an exit in the middle of a check can still remove them.
+const liveTempDirs = new Set<string>();
+
+/** Removes every temporary copy still in use; synchronous, for the server's exit handler. */
+export function removeAllTempDirs(): void {
+  for (const dir of liveTempDirs) rmSync(dir, { recursive: true, force: true });
+  liveTempDirs.clear();
+}
+
 export interface CheckInput {
   /** The path passed to maude. */
   readonly file: string;
@@ -32,6 +41,7 @@ export function prepareCheckInput(path: string | null, text: string): CheckInput
     return { file: path, cwd: dirname(path), tempDir: null, cleanup: () => {} };
   }
   const tempDir = mkdtempSync(join(tmpdir(), "lspmcp-maude-"));
+  liveTempDirs.add(tempDir);
   const name = path === null ? "untitled.maude" : basename(path);
   const copy = join(tempDir, name);
   const folder = path === null ? null : dirname(path);
@@ -44,6 +54,7 @@ export function prepareCheckInput(path: string | null, text: string): CheckInput
     cleanup: () => {
       if (removed) return;
       removed = true;
+      liveTempDirs.delete(tempDir);
       rmSync(tempDir, { recursive: true, force: true });
     },
   };

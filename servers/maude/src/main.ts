@@ -4,6 +4,7 @@
  * groups first, so no maude outlives the server.
  */
 import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
+import { removeAllTempDirs } from "./check-input.js";
 import { killAllGroups } from "./process-groups.js";
 import { startServer } from "./server.js";
 import { SERVER_NAME, SERVER_VERSION } from "./version.js";
@@ -24,12 +25,13 @@ if (unknown.length > 0) {
 }
 
 // 'exit' runs on every process.exit (stdin EOF, the exit notification, the parent-pid watchdog).
-process.on("exit", killAllGroups);
+const cleanUp = (): void => {
+  killAllGroups();
+  removeAllTempDirs();
+};
+process.on("exit", cleanUp);
 for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
-  process.on(signal, () => {
-    killAllGroups();
-    process.exit(0);
-  });
+  process.on(signal, () => process.exit(0)); // process.exit runs cleanUp through 'exit'.
 }
 
 // Logs go to stderr: stdout carries the protocol and nothing else.

@@ -38,10 +38,11 @@ export function startServer(connection: Connection, log: Log): void {
 
   // Publishes a finished check, unless the document moved on or closed meanwhile.
   const publish = (report: CheckReport): void => {
-    const doc = documents.get(report.uri);
-    if (shuttingDown || doc === undefined || doc.version !== report.version) return;
+    if (shuttingDown) return;
     for (const line of report.otherStderr) log(`maude (${report.uri}): ${line}`);
     if (report.failure !== null) log(`check of ${report.uri} failed: ${report.failure.code}: ${report.failure.message}`);
+    const doc = documents.get(report.uri);
+    if (doc === undefined || doc.version !== report.version) return;
     for (const uri of store.apply(report)) {
       if (uri === report.uri) void connection.sendDiagnostics({ uri, version: report.version ?? undefined, diagnostics: store.view(uri) });
       // A loaded file with its own check keeps that; otherwise it shows what loading it said.

@@ -95,10 +95,13 @@ export class ServerProcess {
     await this.conn.sendNotification("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [{ text }] });
   }
 
-  /** The first publishDiagnostics for `uri` (and `version`, when given) at or after index `from`. */
-  async waitForPublish(uri: string, version: number | undefined, deadlineMs = 30_000): Promise<PublishDiagnosticsParams> {
+  /**
+   * The `nth` (1-based) publishDiagnostics for `uri` (and `version`, when given), waiting for it
+   * until the deadline.
+   */
+  async waitForPublish(uri: string, version: number | undefined, deadlineMs = 30_000, nth = 1): Promise<PublishDiagnosticsParams> {
     const find = (): PublishDiagnosticsParams | undefined =>
-      this.published.find((p) => p.uri === uri && (version === undefined || p.version === version));
+      this.published.filter((p) => p.uri === uri && (version === undefined || p.version === version))[nth - 1];
     const until = Date.now() + deadlineMs;
     for (;;) {
       const hit = find();
