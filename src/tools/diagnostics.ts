@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { mergeDiagnostics, sortDiagnostics, type BridgeDiagnostic } from "../contract/diagnostic-order.js";
+import { sortDiagnostics, type BridgeDiagnostic } from "../contract/diagnostic-order.js";
 import { severityRank } from "../contract/names.js";
-import { settleDiagnostics } from "../lsp/features/diagnostics-settle.js";
 import { boundedPage, limitBytes } from "./bounded-answer.js";
 import {
   limitArg,
@@ -14,9 +13,8 @@ import {
   SeveritySchema,
   workspaceArg,
 } from "./common-schemas.js";
-import { convertDiagnostic } from "./convert-diagnostic.js";
-import { openTarget } from "./open-target.js";
-import { defineTool, type ToolContext } from "./tool-definition.js";
+import { fileDiagnostics } from "./file-diagnostics.js";
+import { defineTool } from "./tool-definition.js";
 
 const DiagnosticItemSchema = z.object({
   path: z.string(),
@@ -46,7 +44,7 @@ const inputSchema = z
 
 /**
  * `diagnostics`: each file is synced from disk and answered only once its server has settled for
- * that version (see `settleDiagnostics`), so a clean answer always means clean.
+ * that version (see `fileDiagnostics`, shared with `lspmcp check`), so a clean answer always means clean.
  */
 export const diagnosticsTool = defineTool({
   name: "diagnostics",
@@ -58,7 +56,7 @@ export const diagnosticsTool = defineTool({
   handler: async (args, context) => {
     const paths = args.paths ?? [args.path as string];
     // Files are answered concurrently; the first failure (in argument order) fails the call.
-    const settled = await Promise.allSettled(paths.map((path) => diagnosticsFor(context, { ...args, path })));
+    const settled = await Promise.allSettled(paths.map(async (path) => (await fileDiagnostics(context, { ...args, path })).diagnostics));
     const failure = settled.find((result) => result.status === "rejected");
     if (failure) throw failure.reason;
     const all = settled.flatMap((result) => (result.status === "fulfilled" ? result.value : []));
@@ -70,19 +68,6 @@ export const diagnosticsTool = defineTool({
     }));
   },
 });
-
-async function diagnosticsFor(
-  context: ToolContext,
-  args: { workspace?: string | undefined; server?: string | undefined; path: string },
-): Promise<BridgeDiagnostic[]> {
-  const target = await openTarget(context, args);
-  const { client, synced, file } = target;
-  const answer = await settleDiagnostics(client, synced.document, { deadline: context.deadline, signal: context.signal });
-  const encoding = client.positionEncoding;
-  const convert = (list: readonly Parameters<typeof convertDiagnostic>[1][] | null) =>
-    list === null ? null : list.map((diagnostic) => convertDiagnostic(file.path, diagnostic, synced.lines, encoding));
-  return mergeDiagnostics(convert(answer.pull), convert(answer.push));
-}
 
 /** The same file named twice in `paths` must not double its findings. */
 function dedupe(items: BridgeDiagnostic[]): BridgeDiagnostic[] {

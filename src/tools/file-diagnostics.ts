@@ -1,0 +1,66 @@
+import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
+import { mergeDiagnostics, type BridgeDiagnostic } from "../contract/diagnostic-order.js";
+import { settleDiagnostics } from "../lsp/features/diagnostics-settle.js";
+import type { FileTarget } from "../sessions/resolve-target.js";
+import { convertDiagnostic } from "./convert-diagnostic.js";
+import { openTarget, type OpenTarget } from "./open-target.js";
+import type { ToolContext } from "./tool-definition.js";
+
+/** Which file to answer for, as the `diagnostics` tool takes it. */
+export interface FileDiagnosticsArgs {
+  readonly workspace?: string | undefined;
+  readonly server?: string | undefined;
+  readonly path: string;
+}
+
+export interface FileDiagnosticsOptions {
+  /**
+   * Close the document once its diagnostics are read. `check` does, so that a large workspace
+   * never has more documents open than its batch; the tool keeps documents open, so that a
+   * repeated call on an unchanged file costs no new sync.
+   */
+  readonly close?: boolean;
+  /** Called once the server holds the file's text and before the settle wait. */
+  readonly onSynced?: (target: OpenTarget) => void;
+}
+
+/** One file's settled diagnostics, with the text they were computed on. */
+export interface FileDiagnostics {
+  readonly workspace: ResolvedWorkspace;
+  readonly server: ResolvedServer;
+  readonly file: FileTarget;
+  /** The text the server saw (read from disk at call time). */
+  readonly text: string;
+  /** Merged push and pull answers, canonically ordered. */
+  readonly diagnostics: BridgeDiagnostic[];
+}
+
+/**
+ * The one per-file diagnostics pipeline of the bridge, shared by the `diagnostics` tool and
+ * `lspmcp check`: resolve → read → ready → sync → settle → convert → merge. It resolves only once
+ * the server has settled for the synced version, so an empty answer always means clean; a server
+ * that does not settle within `context.deadline` fails with `Timeout`.
+ */
+export async function fileDiagnostics(
+  context: ToolContext,
+  args: FileDiagnosticsArgs,
+  options: FileDiagnosticsOptions = {},
+): Promise<FileDiagnostics> {
+  const target = await openTarget(context, args);
+  const { client, synced, file } = target;
+  try {
+    options.onSynced?.(target);
+    const answer = await settleDiagnostics(client, synced.document, { deadline: context.deadline, signal: context.signal });
+    const encoding = client.positionEncoding;
+    const convert = (list: readonly Parameters<typeof convertDiagnostic>[1][] | null) =>
+      list === null ? null : list.map((diagnostic) => convertDiagnostic(file.path, diagnostic, synced.lines, encoding));
+    const diagnostics = mergeDiagnostics(convert(answer.pull), convert(answer.push));
+    return { workspace: target.workspace, server: target.server, file, text: synced.document.text, diagnostics };
+  } finally {
+    // A closed connection has nothing left to close; the failure that closed it is what counts.
+    if (options.close && !client.isClosed) {
+      await client.documents.close(synced.document.uri).catch(() => {});
+      client.pushDiagnostics.forget(synced.document.uri);
+    }
+  }
+}
