@@ -107,6 +107,7 @@ export class SupervisedProcess implements SupervisedServer {
       roots: this.server ? [this.server] : [],
       exclude,
       sessionId: this.supervisorPid,
+      notBefore: this.parts.supervisorId.startTime,
     });
   }
 

@@ -111,7 +111,8 @@ export function runSupervisor(control: Duplex): void {
     if (token !== undefined && start !== undefined) {
       const roots = serverId ? [serverId] : [];
       // The supervisor is its own session's leader (spawned detached), so its pid is the session id.
-      const outcome = await reapTree(() => scanTree({ token, roots, sessionId: process.pid }), start.timings);
+      const notBefore = identify(process.pid)?.startTime;
+      const outcome = await reapTree(() => scanTree({ token, roots, sessionId: process.pid, notBefore }), start.timings);
       await waitFor(() => serverExited || server?.pid === undefined, EXIT_STATUS_WAIT_MS);
       send({ type: "reaped", reason, ...outcome });
     }

@@ -19,6 +19,12 @@ export interface TreeQuery {
    * holds it, so then the number still names our session and not a later one.
    */
   readonly sessionId?: number;
+  /**
+   * The supervisor's start time. A process that started earlier cannot carry the token — it was
+   * made after them, and only inheritance or an exec by a member passes it on — so its environ is
+   * not read. This keeps a scan cheap on a busy machine.
+   */
+  readonly notBefore?: number;
 }
 
 /**
@@ -35,7 +41,8 @@ export function scanTree(query: TreeQuery): ProcessIdentity[] {
   for (const stat of stats) {
     if (query.uid !== undefined && readUid(stat.pid) !== query.uid) continue;
     const isRoot = query.roots?.some((r) => r.pid === stat.pid && r.startTime === stat.startTime);
-    if (isRoot || readEnvironValue(stat.pid, TOKEN_VAR) === query.token) proven.set(stat.pid, stat);
+    const mayCarry = query.notBefore === undefined || stat.startTime >= query.notBefore;
+    if (isRoot || (mayCarry && readEnvironValue(stat.pid, TOKEN_VAR) === query.token)) proven.set(stat.pid, stat);
   }
   const members = new Map(proven);
   addSessionMembers(stats, members, query);

@@ -1,0 +1,167 @@
+// Supervision benchmark (run after `npm run build`): for each way a session's tree can be ended,
+// the time from the kill to the moment the last process of the tree is gone from /proc (p50 and
+// max over RUNS runs), and the supervisor's own resident memory (VmRSS). The tree is the fake
+// language server with its normal child and its setsid daemon, which ignores SIGTERM — so every
+// figure includes the SIGTERM grace (default timings unless BENCH_TERM_GRACE_MS is set).
+// Usage: node bench/supervision.mjs [--runs N] [--json]
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { readFileSync, readdirSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node";
+import { spawnSupervised } from "../dist/src/supervision/spawn-supervised.js";
+import { scrubbedEnv } from "../dist/src/supervision/scrubbed-env.js";
+import { sweepOrphans } from "../dist/src/supervision/orphan-sweep.js";
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+const FAKE = `${REPO}tests/fixtures/servers/fake-server.mjs`;
+const DYING_BRIDGE = `${REPO}tests/supervision/fixtures/bridge-that-dies.mjs`;
+const MARK = "LSPMCP_BENCH_MARK";
+const argv = process.argv.slice(2);
+const RUNS = Number(argv[argv.indexOf("--runs") + 1]) || 10;
+const timings = process.env.BENCH_TERM_GRACE_MS ? { termGraceMs: Number(process.env.BENCH_TERM_GRACE_MS) } : {};
+
+// --- /proc, read directly: the bench measures the implementation, it does not use it to measure.
+function stat(pid) {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "latin1");
+    const f = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    return { state: f[0], ppid: Number(f[1]), start: f[19] };
+  } catch {
+    return undefined;
+  }
+}
+const alive = (p) => {
+  const s = stat(p.pid);
+  return s !== undefined && s.start === p.start && s.state !== "Z" && s.state !== "X";
+};
+function treeByMark(mark, roots) {
+  const all = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    const s = stat(Number(name));
+    if (!s || s.state === "Z") continue;
+    let env = "";
+    try {
+      env = readFileSync(`/proc/${name}/environ`, "utf8");
+    } catch {}
+    all.push({ pid: Number(name), ppid: s.ppid, start: s.start, marked: env.split("\0").includes(`${MARK}=${mark}`) || roots.includes(Number(name)) });
+  }
+  const members = new Map(all.filter((p) => p.marked).map((p) => [p.pid, p]));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of all) if (!members.has(p.pid) && members.has(p.ppid)) (members.set(p.pid, p), (grew = true));
+  }
+  return [...members.values()];
+}
+const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN);
+const procOf = (pid) => ({ pid, start: stat(pid)?.start });
+
+/** Milliseconds from t0 until every process of `procs` is gone (2 ms polls, 10 s cap). */
+async function goneAfter(procs, t0) {
+  while (procs.some(alive)) {
+    if (performance.now() - t0 > 10_000) return Infinity;
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  return performance.now() - t0;
+}
+
+async function inProcessSession() {
+  const mark = randomUUID();
+  const server = await spawnSupervised({ command: process.execPath, args: [FAKE], env: scrubbedEnv({ [MARK]: mark }), cwd: "/tmp", label: "bench" }, timings);
+  server.stderr.resume();
+  const connection = createMessageConnection(new StreamMessageReader(server.stdout), new StreamMessageWriter(server.stdin));
+  connection.onError(() => {});
+  connection.listen();
+  await connection.sendRequest("initialize", { processId: process.pid, rootUri: null, capabilities: {} });
+  const tree = treeByMark(mark, [server.serverPid]);
+  return { server, connection, tree };
+}
+
+async function dyingBridge() {
+  const mark = randomUUID();
+  const spec = { command: process.execPath, args: [FAKE], env: scrubbedEnv({ [MARK]: mark }), cwd: "/tmp", minLive: 3 };
+  const child = spawn(process.execPath, [DYING_BRIDGE, JSON.stringify(spec)], { cwd: REPO, stdio: ["ignore", "pipe", "ignore"] });
+  const report = JSON.parse(await new Promise((resolve) => createInterface({ input: child.stdout }).once("line", resolve)));
+  return { child, pid: child.pid, ...report, tree: treeByMark(mark, [report.serverPid]) };
+}
+
+const scenarios = {
+  "stop()": async () => {
+    const { server, connection, tree } = await inProcessSession();
+    const t0 = performance.now();
+    await server.stop();
+    const ms = await goneAfter(tree, t0);
+    connection.dispose();
+    return ms;
+  },
+  "server crash": async () => {
+    const { server, connection, tree } = await inProcessSession();
+    const t0 = performance.now();
+    process.kill(server.serverPid, "SIGKILL");
+    const ms = await goneAfter(tree, t0);
+    await server.stop();
+    connection.dispose();
+    return ms;
+  },
+  "supervisor SIGKILL (bridge reaps)": async () => {
+    const { server, connection, tree } = await inProcessSession();
+    const t0 = performance.now();
+    process.kill(server.supervisorPid, "SIGKILL");
+    const ms = await goneAfter(tree, t0);
+    await server.stop();
+    connection.dispose();
+    return ms;
+  },
+  "bridge SIGKILL (supervisor reaps)": async () => {
+    const b = await dyingBridge();
+    const all = [...b.tree, procOf(b.supervisorPid)];
+    const t0 = performance.now();
+    b.child.kill("SIGKILL");
+    return goneAfter(all, t0);
+  },
+  "bridge + supervisor SIGKILL, then sweepOrphans": async () => {
+    const b = await dyingBridge();
+    process.kill(b.pid, "SIGSTOP");
+    process.kill(b.supervisorPid, "SIGKILL");
+    b.child.kill("SIGKILL");
+    await goneAfter([procOf(b.pid), procOf(b.supervisorPid)], performance.now());
+    const t0 = performance.now();
+    await sweepOrphans(() => {}, timings);
+    return goneAfter(b.tree, t0);
+  },
+};
+
+const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
+const results = [];
+for (const [name, run] of Object.entries(scenarios)) {
+  const times = [];
+  for (let i = 0; i < RUNS; i++) times.push(await run());
+  results.push({ scenario: name, runs: RUNS, p50_ms: Math.round(quantile(times, 0.5)), max_ms: Math.round(Math.max(...times)) });
+}
+
+// Supervisor memory: one idle session with its tree up, and the spawn latency to get it.
+const t0 = performance.now();
+const { server, connection } = await inProcessSession();
+const startMs = performance.now() - t0;
+const supervisorRss = rssKb(server.supervisorPid);
+const scan0 = performance.now();
+for (let i = 0; i < 20; i++) server.liveProcessCount();
+const scanMs = (performance.now() - scan0) / 20;
+await server.stop();
+connection.dispose();
+
+const summary = {
+  timings: { termGraceMs: timings.termGraceMs ?? "default" },
+  kill_to_gone: results,
+  supervisor_rss_kb: supervisorRss,
+  spawn_and_initialize_ms: Math.round(startMs),
+  live_process_count_ms: Number(scanMs.toFixed(2)),
+};
+if (argv.includes("--json")) console.log(JSON.stringify(summary, null, 2));
+else {
+  console.log(`supervision bench (${RUNS} runs each, termGraceMs=${summary.timings.termGraceMs})`);
+  for (const r of results) console.log(`  ${r.scenario.padEnd(48)} p50 ${String(r.p50_ms).padStart(5)} ms   max ${String(r.max_ms).padStart(5)} ms`);
+  console.log(`  supervisor VmRSS ${(supervisorRss / 1024).toFixed(1)} MiB; spawn+initialize ${summary.spawn_and_initialize_ms} ms; liveProcessCount() ${summary.live_process_count_ms} ms`);
+}
