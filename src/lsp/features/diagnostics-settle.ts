@@ -3,6 +3,7 @@ import { BridgeError } from "../../contract/errors.js";
 import type { OpenDocument } from "../document-sync.js";
 import type { LspClient, RequestOptions } from "../lsp-client.js";
 import type { PublishedDiagnostics } from "../push-diagnostics-store.js";
+import { requestTsserverDiagnostics, supportsTsserverDiagnostics } from "./tsserver-diagnostics.js";
 
 /** Diagnostics of one document version, per channel; null where the channel did not answer. */
 export interface SettledDiagnostics {
@@ -18,13 +19,17 @@ export function supportsPullDiagnostics(client: LspClient): boolean {
 /**
  * Waits until the server has settled for `document`'s version and returns what it said.
  *
- * With pull support the pull answer settles it, and a push for the same version that has already
+ * typescript-language-server is pulled through tsserver (see `tsserver-diagnostics.ts`). With
+ * LSP pull support the pull answer settles it, and a push for the same version that has already
  * arrived is merged in. Without it, settled means: a publish that describes this version (its
  * `version` matches, or, for servers that send none, it arrived after the version was sent) while
  * no work-done progress is running. The deadline turns "not settled" into `Timeout`, never into
  * an empty (clean) answer.
  */
 export async function settleDiagnostics(client: LspClient, document: OpenDocument, options: RequestOptions): Promise<SettledDiagnostics> {
+  if (supportsTsserverDiagnostics(client)) {
+    return { pull: await requestTsserverDiagnostics(client, document.uri, options), push: null };
+  }
   if (!supportsPullDiagnostics(client)) {
     // Some servers (pyright) register pull support only after `initialized`: that also ends the wait.
     const pushed = await options.deadline.race(

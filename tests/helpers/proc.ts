@@ -1,0 +1,36 @@
+import { readdirSync, readFileSync } from "node:fs";
+
+/** Whether a pid names a live (not zombie) process right now, read from /proc. */
+export function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
+}
+
+/** Polls /proc until `pid` is gone or the deadline passes; resolves whether it is gone. */
+export async function waitForExit(pid: number, timeoutMs = 5000): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (!isAlive(pid)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return !isAlive(pid);
+}
+
+/** Pids of live processes whose command line contains `needle`. */
+export function pidsMatching(needle: string): number[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(needle) && isAlive(pid);
+      } catch {
+        return false;
+      }
+    });
+}
