@@ -65,11 +65,13 @@ export async function checkDocument(snap: DocumentSnapshot, config: CheckerConfi
     return failed({ code: "maude/unreadable", message: `could not prepare a copy for maude: ${String(err)}` });
   }
   try {
-    const run = await runMaude({ maudePath: config.maudePath, file: input.file, cwd: input.cwd, timeoutMs: config.timeoutMs });
-    const parsed = parseMaudeStderr(unTemp(run.stderr, input, path));
-    const failure = classifyRun(run, parsed, config.timeoutMs);
+    const running = runMaude({ maudePath: config.maudePath, file: input.file, cwd: input.cwd, timeoutMs: config.timeoutMs });
+    // Following the load directives costs a few file reads; do it while maude runs.
     const mainPath = path ?? input.file;
     const byBase = collectLoadedFiles(mainPath, snap.text, readTextOrNull);
+    const run = await running;
+    const parsed = parseMaudeStderr(unTemp(run.stderr, input, path));
+    const failure = classifyRun(run, parsed, config.timeoutMs);
     const diagnostics = new Map<string, Diagnostic[]>();
     for (const [file, warnings] of attributeWarnings(parsed.warnings, mainPath, byBase)) {
       const isMain = file === mainPath;
