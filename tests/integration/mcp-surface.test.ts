@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
+import { pidsMatching } from "../helpers/proc.js";
+import { copyFixtureWorkspace, polyConfig } from "../helpers/workspace.js";
+
+let bridge: Bridge;
+
+beforeAll(async () => {
+  bridge = await startBridge(writeConfig(polyConfig(copyFixtureWorkspace("poly"))));
+});
+afterAll(async () => bridge?.close());
+
+describe("the MCP surface", () => {
+  test("tools/list is the closed list, read-only, with input and output schemas", async () => {
+    const { tools } = await bridge.client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual([
+      "session_status",
+      "diagnostics",
+      "hover",
+      "document_symbols",
+      "workspace_symbols",
+      "session_restart",
+    ]);
+    for (const tool of tools) {
+      expect(tool.annotations?.readOnlyHint).toBe(true);
+      expect(tool.inputSchema.type).toBe("object");
+      expect(tool.outputSchema?.type).toBe("object");
+    }
+  });
+
+  test("initialize and tools/list start no language server", async () => {
+    const children = pidsMatching("--supervise").length;
+    await bridge.client.listTools();
+    expect(pidsMatching("--supervise").length).toBe(children);
+    const { sessions } = await bridge.ok("session_status");
+    expect(sessions.every((session: any) => session.state === "idle")).toBe(true);
+  });
+
+  test("results carry a short text rendering beside structuredContent", async () => {
+    const result = await bridge.call("session_status");
+    expect(result.content[0]?.type).toBe("text");
+    expect(result.content[0]?.text).toContain("poly/typescript: idle");
+  });
+});
