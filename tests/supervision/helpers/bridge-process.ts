@@ -1,0 +1,99 @@
+// The real bridge (`dist/src/cli/main.js serve --config F`) as a child process the test fully
+// controls — its pid for signals, its stdin for EOF — driven by the MCP SDK's Client over a small
+// Transport on that child's stdio (the SDK's StdioClientTransport owns its child and would
+// SIGTERM it on close, which would blur the stdin-EOF gate).
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { FAKE_SERVER, REPO } from "./paths.js";
+
+export const BRIDGE_MAIN = `${REPO}dist/src/cli/main.js`;
+
+class ChildStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private readonly buffer = new ReadBuffer();
+
+  constructor(private readonly child: ChildProcess) {}
+
+  async start(): Promise<void> {
+    this.child.stdout!.on("data", (chunk: Buffer) => {
+      this.buffer.append(chunk);
+      for (let message = this.buffer.readMessage(); message; message = this.buffer.readMessage()) this.onmessage?.(message);
+    });
+    this.child.once("close", () => this.onclose?.());
+    this.child.stdin!.on("error", (error) => this.onerror?.(error));
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    this.child.stdin!.write(serializeMessage(message));
+  }
+
+  /** Closing the client only stops listening; ending or killing the bridge is the test's move. */
+  async close(): Promise<void> {}
+}
+
+export interface Bridge {
+  readonly child: ChildProcess;
+  readonly client: Client;
+  readonly exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stderr(): string;
+}
+
+/** A temp bridge.toml with one workspace served by the fake server; `env` goes to the server. */
+export function writeFakeConfig(env: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), "lspmcp-bridge-gate-"));
+  mkdirSync(join(dir, "ws"));
+  writeFileSync(join(dir, "ws", "a.fake"), "x\n");
+  const envToml = Object.entries(env).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(", ");
+  const config = [
+    "[[server]]",
+    'name = "fake"',
+    `command = ${JSON.stringify(FAKE_SERVER)}`,
+    'version = "1.0.0"',
+    'languages = [ { id = "fake", extensions = [".fake"] } ]',
+    `env = { ${envToml} }`,
+    "",
+    "[[workspace]]",
+    'name = "ws"',
+    'root = "ws"',
+    'servers = ["fake"]',
+    "",
+  ].join("\n");
+  const path = join(dir, "bridge.toml");
+  writeFileSync(path, config);
+  return path;
+}
+
+/** Starts `lspmcp serve --config F` and connects an MCP client (initialize done). */
+export async function startBridge(configPath: string): Promise<Bridge> {
+  const child = spawn(process.execPath, [BRIDGE_MAIN, "serve", "--config", configPath], { cwd: REPO, stdio: ["pipe", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr!.on("data", (chunk) => (stderr += chunk));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  const client = new Client({ name: "supervision-bridge-gates", version: "0.0.0" });
+  await client.connect(new ChildStdioTransport(child));
+  return { child, client, exit, stderr: () => stderr };
+}
+
+export interface SessionStatus {
+  readonly state: string;
+  readonly pid: number | null;
+  readonly supervisor_pid: number | null;
+  readonly tree_processes: number;
+}
+
+/** Calls a tool and returns its structuredContent, failing on an error result. */
+export async function callTool<T>(bridge: Bridge, name: string, args: Record<string, unknown> = {}): Promise<T> {
+  const result = await bridge.client.callTool({ name, arguments: args });
+  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
+  return result.structuredContent as T;
+}
