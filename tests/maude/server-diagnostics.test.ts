@@ -17,8 +17,8 @@ async function started(options: Record<string, unknown> = {}): Promise<ServerPro
 }
 
 /** (line, message) pairs with one-based lines, as people read them. */
-function lines(diags: readonly { range: { start: { line: number } }; message: string }[]): Array<[number, string]> {
-  return diags.map((d) => [d.range.start.line + 1, d.message]);
+function lines(diags: readonly { range: { start: { line: number } }; message: string | { value: string } }[]): Array<[number, string]> {
+  return diags.map((d) => [d.range.start.line + 1, typeof d.message === "string" ? d.message : d.message.value]);
 }
 
 describe("diagnostics of the fixtures", () => {
