@@ -45,6 +45,8 @@ export function runSupervisor(control: Duplex): void {
   for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => void finish(sig));
   process.on("uncaughtException", (error) => {
     send({ type: "log", msg: "supervisor error", fields: { error: String(error) } });
+    // A failure inside the reap itself ends the supervisor; the bridge's backstop takes over.
+    if (finishing) process.exit(1);
     void finish("supervisor-error");
   });
 
@@ -84,11 +86,13 @@ export function runSupervisor(control: Duplex): void {
     if (pid === undefined || serverId === undefined) return failStart(`cannot start ${message.command}: no pid`, { command: message.command, errno: "UNKNOWN" });
     const execd = setpriv === undefined || (await waitForExecPast(pid, setpriv, EXEC_DEADLINE_MS, () => serverExited));
     if (!execd) {
-      return failStart(`cannot start ${message.command}: exec failed (exit code ${server?.exitCode ?? "none"})`, {
-        command: message.command,
-        errno: server?.exitCode === 127 ? "ENOENT" : server?.exitCode === 126 ? "EACCES" : "EXEC",
-        exitCode: server?.exitCode ?? null,
-      });
+      // setpriv exits 127 (not found) or 126 (cannot execute) when its exec fails; any other
+      // status means the server itself ran and ended before it could be reported running.
+      const exitCode = server?.exitCode ?? null;
+      const signal = server?.signalCode ?? null;
+      const errno = exitCode === 127 ? "ENOENT" : exitCode === 126 ? "EACCES" : serverExited ? "EXITED" : "ETIMEDOUT";
+      const why = serverExited ? `exited during start (exit code ${exitCode}, signal ${signal})` : "exec did not complete in time";
+      return failStart(`cannot start ${message.command}: ${why}`, { command: message.command, errno, exitCode, signal });
     }
     if (startReported) return;
     startReported = true;
