@@ -2,6 +2,8 @@
 //  1. p50 latency of one check through the server (didOpen → publishDiagnostics, jsonrpc client
 //     over stdio) against a bare `maude` run on the same file in the same run, as a ratio;
 //  2. checks/second on a generated 20-file workspace with the default concurrency (and with 2).
+//  3. when the bridge is built (dist/src/cli/main.js): the same through lspmcp's `diagnostics` tool
+//     over MCP, where each call follows a change of the file on disk (so each is a real check).
 // Usage: node bench/maude.mjs [--runs N] [--json]
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -123,7 +125,49 @@ async function throughput(concurrency) {
   return { files: files.length, maxConcurrentChecks: concurrency, seconds: +seconds.toFixed(3), checks_per_second: +(files.length / seconds).toFixed(2) };
 }
 
-const result = { latency: await latency(), throughput: [await throughput(1), await throughput(2)] };
+const BRIDGE = resolve(ROOT, "dist/src/cli/main.js");
+
+async function throughBridge() {
+  const { existsSync, readFileSync } = await import("node:fs");
+  if (!existsSync(BRIDGE)) return null;
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+  const { dir, files } = generateWorkspace(20);
+  const config = join(dir, "bridge.toml");
+  writeFileSync(config, `[[server]]\nname = "maude"\nprofile = "maude"\n\n[[workspace]]\nname = "bench"\nroot = ${JSON.stringify(dir)}\nservers = ["maude"]\n`);
+  const client = new Client({ name: "maude-bench", version: "0" });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BRIDGE, "serve", "--config", config], stderr: "ignore" }));
+  const call = async (args) => {
+    const r = await client.callTool({ name: "diagnostics", arguments: args });
+    if (r.isError) throw new Error(JSON.stringify(r.content));
+    return r.structuredContent;
+  };
+  const rows = [];
+  for (const rel of FILES) {
+    const file = join(dir, rel.split("/").at(-1));
+    const original = readFileSync(resolve(ROOT, rel), "utf8");
+    writeFileSync(file, original);
+    await call({ path: file }); // session start is not part of the measurement
+    const bare = [];
+    const through = [];
+    for (let i = 0; i < RUNS; i++) {
+      writeFileSync(file, `${original}*** run ${i}\n`); // new bytes: the bridge re-syncs, the server re-checks
+      bare.push(await bareRun(file));
+      const t0 = performance.now();
+      await call({ path: file });
+      through.push(performance.now() - t0);
+    }
+    rows.push({ file: rel, runs: RUNS, bare_p50_ms: +p50(bare).toFixed(2), lspmcp_p50_ms: +p50(through).toFixed(2), ratio: +(p50(through) / p50(bare)).toFixed(3) });
+  }
+  const t0 = performance.now();
+  await call({ paths: files.map((f) => f.file) });
+  const seconds = (performance.now() - t0) / 1000;
+  await client.close();
+  rmSync(dir, { recursive: true, force: true });
+  return { latency: rows, throughput: { files: files.length, seconds: +seconds.toFixed(3), checks_per_second: +(files.length / seconds).toFixed(2) } };
+}
+
+const result = { latency: await latency(), throughput: [await throughput(1), await throughput(2)], lspmcp: await throughBridge() };
 if (args.includes("--json")) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 else {
   for (const r of result.latency) {
@@ -131,5 +175,13 @@ else {
   }
   for (const t of result.throughput) {
     console.log(`20-file workspace, maxConcurrentChecks=${t.maxConcurrentChecks}: ${t.checks_per_second} checks/s (${t.seconds} s)`);
+  }
+  if (result.lspmcp === null) console.log("lspmcp: not built (dist/src/cli/main.js missing); skipped");
+  else {
+    for (const r of result.lspmcp.latency) {
+      console.log(`through lspmcp ${r.file}: bare maude p50 ${r.bare_p50_ms} ms, diagnostics tool p50 ${r.lspmcp_p50_ms} ms, ratio ${r.ratio} (${r.runs} runs)`);
+    }
+    const t = result.lspmcp.throughput;
+    console.log(`through lspmcp, 20-file workspace, default concurrency: ${t.checks_per_second} checks/s (${t.seconds} s)`);
   }
 }
