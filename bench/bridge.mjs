@@ -1,0 +1,153 @@
+// Bridge overhead benchmark (run after `npm run build`), each figure against a baseline taken in
+// the same run:
+//  1. hover and document symbols through lspmcp (the SDK's MCP client over stdio) vs a direct
+//     vscode-jsonrpc client of the same pinned server on the same file: p50 of each, the ratio and
+//     the milliseconds added;
+//  2. the bridge process's own RSS with 4 ready sessions (servers excluded).
+// Usage: node bench/bridge.mjs [--runs N]
+import { spawn } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node";
+
+const REPO = resolve(fileURLToPath(new URL("..", import.meta.url)));
+const args = process.argv.slice(2);
+const RUNS = Number(args[args.indexOf("--runs") + 1]) > 0 ? Number(args[args.indexOf("--runs") + 1]) : 200;
+// A private copy of the fixture, with a shell script so that the bash session has a file.
+const WORKSPACE = join(mkdtempSync(join(tmpdir(), "lspmcp-bench-ws-")), "poly");
+cpSync(join(REPO, "tests/fixtures/workspaces/poly"), WORKSPACE, { recursive: true });
+writeFileSync(join(WORKSPACE, "run.sh"), "#!/bin/sh\nmain() { echo hi; }\nmain\n");
+const SERVERS = {
+  clangd: { command: "/usr/bin/clangd", args: ["--background-index=false"], file: "src/matrix.c", languageId: "c", needle: "cells(&m)" },
+  typescript: {
+    command: join(REPO, "node_modules/.bin/typescript-language-server"),
+    args: ["--stdio"],
+    file: "src/shapes.ts",
+    languageId: "typescript",
+    needle: "area();",
+  },
+};
+
+const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+
+function positionOf(text, needle) {
+  const index = text.indexOf(needle);
+  const before = text.slice(0, index);
+  const line = before.split("\n").length;
+  const lineText = before.slice(before.lastIndexOf("\n") + 1);
+  return { line, column: [...lineText].length + 1, character: lineText.length };
+}
+
+async function time(runs, fn) {
+  const samples = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    samples.push(performance.now() - t0);
+  }
+  return p50(samples);
+}
+
+async function direct(server) {
+  const child = spawn(server.command, server.args, { cwd: WORKSPACE, stdio: ["pipe", "pipe", "ignore"] });
+  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  connection.onRequest(() => null);
+  connection.listen();
+  const rootUri = pathToFileURL(WORKSPACE).href;
+  await connection.sendRequest("initialize", {
+    processId: process.pid,
+    rootUri,
+    workspaceFolders: [{ uri: rootUri, name: "poly" }],
+    capabilities: { textDocument: { documentSymbol: { hierarchicalDocumentSymbolSupport: true }, hover: { contentFormat: ["markdown"] } } },
+  });
+  await connection.sendNotification("initialized", {});
+  const path = join(WORKSPACE, server.file);
+  const text = readFileSync(path, "utf8");
+  const uri = pathToFileURL(path).href;
+  await connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: server.languageId, version: 1, text } });
+  const at = positionOf(text, server.needle);
+  const position = { line: at.line - 1, character: at.character };
+  // Warm up until the server answers hover with content (it has parsed the file).
+  for (let i = 0; i < 200 && !(await connection.sendRequest("textDocument/hover", { textDocument: { uri }, position })); i++);
+  const hover = await time(RUNS, () => connection.sendRequest("textDocument/hover", { textDocument: { uri }, position }));
+  const symbols = await time(RUNS, () => connection.sendRequest("textDocument/documentSymbol", { textDocument: { uri } }));
+  await connection.sendRequest("shutdown");
+  await connection.sendNotification("exit");
+  await new Promise((done) => child.once("exit", done));
+  connection.dispose();
+  return { hover, symbols };
+}
+
+function bridgeConfig() {
+  const dir = mkdtempSync(join(tmpdir(), "lspmcp-bench-"));
+  const path = join(dir, "bridge.toml");
+  writeFileSync(
+    path,
+    `[bridge]\nmax_sessions = 4\n` +
+      ["typescript", "pyright", "clangd", "bash"].map((name) => `[[server]]\nname = "${name}"\nprofile = "${name}"\n`).join("") +
+      `[[workspace]]\nname = "poly"\nroot = ${JSON.stringify(WORKSPACE)}\nservers = ["typescript", "pyright", "clangd", "bash"]\n`,
+  );
+  return path;
+}
+
+async function startBridge() {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(REPO, "dist/src/cli/main.js"), "serve", "--config", bridgeConfig()],
+    stderr: "ignore",
+    env: { PATH: process.env.PATH, HOME: process.env.HOME ?? "/root" },
+  });
+  const client = new Client({ name: "bench", version: "0" });
+  await client.connect(transport);
+  return { client, pid: transport.pid };
+}
+
+async function throughBridge(client, name, server) {
+  const text = readFileSync(join(WORKSPACE, server.file), "utf8");
+  const at = positionOf(text, server.needle);
+  const hoverArgs = { server: name, path: server.file, line: at.line, column: at.column };
+  for (let i = 0; i < 200; i++) {
+    const result = await client.callTool({ name: "hover", arguments: hoverArgs });
+    if (!result.isError && result.structuredContent.contents) break;
+  }
+  const hover = await time(RUNS, () => client.callTool({ name: "hover", arguments: hoverArgs }));
+  const symbols = await time(RUNS, () => client.callTool({ name: "document_symbols", arguments: { server: name, path: server.file } }));
+  return { hover, symbols };
+}
+
+function rssMiB(pid) {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return match ? Number(match[1]) / 1024 : NaN;
+}
+
+const bridge = await startBridge();
+const rows = [];
+for (const [name, server] of Object.entries(SERVERS)) {
+  const base = await direct(server);
+  const via = await throughBridge(bridge.client, name, server);
+  for (const op of ["hover", "symbols"]) {
+    rows.push({ server: name, op, direct: base[op], bridge: via[op] });
+  }
+}
+// Bring the other two sessions up so that four are ready, then measure the bridge alone.
+await bridge.client.callTool({ name: "document_symbols", arguments: { server: "pyright", path: "src/inventory.py" } });
+await bridge.client.callTool({ name: "document_symbols", arguments: { server: "bash", path: "run.sh" } });
+const { structuredContent } = await bridge.client.callTool({ name: "session_status", arguments: {} });
+const ready = structuredContent.sessions.filter((session) => session.state === "ready").length;
+const rss = rssMiB(bridge.pid);
+await bridge.client.close();
+
+console.log(`bridge overhead vs a direct vscode-jsonrpc client (p50 of ${RUNS} calls each)`);
+for (const row of rows) {
+  const ratio = row.bridge / row.direct;
+  const added = row.bridge - row.direct;
+  console.log(
+    `  ${row.server.padEnd(10)} ${row.op.padEnd(7)} direct ${row.direct.toFixed(2)} ms  bridge ${row.bridge.toFixed(2)} ms  ` +
+      `ratio ${ratio.toFixed(2)}x  added ${added.toFixed(2)} ms`,
+  );
+}
+console.log(`bridge RSS with ${ready} ready sessions: ${rss.toFixed(1)} MiB (target < 80 MiB; servers excluded)`);
