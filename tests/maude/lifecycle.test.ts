@@ -64,6 +64,13 @@ describe("no maude outlives its check or the server", () => {
     await waitUntilGone(MARKER, s.marker);
   });
 
+  test("SIGKILL of the server: the kernel's parent-death signal ends maude", async () => {
+    const s = await running();
+    s.child.kill("SIGKILL");
+    await withDeadline(s.exited, 5_000, "server exit");
+    await waitUntilGone(MARKER, s.marker);
+  });
+
   test("shutdown and exit", async () => {
     const s = await running();
     await s.stop(); // asserts the tree is gone

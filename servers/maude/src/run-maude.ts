@@ -4,6 +4,7 @@
  * Never rejects; every way it can end is a field of the result.
  */
 import { spawn } from "node:child_process";
+import { withParentDeathSignal } from "./parent-death.js";
 import { killGroup, trackGroup, untrackGroup } from "./process-groups.js";
 
 /**
@@ -49,7 +50,8 @@ export function runMaude(opts: RunMaudeOptions): Promise<MaudeRun> {
     let truncated = false;
     let timedOut = false;
     let settled = false;
-    const child = spawn(opts.maudePath, [...MAUDE_FLAGS, opts.file], {
+    const argv = withParentDeathSignal(opts.maudePath, [...MAUDE_FLAGS, opts.file]);
+    const child = spawn(argv.file, argv.args, {
       cwd: opts.cwd,
       env: opts.env ?? process.env,
       // detached puts maude in a new process group, so the timeout can kill the whole group.
