@@ -32,9 +32,18 @@ export function namedToken(message: string): string | null {
 /** Ranges for warnings in one document; lexes the text once for all of its warnings. */
 export class WarningLocator {
   private readonly lex: LexResult;
+  // Index of the first token on each line (or of the next token after it), so that a file with
+  // many warnings costs one lex plus a lookup per warning, not a scan per warning.
+  private readonly firstOnLine: number[];
 
   constructor(text: string) {
     this.lex = lexMaude(text);
+    this.firstOnLine = new Array<number>(this.lex.lines.lineCount + 1);
+    let k = 0;
+    for (let line = 0; line <= this.lex.lines.lineCount; line++) {
+      while (k < this.lex.tokens.length && (this.lex.tokens[k] as Token).line < line) k++;
+      this.firstOnLine[line] = k;
+    }
   }
 
   /** The range for a warning on one-based `line` with `message`; lines past the end clamp. */
@@ -59,15 +68,16 @@ export class WarningLocator {
   // The occurrence on `line`: the k-th of the statement when Maude's HERE marker says which.
   private findToken(line: number, token: string, occurrence: number | null): Token | undefined {
     const toks = this.lex.tokens;
-    const onLine = toks.filter((t) => t.line === line && t.text === token);
+    const from = this.firstOnLine[line] ?? toks.length;
+    const to = this.firstOnLine[line + 1] ?? toks.length;
+    const onLine = toks.slice(from, to).filter((t) => t.text === token);
     if (onLine.length <= 1 || occurrence === null) return onLine[0];
-    const firstOnLine = toks.findIndex((t) => t.line === line);
-    let start = firstOnLine;
+    // The statement starts after the last period before this line.
+    let start = from;
     while (start > 0 && (toks[start - 1] as Token).text !== ".") start--;
     let seen = 0;
-    for (let k = start; k < toks.length; k++) {
+    for (let k = start; k < to; k++) {
       const t = toks[k] as Token;
-      if (t.line > line) break;
       if (t.text !== token) continue;
       seen++;
       if (seen === occurrence) return t.line === line ? t : onLine[0];
