@@ -3,12 +3,18 @@
 // max over RUNS runs), and the supervisor's own resident memory (VmRSS). The tree is the fake
 // language server with its normal child and its setsid daemon, which ignores SIGTERM — so every
 // figure includes the SIGTERM grace (default timings unless BENCH_TERM_GRACE_MS is set).
+// The bridge-level scenarios run when dist/src/cli/main.js exists.
 // Usage: node bench/supervision.mjs [--runs N] [--json]
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { readFileSync, readdirSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node";
 import { spawnSupervised } from "../dist/src/supervision/spawn-supervised.js";
 import { scrubbedEnv } from "../dist/src/supervision/scrubbed-env.js";
@@ -17,6 +23,7 @@ import { sweepOrphans } from "../dist/src/supervision/orphan-sweep.js";
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const FAKE = `${REPO}tests/fixtures/servers/fake-server.mjs`;
 const DYING_BRIDGE = `${REPO}tests/supervision/fixtures/bridge-that-dies.mjs`;
+const BRIDGE_MAIN = `${REPO}dist/src/cli/main.js`;
 const MARK = "LSPMCP_BENCH_MARK";
 const argv = process.argv.slice(2);
 const RUNS = Number(argv[argv.indexOf("--runs") + 1]) || 10;
@@ -133,12 +140,79 @@ const scenarios = {
   },
 };
 
-const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
+const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+// --- Bridge-level scenarios: the real `lspmcp serve` with the fake server as its one session.
+function fakeConfig(mark) {
+  const dir = mkdtempSync(join(tmpdir(), "lspmcp-bench-"));
+  mkdirSync(join(dir, "ws"));
+  const toml = `[[server]]\nname = "fake"\ncommand = ${JSON.stringify(FAKE)}\nversion = "1.0.0"\nlanguages = [ { id = "fake", extensions = [".fake"] } ]\nenv = { ${MARK} = "${mark}" }\n\n[[workspace]]\nname = "ws"\nroot = "ws"\nservers = ["fake"]\n`;
+  writeFileSync(join(dir, "bridge.toml"), toml);
+  return join(dir, "bridge.toml");
+}
+
+async function bridgeSession() {
+  const mark = randomUUID();
+  const child = spawn(process.execPath, [BRIDGE_MAIN, "serve", "--config", fakeConfig(mark)], { cwd: REPO, stdio: ["pipe", "pipe", "ignore"] });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  // A Transport over a child the bench owns, so that EOF and signals are the bench's to send.
+  const buffer = new ReadBuffer();
+  const transport = {
+    async start() {
+      child.stdout.on("data", (chunk) => {
+        buffer.append(chunk);
+        for (let m = buffer.readMessage(); m; m = buffer.readMessage()) transport.onmessage?.(m);
+      });
+      child.once("close", () => transport.onclose?.());
+    },
+    async send(message) {
+      child.stdin.write(serializeMessage(message));
+    },
+    async close() {},
+  };
+  const client = new Client({ name: "supervision-bench", version: "0" });
+  await client.connect(transport);
+  const status = (await client.callTool({ name: "session_restart", arguments: { server: "fake" } })).structuredContent;
+  const tree = [...treeByMark(mark, [status.pid]), procOf(status.supervisor_pid)];
+  return { child, client, exited, tree };
+}
+
+if (existsSync(BRIDGE_MAIN)) {
+  Object.assign(scenarios, {
+    "bridge: session_restart (old tree)": async () => {
+      const b = await bridgeSession();
+      const t0 = performance.now();
+      await b.client.callTool({ name: "session_restart", arguments: { server: "fake" } });
+      const ms = await goneAfter(b.tree, t0);
+      b.child.stdin.end();
+      await b.exited;
+      return ms;
+    },
+    "bridge: stdin EOF": async () => {
+      const b = await bridgeSession();
+      const t0 = performance.now();
+      b.child.stdin.end();
+      return goneAfter(b.tree, t0);
+    },
+    "bridge: SIGTERM": async () => {
+      const b = await bridgeSession();
+      const t0 = performance.now();
+      b.child.kill("SIGTERM");
+      return goneAfter(b.tree, t0);
+    },
+    "bridge: SIGKILL": async () => {
+      const b = await bridgeSession();
+      const t0 = performance.now();
+      b.child.kill("SIGKILL");
+      return goneAfter(b.tree, t0);
+    },
+  });
+}
+
 const results = [];
 for (const [name, run] of Object.entries(scenarios)) {
   const times = [];
   for (let i = 0; i < RUNS; i++) times.push(await run());
-  results.push({ scenario: name, runs: RUNS, p50_ms: Math.round(quantile(times, 0.5)), max_ms: Math.round(Math.max(...times)) });
+  results.push({ scenario: name, runs: RUNS, p50_ms: Math.round(p50(times)), max_ms: Math.round(Math.max(...times)) });
 }
 
 // Supervisor memory: one idle session with its tree up, and the spawn latency to get it.
