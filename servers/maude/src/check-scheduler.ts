@@ -13,6 +13,7 @@ interface Entry {
   promise: Promise<CheckReport>;
 }
 
+/** Per-document check requests, coalesced as described above. */
 export class CheckScheduler {
   private readonly latest = new Map<string, Entry>();
 

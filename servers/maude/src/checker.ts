@@ -20,11 +20,13 @@ export interface DocumentSnapshot {
   readonly text: string;
 }
 
+/** The options a check needs (a subset of the server options). */
 export interface CheckerConfig {
   readonly maudePath: string;
   readonly timeoutMs: number;
 }
 
+/** The result of one check; `version` is the snapshot's, for publishing. */
 export interface CheckReport {
   readonly uri: string;
   readonly version: number | null;

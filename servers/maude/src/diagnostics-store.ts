@@ -11,6 +11,7 @@ interface Slot {
   readonly diagnostics: Diagnostic[];
 }
 
+/** Per-URI diagnostics from several checks, with the precedence described above. */
 export class DiagnosticsStore {
   // uri → owner (the document whose check produced it) → what that check said about uri.
   private readonly byUri = new Map<string, Map<string, Slot>>();

@@ -10,6 +10,7 @@ export interface TextPosition {
   readonly character: number;
 }
 
+/** A half-open range of {@link TextPosition}s. */
 export interface TextRange {
   readonly start: TextPosition;
   readonly end: TextPosition;
@@ -31,6 +32,7 @@ export interface LexError {
   readonly end: number;
 }
 
+/** Tokens in text order, the problems met on the way, and the line index used for positions. */
 export interface LexResult {
   readonly tokens: Token[];
   readonly errors: LexError[];

@@ -18,6 +18,7 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_CONCURRENT_CHECKS = 1;
 const KNOWN_KEYS = new Set(["maudePath", "timeoutMs", "maxConcurrentChecks"]);
 
+/** Parsed options, or every problem found (each naming its key). */
 export type OptionsResult = { ok: true; options: MaudeServerOptions } | { ok: false; problems: string[] };
 
 /**

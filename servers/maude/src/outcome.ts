@@ -15,6 +15,7 @@ export type FailureCode =
   | "maude/spawn-failed"
   | "maude/internal";
 
+/** An unrecoverable check: its code and a message that says what happened. */
 export interface CheckFailure {
   readonly code: FailureCode;
   readonly message: string;

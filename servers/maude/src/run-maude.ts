@@ -14,6 +14,7 @@ import { killGroup, trackGroup, untrackGroup } from "./process-groups.js";
  */
 export const MAUDE_FLAGS: readonly string[] = ["-no-banner", "-no-advise", "-no-ansi-color", "-no-tecla", "-no-wrap", "-batch"];
 
+/** What to run and for how long. */
 export interface RunMaudeOptions {
   /** Absolute path of the maude executable. */
   readonly maudePath: string;
@@ -26,6 +27,7 @@ export interface RunMaudeOptions {
   readonly env?: NodeJS.ProcessEnv;
 }
 
+/** How a run ended. Exactly one of: spawnError, timedOut, signal, or an exit code. */
 export interface MaudeRun {
   readonly exitCode: number | null;
   readonly signal: NodeJS.Signals | null;

@@ -26,6 +26,7 @@ export interface TokenizerError {
   readonly range: TextRange;
 }
 
+/** Everything the tokenizer found; `errors` is empty for well-formed module structure. */
 export interface TokenizeResult {
   readonly symbols: MaudeSymbol[];
   readonly loads: LoadDirective[];
