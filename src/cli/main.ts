@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { BridgeError } from "../contract/errors.js";
 import { validateConfig } from "../config/validate-config.js";
+import { check } from "./check.js";
 import { packageVersion } from "./package-version.js";
 import { parseCommand, USAGE } from "./parse-args.js";
 import { serve } from "./serve.js";
@@ -28,7 +29,7 @@ async function main(argv: readonly string[]): Promise<number> {
       case "serve":
         return await serve(command.config, logger, packageVersion());
       case "check":
-        throw new BridgeError("NotSupported", "check is not built yet", {});
+        return await check(command);
     }
   } catch (error) {
     return reportFatal(error, logger);

@@ -13,6 +13,9 @@ export type Command =
       readonly format: (typeof FORMATS)[number];
       readonly failOn: (typeof FAIL_ON)[number];
       readonly quiet: boolean;
+      readonly baseline: string | null;
+      readonly writeBaseline: string | null;
+      readonly batchSize: number;
       readonly paths: string[];
     }
   | { readonly kind: "help" }
@@ -20,7 +23,8 @@ export type Command =
 
 export const USAGE = `usage:
   lspmcp [serve] --config FILE        MCP over stdio until EOF or signal
-  lspmcp check --config FILE [--format text|json|sarif] [--fail-on error|warning|information|hint|never] [--quiet] [PATH...]
+  lspmcp check --config FILE [--format text|json|sarif] [--fail-on error|warning|information|hint|never] [--quiet]
+               [--baseline FILE] [--write-baseline FILE] [--batch-size N] [PATH...]
   lspmcp validate --config FILE       check a bridge.toml and list every problem
   lspmcp --version | --help
 
@@ -44,6 +48,9 @@ export function parseCommand(argv: readonly string[]): Command {
         format: { type: "string" },
         "fail-on": { type: "string" },
         quiet: { type: "boolean", short: "q" },
+        baseline: { type: "string" },
+        "write-baseline": { type: "string" },
+        "batch-size": { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "V" },
       },
@@ -55,13 +62,34 @@ export function parseCommand(argv: readonly string[]): Command {
   if (values.help) return { kind: "help" };
   if (values.version) return { kind: "version" };
   if (!values.config) throw usage(`${kind} needs --config FILE`);
-  if (kind !== "check" && (values.format || values["fail-on"] || values.quiet)) {
-    throw usage("--format, --fail-on and --quiet belong to check");
+  const checkOnly = [values.format, values["fail-on"], values.quiet, values.baseline, values["write-baseline"], values["batch-size"]];
+  if (kind !== "check" && checkOnly.some((value) => value !== undefined)) {
+    throw usage("--format, --fail-on, --quiet, --baseline, --write-baseline and --batch-size belong to check");
   }
   if (kind !== "check") return { kind, config: values.config };
   const format = oneOf(values.format ?? "text", FORMATS, "--format");
   const failOn = oneOf(values["fail-on"] ?? "error", FAIL_ON, "--fail-on");
-  return { kind, config: values.config, format, failOn, quiet: values.quiet ?? false, paths: positionals };
+  return {
+    kind,
+    config: values.config,
+    format,
+    failOn,
+    quiet: values.quiet ?? false,
+    baseline: values.baseline ?? null,
+    writeBaseline: values["write-baseline"] ?? null,
+    batchSize: batchSize(values["batch-size"]),
+    paths: positionals,
+  };
+}
+
+/** Documents open at once per session in `check`: enough to keep a server busy, few enough to bound its memory. */
+export const DEFAULT_BATCH_SIZE = 32;
+
+function batchSize(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_BATCH_SIZE;
+  const n = Number(value);
+  if (/^[0-9]+$/.test(value) && n >= 1 && n <= 10_000) return n;
+  throw usage(`--batch-size must be a whole number from 1 to 10000 (got "${value}")`);
 }
 
 function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {

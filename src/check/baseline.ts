@@ -1,0 +1,39 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { z } from "zod";
+import { BridgeError } from "../contract/errors.js";
+import type { Baseline } from "./report.js";
+
+// Only what matching needs is checked, so a report from an older lspmcp with extra keys still reads.
+const BaselineSchema = z.object({ items: z.array(z.object({ fingerprint: z.string().min(1) })) });
+
+/**
+ * Reads a baseline: an earlier `check --format json` report (or one written by
+ * `--write-baseline`). A missing or malformed file is `InvalidArguments` (exit 2), since a gate
+ * that silently ignored its baseline would fail on every old finding, or pass on new ones.
+ */
+export async function readBaseline(path: string): Promise<Baseline> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new BridgeError("InvalidArguments", `cannot read baseline ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { path });
+  }
+  let parsed: z.infer<typeof BaselineSchema>;
+  try {
+    parsed = BaselineSchema.parse(JSON.parse(text));
+  } catch {
+    throw new BridgeError("InvalidArguments", `baseline ${path} is not a json report of lspmcp check (items[].fingerprint)`, { path });
+  }
+  const counts = new Map<string, number>();
+  for (const { fingerprint } of parsed.items) counts.set(fingerprint, (counts.get(fingerprint) ?? 0) + 1);
+  return counts;
+}
+
+/** Writes `json` (a `formatJson` report) as the next baseline. */
+export async function writeBaseline(path: string, json: string): Promise<void> {
+  try {
+    await writeFile(path, json);
+  } catch (error) {
+    throw new BridgeError("InvalidArguments", `cannot write baseline ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { path });
+  }
+}

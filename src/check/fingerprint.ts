@@ -1,0 +1,19 @@
+import { createHash } from "node:crypto";
+
+/**
+ * The content of each line of `text` (split at LSP's terminators \n, \r\n and \r), trimmed and
+ * with runs of whitespace made one space, so that re-indenting code keeps its fingerprints.
+ */
+export function lineContents(text: string): string[] {
+  return text.split(/\r\n|\r|\n/).map((line) => line.trim().replace(/\s+/g, " "));
+}
+
+/**
+ * A finding's identity for baselines: workspace, path, code, message and the content of its
+ * start line, but not the line number, so code that moves keeps its fingerprint while a new
+ * finding (or the same one on other code) gets a new one. 32 hex digits of SHA-256.
+ */
+export function fingerprint(parts: { workspace: string; path: string; code: string | null; message: string; line: string }): string {
+  const identity = JSON.stringify([parts.workspace, parts.path, parts.code, parts.message, parts.line]);
+  return createHash("sha256").update(identity).digest("hex").slice(0, 32);
+}

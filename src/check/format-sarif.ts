@@ -1,0 +1,70 @@
+import { pathToFileURL } from "node:url";
+import type { SeverityName } from "../contract/names.js";
+import type { CheckReport, Finding, ReportRun } from "./report.js";
+
+const SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+/** The base every artifact URI is relative to: the run's workspace root. */
+const ROOT_BASE = "%SRCROOT%";
+const FINGERPRINT_KEY = "lspmcp/v1";
+
+// SARIF has no "hint"; "note" is its least severe level that still shows.
+const LEVELS: Record<SeverityName, "error" | "warning" | "note"> = { error: "error", warning: "warning", information: "note", hint: "note" };
+
+/**
+ * SARIF 2.1.0: one run per (workspace, server) session that checked files, in report order.
+ * `tool.driver` is the server's configured name and pinned version, its rules are the distinct
+ * diagnostic codes (sorted), and each result has a `physicalLocation` whose artifact URI is
+ * relative to the workspace root (`uriBaseId` %SRCROOT%, defined in `originalUriBaseIds`) and
+ * whose region is 1-based, columns in code points (`columnKind: unicodeCodePoints`) as
+ * everywhere in lspmcp. With a baseline, each result carries its `baselineState`.
+ */
+export function formatSarif(report: CheckReport): string {
+  const runs = report.summary.runs.map((run) =>
+    sarifRun(run, report.findings.filter((f) => f.workspace === run.workspace && f.server === run.server), report.summary.baselined !== null),
+  );
+  return JSON.stringify({ $schema: SARIF_SCHEMA, version: "2.1.0", runs }, null, 2) + "\n";
+}
+
+function sarifRun(run: ReportRun, findings: readonly Finding[], withBaseline: boolean): Record<string, unknown> {
+  const codes = [...new Set(findings.map((f) => f.code).filter((code): code is string => code !== null))].sort();
+  const paths = [...new Set(findings.map((f) => f.path))].sort();
+  return {
+    tool: { driver: { name: run.server, version: run.version, rules: codes.map((id) => ({ id })) } },
+    automationDetails: { id: `lspmcp/${run.workspace}/${run.server}/` },
+    originalUriBaseIds: { [ROOT_BASE]: { uri: rootUri(run.root), description: { text: `root of workspace ${run.workspace}` } } },
+    columnKind: "unicodeCodePoints",
+    artifacts: paths.map((path) => ({ location: artifactLocation(path) })),
+    results: findings.map((finding) => ({
+      ...(finding.code === null ? {} : { ruleId: finding.code, ruleIndex: codes.indexOf(finding.code) }),
+      level: LEVELS[finding.severity],
+      message: { text: finding.message },
+      locations: [
+        {
+          physicalLocation: {
+            artifactLocation: { ...artifactLocation(finding.path), index: paths.indexOf(finding.path) },
+            region: {
+              startLine: finding.range.start.line,
+              startColumn: finding.range.start.column,
+              endLine: finding.range.end.line,
+              endColumn: finding.range.end.column,
+            },
+          },
+        },
+      ],
+      partialFingerprints: { [FINGERPRINT_KEY]: finding.fingerprint },
+      ...(withBaseline ? { baselineState: finding.baseline_state } : {}),
+      properties: { severity: finding.severity, source: finding.source },
+    })),
+  };
+}
+
+/** Path segments are percent-encoded so that a space or "#" in a file name stays a valid URI reference. */
+function artifactLocation(path: string): { uri: string; uriBaseId: string } {
+  return { uri: path.split("/").map(encodeURIComponent).join("/"), uriBaseId: ROOT_BASE };
+}
+
+/** SARIF requires a base URI to end with "/". */
+function rootUri(root: string): string {
+  const uri = pathToFileURL(root).href;
+  return uri.endsWith("/") ? uri : `${uri}/`;
+}

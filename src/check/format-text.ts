@@ -1,0 +1,45 @@
+import { isAbsolute, join, relative } from "node:path";
+import type { CheckReport, Finding } from "./report.js";
+
+/**
+ * The compiler-style report: `path:line:column: severity: message [source code]`, one finding
+ * per line in report order, a message's further lines indented below it, then one summary line.
+ * Paths are relative to `cwd` (where the user ran `check`), so editors and CI annotations can
+ * open them. Findings the baseline holds are left out of the list and counted in the summary.
+ */
+export function formatText(report: CheckReport, cwd: string): string {
+  const roots = new Map(report.summary.runs.map((run) => [run.workspace, run.root]));
+  const lines = report.findings
+    .filter((finding) => finding.baseline_state !== "unchanged")
+    .flatMap((finding) => findingLines(finding, displayPath(cwd, roots.get(finding.workspace), finding.path)));
+  return [...lines, summaryLine(report)].join("\n") + "\n";
+}
+
+function findingLines(finding: Finding, path: string): string[] {
+  const tag = [finding.source, finding.code].filter((part) => part !== null).join(" ");
+  const [first = "", ...rest] = finding.message.split("\n");
+  const { line, column } = finding.range.start;
+  return [`${path}:${line}:${column}: ${finding.severity}: ${first}${tag ? ` [${tag}]` : ""}`, ...rest.map((more) => `    ${more}`)];
+}
+
+function summaryLine({ summary }: CheckReport): string {
+  const counts = [
+    plural(summary.errors, "error", "errors"),
+    plural(summary.warnings, "warning", "warnings"),
+    `${summary.information} information`,
+    plural(summary.hints, "hint", "hints"),
+  ].join(", ");
+  const baseline = summary.baselined === null ? "" : `; ${summary.baselined} in the baseline`;
+  const verdict = summary.fail_on === "never" ? "never failing" : `${summary.failing} at or above ${summary.fail_on}`;
+  return `${plural(summary.files, "file", "files")} checked: ${counts}${baseline}; ${verdict}`;
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function displayPath(cwd: string, root: string | undefined, path: string): string {
+  if (root === undefined) return path;
+  const shown = relative(cwd, join(root, path));
+  return isAbsolute(shown) || shown === "" ? join(root, path) : shown;
+}

@@ -1,0 +1,104 @@
+import { readBaseline, writeBaseline } from "../check/baseline.js";
+import { discoverTargets } from "../check/discover-targets.js";
+import { formatJson } from "../check/format-json.js";
+import { formatSarif } from "../check/format-sarif.js";
+import { formatText } from "../check/format-text.js";
+import { ProgressLine } from "../check/progress-line.js";
+import { buildReport, type CheckReport } from "../check/report.js";
+import { runCheck } from "../check/run-check.js";
+import { loadConfig } from "../config/load-config.js";
+import { asBridgeError, BridgeError, type ErrorCode } from "../contract/errors.js";
+import { SessionRegistry } from "../sessions/session-registry.js";
+import { sweepOrphans } from "../supervision/index.js";
+import type { Command } from "./parse-args.js";
+import { createStderrLogger } from "./stderr-logger.js";
+
+export type CheckCommand = Extract<Command, { kind: "check" }>;
+
+/** Exit codes of `check` (CONTRACT §2). */
+export const CHECK_EXIT = { clean: 0, findings: 1, usage: 2, serverFailed: 3 } as const;
+
+/** Codes that are the caller's to fix (bad config, path or file): exit 2, not a server failure. */
+const USAGE_CODES: ReadonlySet<ErrorCode> = new Set([
+  "ConfigInvalid",
+  "InvalidArguments",
+  "UnknownWorkspace",
+  "UnknownServer",
+  "AmbiguousServer",
+  "NoServerForFile",
+  "PathOutsideWorkspace",
+  "FileNotFound",
+  "FileUnreadable",
+]);
+
+/**
+ * `lspmcp check`: the CI gate. Resolves with the exit code and never rejects, except with
+ * `ConfigInvalid`, which `main` reports like every other command does. stdout carries only the
+ * report, and only for a run that completed: a server that failed to start, died or did not
+ * settle gives exit 3 and the reason on stderr, never a report that could read as clean.
+ */
+export async function check(command: CheckCommand, cwd: string = process.cwd()): Promise<number> {
+  // Off a terminal or with --quiet, stderr stays quiet unless something is wrong.
+  const level = process.env.LSPMCP_LOG_LEVEL ?? (command.quiet ? "error" : "warn");
+  const logger = createStderrLogger({ ...process.env, LSPMCP_LOG_LEVEL: level });
+  const config = await loadConfig(command.config);
+  let sessions: SessionRegistry | null = null;
+  let closing: Promise<void> | null = null;
+  const closeSessions = (): Promise<void> => (closing ??= sessions?.closeAll() ?? Promise.resolve());
+  let interrupted: string | null = null;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    interrupted = signal;
+    void closeSessions();
+  };
+  const progress = new ProgressLine(process.stderr, !command.quiet);
+  try {
+    const baseline = command.baseline === null ? null : await readBaseline(command.baseline);
+    const targets = await discoverTargets(config, command.paths, cwd);
+    await sweepOrphans((message, fields) => logger.info(message, fields));
+    sessions = new SessionRegistry(config, logger);
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, onSignal);
+    const run = await runCheck(config, sessions, targets, {
+      batchSize: command.batchSize,
+      onProgress: (done, total, session) => progress.update(done, total, session),
+    });
+    progress.clear();
+    for (const session of run.sessions) {
+      logger.info("check session done", {
+        session: `${session.workspace.name}/${session.server.name}`,
+        files: session.files,
+        peak_open_documents: session.peakOpenDocuments,
+        open_documents_at_end: session.openDocumentsAtEnd,
+        batch_size: command.batchSize,
+      });
+    }
+    const report = buildReport(config, run, command.failOn, baseline);
+    process.stdout.write(render(report, command.format, cwd));
+    if (command.writeBaseline !== null) await writeBaseline(command.writeBaseline, formatJson(report));
+    return report.summary.failing > 0 ? CHECK_EXIT.findings : CHECK_EXIT.clean;
+  } catch (error) {
+    progress.clear();
+    return reportFailure(interrupted === null ? asBridgeError(error) : interruption(interrupted));
+  } finally {
+    await closeSessions();
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.removeListener(signal, onSignal);
+  }
+}
+
+function render(report: CheckReport, format: CheckCommand["format"], cwd: string): string {
+  if (format === "json") return formatJson(report);
+  if (format === "sarif") return formatSarif(report);
+  return formatText(report, cwd);
+}
+
+function reportFailure(error: BridgeError): number {
+  const usage = USAGE_CODES.has(error.code);
+  process.stderr.write(`lspmcp check: ${usage ? "" : "no report: "}${error.message} (${error.code})\n`);
+  // The server's last words usually say why it failed.
+  const tail = error.details.stderr_tail;
+  if (Array.isArray(tail) && tail.length > 0) process.stderr.write(`  server stderr:\n${tail.map((line) => `    ${String(line)}`).join("\n")}\n`);
+  return usage ? CHECK_EXIT.usage : CHECK_EXIT.serverFailed;
+}
+
+function interruption(signal: string): BridgeError {
+  return new BridgeError("Internal", `interrupted by ${signal} before every file was checked`, { signal });
+}
