@@ -2,6 +2,7 @@
 // leave nothing behind; the server gets exactly the scrubbed environment plus the tree variables,
 // its stdio is the returned streams, and it holds no copy of the control pipe.
 import { chmodSync, mkdtempSync, readFileSync, readlinkSync, readdirSync, writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
@@ -22,15 +23,17 @@ afterEach(async () => {
 });
 
 async function expectStartFailed(s: SpawnSpec, errno?: string): Promise<void> {
-  const before = allProcs().filter((p) => p.cmdline.includes("--supervise")).length;
-  const error = await spawnSupervised(s).then(
+  // A label of its own makes this attempt's supervisor recognisable by its argv (--label …).
+  const label = `test/spawn-${randomUUID()}`;
+  const error = await spawnSupervised({ ...s, label }).then(
     () => undefined,
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(BridgeError);
   expect((error as BridgeError).code).toBe("ServerStartFailed");
   if (errno) expect((error as BridgeError).details.errno).toBe(errno);
-  expect(await pollUntil(() => allProcs().filter((p) => p.cmdline.includes("--supervise")).length <= before, 5000)).toBe(true);
+  // Nothing is left running: the supervisor of the failed start is gone too.
+  expect(await pollUntil(() => !allProcs().some((p) => p.cmdline.includes(label)), 5000)).toBe(true);
 }
 
 describe("spawnSupervised start failures", () => {
