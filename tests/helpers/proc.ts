@@ -34,3 +34,19 @@ export function pidsMatching(needle: string): number[] {
       }
     });
 }
+
+/** Pids of the live direct children of `parent`, from the parent links in /proc. */
+export function childrenOf(parent: number): number[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        return Number(fields[1]) === parent && isAlive(pid);
+      } catch {
+        return false;
+      }
+    });
+}

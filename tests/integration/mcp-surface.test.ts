@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
-import { pidsMatching } from "../helpers/proc.js";
+import { childrenOf } from "../helpers/proc.js";
 import { copyFixtureWorkspace, polyConfig } from "../helpers/workspace.js";
 
 let bridge: Bridge;
@@ -29,9 +29,8 @@ describe("the MCP surface", () => {
   });
 
   test("initialize and tools/list start no language server", async () => {
-    const children = pidsMatching("--supervise").length;
     await bridge.client.listTools();
-    expect(pidsMatching("--supervise").length).toBe(children);
+    expect(childrenOf(bridge.pid)).toEqual([]);
     const { sessions } = await bridge.ok("session_status");
     expect(sessions.every((session: any) => session.state === "idle")).toBe(true);
   });
