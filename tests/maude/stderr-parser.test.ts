@@ -54,6 +54,11 @@ describe("parseMaudeStderr", () => {
     expect(r.other).toEqual(["noise before", "Advisory: something.", "fatal flex scanner internal error--end of buffer missed"]);
   });
 
+  test("a warning without a place goes on line 1 of the checked file, with its continuation", () => {
+    const r = parseMaudeStderr("Warning: something odd happened\n  in detail\n");
+    expect(r.warnings).toEqual([{ file: null, line: 1, context: null, message: "something odd happened\n  in detail" }]);
+  });
+
   test("empty input", () => {
     expect(parseMaudeStderr("")).toEqual({ warnings: [], fatal: [], other: [] });
   });

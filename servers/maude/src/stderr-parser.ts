@@ -5,7 +5,9 @@
  * and the space before the colon are optional), or `Warning: <standard input>, line N: ...`. The
  * lines after a warning that are not another header (the offending statement, a `<---*HERE*`
  * marker, a wrapped long message) belong to it. `Warning: <command line>: ...` is about the
- * command itself (a file that cannot be opened), so it is reported as a fatal notice.
+ * command itself (a file that cannot be opened), so it is reported as a fatal notice. Any other
+ * `Warning: text` carries no place, so it becomes a warning on line 1 of the checked file rather
+ * than being lost.
  */
 
 /** One `Warning:` with its continuation lines. */
@@ -30,6 +32,7 @@ export interface ParsedStderr {
 
 const FILE_WARNING = /^Warning: (?:"(.*)"|<standard input>), line (\d+)(?: \((.*?)\))? ?: ?(.*)$/;
 const COMMAND_LINE_WARNING = /^Warning: <command line>: ?(.*)$/;
+const PLACELESS_WARNING = /^Warning: ?(.*)$/;
 // Lines that start something new rather than continue the previous warning.
 const HEADER = /^(?:Warning|Advisory|Error|Fatal error|Maude internal error)\b|^fatal /i;
 
@@ -55,7 +58,9 @@ export function parseMaudeStderr(stderr: string): ParsedStderr {
     if (HEADER.test(line)) {
       close();
       const cmd = COMMAND_LINE_WARNING.exec(line);
+      const placeless = cmd === null ? PLACELESS_WARNING.exec(line) : null;
       if (cmd !== null) fatal.push(cmd[1] ?? "");
+      else if (placeless !== null) open = { file: null, line: 1, context: null, parts: [placeless[1] ?? ""] };
       else other.push(line);
       continue;
     }
