@@ -9,8 +9,8 @@ export class StderrTail {
   private partial = "";
 
   constructor(
-    private readonly maxLines = 40,
-    private readonly maxLineChars = 400,
+    private readonly maxLines = 20,
+    private readonly maxLineChars = 240,
   ) {}
 
   /** Reads `stream` until it ends; the stream is always drained so the server never blocks on it. */

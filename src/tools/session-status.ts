@@ -1,7 +1,10 @@
 import { z } from "zod";
 import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import type { Session } from "../sessions/session.js";
-import { boundedSingle } from "./bounded-answer.js";
+import { byteLength } from "../contract/bounds.js";
+import { boundedSingle, toolResultShape } from "./bounded-answer.js";
+
+const TAIL_STEPS = [Number.POSITIVE_INFINITY, 10, 5, 2, 1];
 import { defineTool } from "./tool-definition.js";
 
 /** One session as `session_status` and `session_restart` show it. */
@@ -60,6 +63,16 @@ export const sessionStatusTool = defineTool({
   outputSchema: z.object({ sessions: z.array(SessionStatusSchema) }),
   handler: async (_args, context) => {
     const sessions = context.sessions.all().map(({ workspace, server, session }) => sessionStatus(workspace, server, session));
-    return boundedSingle({ structured: { sessions }, text: sessions.map(renderStatusLine).join("\n") }, context.config.bridge.max_result_bytes);
+    const bytes = context.config.bridge.max_result_bytes;
+    const render = (keep: number) => {
+      const trimmed = sessions.map((status) => ({ ...status, stderr_tail: keep === 0 ? [] : status.stderr_tail.slice(-keep) }));
+      return { structured: { sessions: trimmed }, text: trimmed.map(renderStatusLine).join("\n") };
+    };
+    // Many sessions with chatty servers could outgrow the bound: the oldest stderr lines go first.
+    for (const keep of TAIL_STEPS) {
+      const answer = render(keep);
+      if (byteLength(toolResultShape(answer)) <= bytes) return answer;
+    }
+    return boundedSingle(render(0), bytes);
   },
 });
