@@ -29,7 +29,7 @@ export class StderrTail {
 
   /** The tail, oldest line first. */
   snapshot(): string[] {
-    return this.partial ? [...this.lines, this.partial] : [...this.lines];
+    return this.partial ? [...this.lines, this.partial].slice(-this.maxLines) : [...this.lines];
   }
 
   private flush(): void {
