@@ -101,10 +101,12 @@ export class Session {
   }
 
   snapshot(): SessionSnapshot {
+    // An idle session has no process; a dead one keeps its last pids, to say what died.
+    const process = this.state === "idle" ? null : this.process;
     return {
       state: this.state,
-      pid: this.process?.serverPid ?? null,
-      supervisor_pid: this.process?.supervisorPid ?? null,
+      pid: process?.serverPid ?? null,
+      supervisor_pid: process?.supervisorPid ?? null,
       tree_processes: this.process && this.isLive ? this.process.liveProcessCount() : 0,
       reported_version: this.reportedVersion,
       uptime_ms: this.state === "ready" && this.readyAt !== null ? Date.now() - this.readyAt : null,
