@@ -21,32 +21,29 @@ export async function waitForExit(pid: number, timeoutMs = 5000): Promise<boolea
   return !isAlive(pid);
 }
 
-/** Pids of live processes whose command line contains `needle`. */
-export function pidsMatching(needle: string): number[] {
+/** Live pids for which `test` (given the pid) holds; processes that vanish meanwhile are skipped. */
+function livePidsWhere(test: (pid: number) => boolean): number[] {
   return readdirSync("/proc")
     .filter((entry) => /^\d+$/.test(entry))
     .map(Number)
     .filter((pid) => {
       try {
-        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(needle) && isAlive(pid);
+        return test(pid) && isAlive(pid);
       } catch {
         return false;
       }
     });
 }
 
+/** Pids of live processes whose command line contains `needle`. */
+export function pidsMatching(needle: string): number[] {
+  return livePidsWhere((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(needle));
+}
+
 /** Pids of the live direct children of `parent`, from the parent links in /proc. */
 export function childrenOf(parent: number): number[] {
-  return readdirSync("/proc")
-    .filter((entry) => /^\d+$/.test(entry))
-    .map(Number)
-    .filter((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        return Number(fields[1]) === parent && isAlive(pid);
-      } catch {
-        return false;
-      }
-    });
+  return livePidsWhere((pid) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === parent;
+  });
 }
