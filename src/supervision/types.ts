@@ -1,6 +1,9 @@
 import type { Readable, Writable } from "node:stream";
 
-/** What to start. The supervisor adds nothing to `env`: callers pass the scrubbed environment. */
+/**
+ * What to start. Callers pass the scrubbed environment (`scrubbedEnv`); supervision adds only
+ * LSPMCP_SESSION_TOKEN and LSPMCP_OWNER, which mark the tree for reaping and the orphan sweep.
+ */
 export interface SpawnSpec {
   /** Absolute path of the executable. */
   readonly command: string;
