@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { lexMaude } from "../../servers/maude/src/lexer.js";
@@ -87,6 +88,22 @@ describe("tokenizeMaude", () => {
       "fmod B closed by endm, expected endfm",
       "endfm outside of a module",
     ]);
+  });
+
+  test("end keywords inside meta-level terms do not close the module; an unbalanced ( does not swallow the next", () => {
+    const meta = "fmod META is\n  eq getSorts(fmod H is IL sorts SS . EQS endfm) = SS .\n  eq q = (sth Q is sorts none . endsth) .\n  op z : -> Z .\nendfm\n";
+    expect(render(tokenizeMaude(meta).symbols)).toEqual(["module META (fmod)", "  operator z (op -> Z)"]);
+    const unbalanced = "fmod A is\n  op f : ( -> A .\nendfm\nfmod B is sort S . endfm\n";
+    expect(tokenizeMaude(unbalanced).symbols.map((m) => m.name)).toEqual(["A", "B"]);
+  });
+
+  test("Maude's own prelude: 85 modules, no structural errors", () => {
+    const prelude = "/usr/share/maude/prelude.maude";
+    if (!existsSync(prelude)) throw new Error(`${prelude} is missing: install the Debian package maude (3.2)`);
+    const r = tokenizeMaude(readFileSync(prelude, "utf8"));
+    expect(r.errors).toEqual([]);
+    expect(r.symbols).toHaveLength(85);
+    expect(r.symbols.map((m) => m.name)).toContain("META-LEVEL");
   });
 
   test("a file with no module has no symbols", () => {

@@ -162,18 +162,28 @@ class Walker {
     const body: Token[][] = [];
     let current: Token[] = [];
     let endTok: Token | undefined;
+    let depth = 0;
     while (this.i < toks.length) {
       const t = toks[this.i] as Token;
-      if (END_KEYWORDS.has(t.text)) {
+      // Meta-level terms mention end keywords (`getSorts(fmod H is ... endfm)`): inside parentheses
+      // an end keyword is just a token, and so is another module's mid-statement. This module's
+      // own at the start of a line still closes it, so an unbalanced parenthesis cannot swallow
+      // the modules after it.
+      const closes =
+        END_KEYWORDS.has(t.text) &&
+        ((depth === 0 && (current.length === 0 || t.text === expectedEnd)) || (t.text === expectedEnd && this.startsLine(t)));
+      if (closes) {
         endTok = t;
         this.i++;
         break;
       }
+      if (t.text === "(") depth++;
+      else if (t.text === ")" && depth > 0) depth--;
       // A module header at the start of a statement means the previous module was never closed.
       if (current.length === 0 && MODULE_END[t.text] !== undefined && t.text !== "view") break;
       current.push(t);
       this.i++;
-      if (t.text === ".") {
+      if (t.text === "." && depth === 0) {
         body.push(current);
         current = [];
       }
