@@ -154,6 +154,12 @@ describe("diagnostics of the fixtures", () => {
     expect(cleared.diagnostics).toEqual([]);
   });
 
+  test("a document with no file (untitled:) is checked from a private copy", async () => {
+    const s = await started();
+    const uri = await s.open("x", "fmod U\n  sort S .\nendfm\n", 1, "untitled:Untitled-1");
+    expect(lines((await s.waitForPublish(uri, 1)).diagnostics)).toEqual([[2, "missing is keyword."]]);
+  });
+
   test("a pull for a file that does not exist is one maude/unreadable error", async () => {
     const s = await started();
     const diags = await s.pull(fixtureUri("no-such-file.maude"));
