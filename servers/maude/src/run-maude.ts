@@ -83,6 +83,8 @@ export function runMaude(opts: RunMaudeOptions): Promise<MaudeRun> {
     const timer = setTimeout(() => {
       timedOut = true;
       if (pgid !== undefined) killGroup(pgid);
+      // A process stuck in the kernel may not die at once; the queue must move on regardless.
+      setTimeout(() => finish(null, "SIGKILL", null), DRAIN_GRACE_MS).unref();
     }, opts.timeoutMs);
     child.stderr?.on("data", (chunk: Buffer) => {
       const room = max - size;
