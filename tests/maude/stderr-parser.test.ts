@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { parseMaudeStderr } from "../../servers/maude/src/stderr-parser.js";
 
@@ -61,5 +62,31 @@ describe("parseMaudeStderr", () => {
 
   test("empty input", () => {
     expect(parseMaudeStderr("")).toEqual({ warnings: [], fatal: [], other: [] });
+  });
+
+  test("round trip: warnings printed the way Maude prints them parse back (property)", () => {
+    const text = fc.string({ minLength: 1, maxLength: 30 }).filter((t) => !/[\n\r]/.test(t) && t.trim() === t && t !== "" && !/^(Warning|Advisory|Error|Fatal error|Maude internal error)\b|^fatal /i.test(t));
+    const warning = fc.record({
+      file: fc.option(fc.stringMatching(/^[a-z][a-z0-9-]{0,12}\.maude$/), { nil: null }),
+      line: fc.integer({ min: 1, max: 100_000 }),
+      context: fc.option(fc.stringMatching(/^(fmod|mod|view) [A-Z][A-Z0-9-]{0,10}$/), { nil: null }),
+      first: text,
+      rest: fc.array(text, { maxLength: 3 }),
+    });
+    fc.assert(
+      fc.property(fc.array(warning, { maxLength: 8 }), (ws) => {
+        const printed = ws
+          .map((w) => {
+            const where = w.file === null ? "<standard input>" : `"${w.file}"`;
+            const ctx = w.context === null ? "" : ` (${w.context})`;
+            return [`Warning: ${where}, line ${w.line}${ctx}: ${w.first}`, ...w.rest].join("\n");
+          })
+          .join("\n");
+        const parsed = parseMaudeStderr(printed);
+        expect(parsed.warnings).toEqual(ws.map((w) => ({ file: w.file, line: w.line, context: w.context, message: [w.first, ...w.rest].join("\n") })));
+        expect(parsed.other).toEqual([]);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
