@@ -47,7 +47,7 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
       dataSupport: false,
     },
     diagnostic: {
-      dynamicRegistration: true,
+      dynamicRegistration: false,
       relatedDocumentSupport: false,
     },
     hover: {

@@ -66,17 +66,19 @@ export class LspClient {
     connection.onClose(() => this.markClosed());
   }
 
-  /** Connects and performs `initialize` + `initialized` within the deadline. */
-  static async start(options: LspClientOptions, deadline: Deadline): Promise<LspClient> {
+  /**
+   * Wires a connection onto the server's stdio and starts listening. Nothing is sent yet: the
+   * caller holds the client before `initialize`, so that a server exit can end that wait too.
+   */
+  static connect(options: LspClientOptions): LspClient {
     const connection = createMessageConnection(
       new StreamMessageReader(options.input),
       new StreamMessageWriter(options.output),
     );
     const client = new LspClient(connection, options);
-    const rootUri = pathToFileURL(options.rootPath).href;
     handleServerRequests(connection, {
       settings: options.settings,
-      workspaceFolders: [{ uri: rootUri, name: options.workspaceName }],
+      workspaceFolders: client.workspaceFolders(),
       registrations: client.registrations,
       progress: client.progress,
       pushDiagnostics: client.pushDiagnostics,
@@ -85,22 +87,31 @@ export class LspClient {
     // A broken pipe to a dead server must not crash the bridge; the exit is reported elsewhere.
     connection.onError(([error]) => options.log(`jsonrpc: ${error.message}`));
     connection.listen();
-    client.initializeResult = await client.request(
+    return client;
+  }
+
+  /** Performs `initialize` + `initialized` within the deadline. */
+  async initialize(deadline: Deadline): Promise<void> {
+    const [folder] = this.workspaceFolders();
+    this.initializeResult = await this.request(
       InitializeRequest.type,
       {
         processId: process.pid,
         clientInfo: { name: "lspmcp" },
         locale: "en",
-        rootPath: options.rootPath,
-        rootUri,
-        workspaceFolders: [{ uri: rootUri, name: options.workspaceName }],
+        rootPath: this.options.rootPath,
+        rootUri: folder!.uri,
+        workspaceFolders: this.workspaceFolders(),
         capabilities: CLIENT_CAPABILITIES,
-        initializationOptions: options.initializationOptions,
+        initializationOptions: this.options.initializationOptions,
       },
       { deadline },
     );
-    await connection.sendNotification(InitializedNotification.type, {});
-    return client;
+    await this.connection.sendNotification(InitializedNotification.type, {});
+  }
+
+  private workspaceFolders(): { uri: string; name: string }[] {
+    return [{ uri: pathToFileURL(this.options.rootPath).href, name: this.options.workspaceName }];
   }
 
   get capabilities(): ServerCapabilities {
@@ -146,6 +157,7 @@ export class LspClient {
     if (this.closed) throw new BridgeError("ServerCrashed", "the language server connection is closed", {});
     const cancellation = new CancellationTokenSource();
     const onAbort = (): void => cancellation.cancel();
+    let unsubscribeClose = (): void => {};
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
       const sent = (this.connection.sendRequest as (t: unknown, p: unknown, c: unknown) => Promise<R>)(
@@ -159,10 +171,17 @@ export class LspClient {
         if (signal.aborted) fail();
         else signal.addEventListener("abort", fail, { once: true });
       });
-      return await deadline.race(Promise.race([sent, aborted]), type.method, onAbort);
+      // A server that dies mid-request must fail the call now, not at the deadline.
+      const closed = new Promise<never>((_, reject) => {
+        unsubscribeClose = this.onClose(() =>
+          reject(new BridgeError("ServerCrashed", `the language server went away during ${type.method}`, { method: type.method })),
+        );
+      });
+      return await deadline.race(Promise.race([sent, aborted, closed]), type.method, onAbort);
     } catch (error) {
       throw translateRequestError(type.method, error);
     } finally {
+      unsubscribeClose();
       signal?.removeEventListener("abort", onAbort);
       cancellation.dispose();
     }

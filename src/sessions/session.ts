@@ -134,19 +134,18 @@ export class Session {
       this.process = spawned;
       this.stderr.follow(spawned.stderr);
       void spawned.exited.then((exit) => this.onExit(spawned, exit));
-      const client = await LspClient.start(
-        {
-          input: spawned.stdout,
-          output: spawned.stdin,
-          rootPath: workspace.root,
-          workspaceName: workspace.name,
-          initializationOptions: server.initialization_options,
-          settings: server.settings,
-          log: (line) => logger.debug("server log", { session: this.key, line }),
-        },
-        deadline,
-      );
+      const client = LspClient.connect({
+        input: spawned.stdout,
+        output: spawned.stdin,
+        rootPath: workspace.root,
+        workspaceName: workspace.name,
+        initializationOptions: server.initialization_options,
+        settings: server.settings,
+        log: (line) => logger.debug("server log", { session: this.key, line }),
+      });
+      // Held before `initialize`, so that a server exit during the handshake ends it at once.
       this.client = client;
+      await client.initialize(deadline);
       const reported = (await versionFromCommand) ?? client.serverInfo?.version ?? null;
       this.reportedVersion = reported;
       assertPinned(server, reported);
@@ -158,8 +157,9 @@ export class Session {
     } catch (error) {
       const failure = this.startFailure(error);
       this.lastError = failure;
-      await this.teardown();
+      // Dead before the tree is reaped, so that calls arriving meanwhile answer SessionDead.
       if (!this.stopping) this.state = "dead";
+      await this.teardown();
       logger.warn("session failed to start", { session: this.key, code: failure.code, message: failure.message });
       throw failure;
     }
