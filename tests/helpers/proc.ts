@@ -35,11 +35,6 @@ function livePidsWhere(test: (pid: number) => boolean): number[] {
     });
 }
 
-/** Pids of live processes whose command line contains `needle`. */
-export function pidsMatching(needle: string): number[] {
-  return livePidsWhere((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(needle));
-}
-
 /** Pids of the live direct children of `parent`, from the parent links in /proc. */
 export function childrenOf(parent: number): number[] {
   return livePidsWhere((pid) => {
