@@ -24,6 +24,7 @@ import { CLIENT_CAPABILITIES } from "./client-capabilities.js";
 import type { Deadline } from "./deadline.js";
 import { DocumentSync } from "./document-sync.js";
 import { DynamicRegistrations } from "./dynamic-registrations.js";
+import { FrameGuard } from "./frame-guard.js";
 import { ProgressTracker } from "./progress-tracker.js";
 import { PushDiagnosticsStore } from "./push-diagnostics-store.js";
 import { handleServerRequests } from "./server-requests.js";
@@ -55,6 +56,7 @@ export class LspClient {
   readonly registrations = new DynamicRegistrations();
   readonly documents: DocumentSync;
   private closed = false;
+  private brokenReason: string | null = null;
   private readonly closeListeners = new Set<() => void>();
   private initializeResult: InitializeResult | null = null;
 
@@ -71,11 +73,15 @@ export class LspClient {
    * caller holds the client before `initialize`, so that a server exit can end that wait too.
    */
   static connect(options: LspClientOptions): LspClient {
-    const connection = createMessageConnection(
-      new StreamMessageReader(options.input),
-      new StreamMessageWriter(options.output),
-    );
-    const client = new LspClient(connection, options);
+    // A server that breaks the framing or sends an unparsable message has left the protocol:
+    // nothing it sends afterwards can be trusted, so the connection ends with the reason.
+    let client: LspClient | undefined;
+    const guard = new FrameGuard((reason) => client?.breakConnection(reason));
+    options.input.pipe(guard);
+    const reader = new StreamMessageReader(guard);
+    reader.onError((error) => client?.breakConnection(`the server sent a message that is not JSON-RPC: ${error.message}`));
+    const connection = createMessageConnection(reader, new StreamMessageWriter(options.output));
+    client = new LspClient(connection, options);
     handleServerRequests(connection, {
       settings: options.settings,
       workspaceFolders: client.workspaceFolders(),
@@ -132,6 +138,21 @@ export class LspClient {
     return this.closed;
   }
 
+  /** Why the connection was ended by the bridge because the server broke the protocol, or null. */
+  get protocolViolation(): string | null {
+    return this.brokenReason;
+  }
+
+  private breakConnection(reason: string): void {
+    if (this.closed) return;
+    this.brokenReason = reason;
+    this.options.log(`protocol violation: ${reason}`);
+    // Listeners first, so that a waiting request fails with this reason rather than with
+    // vscode-jsonrpc's "connection got disposed".
+    this.markClosed();
+    this.connection.dispose();
+  }
+
   /** Called once when the connection closes (server exit, pipe gone, or shutdown). */
   onClose(listener: () => void): () => void {
     this.closeListeners.add(listener);
@@ -154,7 +175,7 @@ export class LspClient {
     params: P,
     { deadline, signal }: RequestOptions,
   ): Promise<R> {
-    if (this.closed) throw new BridgeError("ServerCrashed", "the language server connection is closed", {});
+    if (this.closed) throw this.closedError(type.method);
     const cancellation = new CancellationTokenSource();
     const onAbort = (): void => cancellation.cancel();
     let unsubscribeClose = (): void => {};
@@ -173,9 +194,7 @@ export class LspClient {
       });
       // A server that dies mid-request must fail the call now, not at the deadline.
       const closed = new Promise<never>((_, reject) => {
-        unsubscribeClose = this.onClose(() =>
-          reject(new BridgeError("ServerCrashed", `the language server went away during ${type.method}`, { method: type.method })),
-        );
+        unsubscribeClose = this.onClose(() => reject(this.closedError(type.method)));
       });
       return await deadline.race(Promise.race([sent, aborted, closed]), type.method, onAbort);
     } catch (error) {
@@ -185,6 +204,16 @@ export class LspClient {
       signal?.removeEventListener("abort", onAbort);
       cancellation.dispose();
     }
+  }
+
+  private closedError(method: string): BridgeError {
+    if (this.brokenReason !== null) {
+      return new BridgeError("ServerCrashed", `the connection to the language server was ended during ${method}: ${this.brokenReason}`, {
+        method,
+        reason: this.brokenReason,
+      });
+    }
+    return new BridgeError("ServerCrashed", `the language server went away during ${method}`, { method });
   }
 
   /** LSP `shutdown` then `exit`, within the deadline; a server that does not answer is left to the supervisor. */

@@ -145,6 +145,7 @@ export class Session {
       });
       // Held before `initialize`, so that a server exit during the handshake ends it at once.
       this.client = client;
+      client.onClose(() => this.onConnectionLost(spawned, client));
       await client.initialize(deadline);
       const reported = (await versionFromCommand) ?? client.serverInfo?.version ?? null;
       this.reportedVersion = reported;
@@ -199,6 +200,17 @@ export class Session {
       // The server is gone, but daemons it left behind are still ours to reap.
       void spawned.stop();
     }
+  }
+
+  // A connection the bridge ended because the server broke the protocol: the process may still
+  // run, but the session cannot be trusted, so it is dead (never silently kept or respawned).
+  private onConnectionLost(spawned: SupervisedServer, client: LspClient): void {
+    const reason = client.protocolViolation;
+    if (reason === null || this.client !== client || this.stopping || this.state !== "ready") return;
+    this.state = "dead";
+    this.lastError = new BridgeError("ServerCrashed", `${this.key}: ${reason}`, { session: this.key, reason });
+    this.options.logger.warn("server broke the protocol", { session: this.key, reason });
+    void spawned.stop();
   }
 
   private async teardown(): Promise<void> {
