@@ -1,0 +1,209 @@
+// MCP input (issue 7): property-based tool arguments from and around the input schemas, sent
+// through the SDK's Client to the real binary; then raw stdin lines to a bridge spawned here.
+// Every call must answer within its deadline with a valid result (the SDK client validates it
+// against the output schema) or a CONTRACT §6 error, and the bridge must still serve afterwards.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { BRIDGE_MAIN, startBridge, type Bridge } from "../helpers/bridge.js";
+import { isAlive, waitForExit } from "../helpers/proc.js";
+import { ERROR_CODES, eventually, fakeWorkspace, memoryOf } from "./helpers/fake-config.js";
+
+const TIMEOUT_MS = 4000;
+const RUNS = Number(process.env.FC_RUNS ?? 150);
+
+let bridge: Bridge;
+let root: string;
+let config: string;
+
+beforeAll(async () => {
+  ({ root, config } = fakeWorkspace([{ name: "fake", extension: ".fk" }, { name: "other", extension: ".ot" }], `request_timeout_ms = ${TIMEOUT_MS}`));
+  writeFileSync(join(root, "b.fk"), "fn one\n");
+  bridge = await startBridge(config);
+});
+afterAll(async () => bridge?.close());
+
+// Strings that break naive code: NUL, traversal, absolute escapes, lone surrogates, huge, emoji.
+const oddString = fc.oneof(
+  fc.constantFrom("a.fk", "b.fk", "./a.fk", "a.ot", "missing.fk", "../a.fk", "../../etc/passwd", "/etc/passwd", "/proc/self/environ", "a.fk\u0000.fk", "", ".", "..", "a.FK", "\ud800.fk", "😀.fk", "a.fk/", "//a.fk", "fake", "other", "ws"),
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: "grapheme", maxLength: 20 }),
+  fc.string({ unit: "binary", maxLength: 20 }),
+  fc.integer({ min: 1000, max: 300_000 }).map((n) => "x".repeat(n)),
+);
+const oddNumber = fc.oneof(
+  fc.integer({ min: -3, max: 8 }),
+  fc.constantFrom(0, -1, 2 ** 31, 2 ** 53, -(2 ** 53), 1e308, 0.5, -0.0, Number.MAX_SAFE_INTEGER),
+  fc.double(),
+);
+const oddValue: fc.Arbitrary<unknown> = fc.oneof(oddString, oddNumber, fc.boolean(), fc.constant(null), fc.array(oddString, { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 3 }));
+
+/** Mostly `good`, one time in twelve an odd value of any type. */
+const mostly = <T>(good: fc.Arbitrary<T>) => fc.oneof({ weight: 11, arbitrary: good as fc.Arbitrary<unknown> }, { weight: 1, arbitrary: oddValue });
+const position = mostly(fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 6 }) }, { weight: 1, arbitrary: oddNumber }));
+const page = mostly(fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max: 5 }) }, { weight: 1, arbitrary: oddNumber }));
+const filePath = mostly(fc.oneof({ weight: 2, arbitrary: fc.constantFrom("a.fk", "b.fk", "a.ot") }, { weight: 1, arbitrary: oddString }));
+const common = {
+  workspace: mostly(fc.constant("ws")),
+  server: mostly(fc.constantFrom("fake", "other")),
+  max_bytes: mostly(fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 40_000 }) }, { weight: 1, arbitrary: oddNumber })),
+};
+/** Arguments for each tool: its own keys, mostly well-typed, sometimes odd, sometimes unknown ones. */
+const ARGUMENTS: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
+  session_status: fc.oneof({ weight: 4, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.record({ extra: oddValue }) }),
+  diagnostics: fc
+    .tuple(
+      fc.record({ ...common, min_severity: mostly(fc.constantFrom("error", "warning", "hint")), offset: page, limit: page }, { requiredKeys: [] }),
+      // Exactly one of path and paths, mostly; sometimes both or neither.
+      fc.oneof(
+        { weight: 4, arbitrary: fc.record({ path: filePath }) },
+        { weight: 4, arbitrary: fc.record({ paths: mostly(fc.array(filePath, { minLength: 1, maxLength: 4 })) }) },
+        { weight: 1, arbitrary: fc.record({ path: filePath, paths: mostly(fc.array(filePath, { maxLength: 4 })) }, { requiredKeys: [] }) },
+      ),
+    )
+    .map(([rest, target]) => ({ ...rest, ...target })),
+  hover: fc.record({ ...common, path: filePath, line: position, column: position }, { requiredKeys: ["path", "line", "column"] }),
+  document_symbols: fc.record({ ...common, path: filePath, offset: page, limit: page }, { requiredKeys: ["path"] }),
+  workspace_symbols: fc.record({ ...common, query: mostly(fc.oneof(fc.constantFrom("alpha", ""), oddString)), offset: page, limit: page }, { requiredKeys: [] }),
+};
+const callArb = fc
+  .constantFrom(...Object.keys(ARGUMENTS))
+  .chain((tool) => fc.tuple(fc.constant(tool), ARGUMENTS[tool]!, fc.oneof({ weight: 7, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.tuple(fc.string({ maxLength: 12 }), oddValue) })))
+  .map(([tool, args, extra]) => [tool, extra ? { ...args, [extra[0]]: extra[1] } : args] as const);
+
+function checkResult(result: any): string {
+  if (!result.isError) {
+    expect(result.structuredContent).toBeTypeOf("object");
+    return "ok";
+  }
+  expect(result.structuredContent).toBeUndefined();
+  expect(result.content).toHaveLength(1);
+  const payload = JSON.parse(result.content[0].text);
+  expect(Object.keys(payload)).toEqual(["error"]);
+  expect(ERROR_CODES.has(payload.error.code)).toBe(true);
+  expect(payload.error.code).not.toBe("Internal");
+  expect(typeof payload.error.message).toBe("string");
+  expect(payload.error.details).toBeTypeOf("object");
+  return payload.error.code;
+}
+
+describe("property: odd tool arguments always get a valid result or a typed error", () => {
+  test(`${RUNS} generated calls`, async () => {
+    const before = JSON.stringify(await bridge.call("diagnostics", { path: "a.fk" }));
+    const codes = new Map<string, number>();
+    let slowest = 0;
+    await fc.assert(
+      fc.asyncProperty(callArb, async ([tool, args]) => {
+        const started = Date.now();
+        const result = await bridge.client.callTool({ name: tool, arguments: args as Record<string, unknown> }, undefined, { timeout: TIMEOUT_MS + 2000 });
+        slowest = Math.max(slowest, Date.now() - started);
+        const code = checkResult(result);
+        codes.set(code, (codes.get(code) ?? 0) + 1);
+      }),
+      { numRuns: RUNS, seed: Number(process.env.FC_SEED ?? 7), endOnFailure: true },
+    );
+    console.log(`[figure] property calls=${RUNS} slowest_ms=${slowest} peak_rss_kib=${memoryOf(bridge.pid).hwmKiB} outcomes=${JSON.stringify(Object.fromEntries(codes))}`);
+    // The generator must reach the servers, not only the schema check.
+    expect(codes.get("ok") ?? 0).toBeGreaterThan(RUNS / 10);
+    // Still serving, and nothing lost.
+    expect(JSON.stringify(await bridge.call("diagnostics", { path: "a.fk" }))).toBe(before);
+  });
+
+  test("non-object arguments and unknown tools are refused, not crashed on", async () => {
+    for (const args of [[1, 2], "text", 5, null]) {
+      const result = await bridge.client.request(
+        { method: "tools/call", params: { name: "hover", arguments: args as any } },
+        (await import("@modelcontextprotocol/sdk/types.js")).CallToolResultSchema,
+      ).catch((error: Error) => error);
+      if (result instanceof Error) expect(result.message).toMatch(/-32602|Invalid/i);
+      else checkResult(result);
+    }
+    await expect(bridge.client.callTool({ name: "\u0000", arguments: {} })).rejects.toThrow(/unknown tool/);
+    expect((await bridge.ok("session_status")).sessions).toHaveLength(2);
+  });
+});
+
+/** A bridge on raw stdio: lines in, parsed JSON lines out. */
+function rawBridge(): { child: ChildProcess; lines: () => any[]; write: (data: string | Buffer) => void; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [BRIDGE_MAIN, "serve", "--config", config], {
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LSPMCP_LOG_LEVEL: "warn" },
+  });
+  let buffer = "";
+  const parsed: any[] = [];
+  child.stdout!.setEncoding("utf8");
+  child.stdout!.on("data", (chunk: string) => {
+    buffer += chunk;
+    for (let newline = buffer.indexOf("\n"); newline >= 0; newline = buffer.indexOf("\n")) {
+      parsed.push(JSON.parse(buffer.slice(0, newline)));
+      buffer = buffer.slice(newline + 1);
+    }
+  });
+  child.stderr!.resume();
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return { child, lines: () => parsed, write: (data) => child.stdin!.write(data), exited };
+}
+
+const INIT = { jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } };
+
+describe("raw stdin", () => {
+  let raw: ReturnType<typeof rawBridge>;
+  afterAll(async () => {
+    raw?.child.stdin!.end();
+    await raw?.exited;
+  });
+
+  test("malformed JSON-RPC lines and a 10 MB line are answered, and the session goes on", async () => {
+    raw = rawBridge();
+    const bad: [string | Buffer, number][] = [
+      ["{", -32700],
+      ["not json at all", -32700],
+      [Buffer.from([0xff, 0xfe, 0x7b, 0x7d]), -32700],
+      ["[]", -32600],
+      ["null", -32600],
+      ["42", -32600],
+      ['{"jsonrpc":"1.0","id":"one","method":"ping"}', -32600],
+      ['{"jsonrpc":"2.0","id":{"x":1},"method":"ping"}', -32600],
+      ['{"jsonrpc":"2.0","method":5}', -32600],
+      [Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":9,"method":"ping","params":{"pad":"'), Buffer.alloc(10 * 1024 * 1024, 0x61), Buffer.from('"}}')]), -32700],
+    ];
+    for (const [line] of bad) raw.write(Buffer.concat([Buffer.from(line), Buffer.from("\n")]));
+    raw.write(JSON.stringify(INIT) + "\n");
+    raw.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+    raw.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "document_symbols", arguments: { path: "a.fk" } } }) + "\n");
+    expect(await eventually(() => raw.lines().some((line) => line.id === 2), 10_000)).toBe(true);
+    const errors = raw.lines().filter((line) => line.error);
+    expect(errors.map((line) => line.error.code)).toEqual(bad.map(([, code]) => code));
+    // A request that is not JSON-RPC 2.0 but has an id gets its id back; the others get null.
+    expect(errors.map((line) => line.id)).toEqual(bad.map(([line]) => (String(line).includes('"one"') ? "one" : null)));
+    expect(raw.lines().find((line) => line.id === "init").result.serverInfo.name).toBe("lspmcp");
+    expect(raw.lines().find((line) => line.id === 2).result.structuredContent.total).toBe(2);
+    console.log(`[figure] raw bridge_peak_rss_kib=${memoryOf(raw.child.pid!).hwmKiB} after a 10 MB line`);
+  });
+
+  test("stdin closed mid-request: the bridge exits 0 and leaves no process", async () => {
+    const record = join(root, "slow.jsonl");
+    const { config: hangConfig } = fakeWorkspace([{ name: "slow", extension: ".sl", flags: ["--fault", "never-answer", "--record", record] }], "request_timeout_ms = 30000");
+    const child = spawn(process.execPath, [BRIDGE_MAIN, "serve", "--config", hangConfig], { stdio: ["pipe", "pipe", "ignore"] });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    let out = "";
+    child.stdout!.on("data", (chunk) => (out += chunk));
+    const send = (message: object) => child.stdin!.write(JSON.stringify(message) + "\n");
+    send(INIT);
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "session_restart", arguments: { server: "slow" } } });
+    expect(await eventually(() => out.includes('"id":2'), 10_000)).toBe(true);
+    const serverPid = JSON.parse(out.trim().split("\n").find((line) => line.includes('"id":2'))!).result.structuredContent.pid as number;
+    expect(isAlive(serverPid)).toBe(true);
+    send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "hover", arguments: { path: "a.sl", line: 1, column: 1 } } });
+    // The hover is in flight at the server (which never answers); now the client goes away.
+    expect(await eventually(() => existsSync(record) && readFileSync(record, "utf8").includes("textDocument/hover"), 10_000)).toBe(true);
+    const started = Date.now();
+    child.stdin!.end();
+    expect(await exited).toBe(0);
+    expect(await waitForExit(serverPid, 5000)).toBe(true);
+    console.log(`[figure] stdin-eof exit_ms=${Date.now() - started}`);
+  });
+});
