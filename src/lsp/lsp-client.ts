@@ -24,7 +24,7 @@ import { CLIENT_CAPABILITIES } from "./client-capabilities.js";
 import type { Deadline } from "./deadline.js";
 import { DocumentSync } from "./document-sync.js";
 import { DynamicRegistrations } from "./dynamic-registrations.js";
-import { FrameGuard } from "./frame-guard.js";
+import { FrameGuard, OVERSIZED_RESPONSE_CODE } from "./frame-guard.js";
 import { ProgressTracker } from "./progress-tracker.js";
 import { PushDiagnosticsStore } from "./push-diagnostics-store.js";
 import { handleServerRequests } from "./server-requests.js";
@@ -242,6 +242,14 @@ function translateRequestError(method: string, error: unknown): BridgeError {
   if (error instanceof ResponseError) {
     if (error.code === -32601) {
       return new BridgeError("NotSupported", `the server does not implement ${method}`, { method });
+    }
+    if (error.code === OVERSIZED_RESPONSE_CODE) {
+      // Put in place of the server's answer by FrameGuard; the connection goes on.
+      return new BridgeError("ServerCrashed", `the server's answer to ${method} was not read: ${error.message}`, {
+        method,
+        reason: error.message,
+        message_bytes: (error.data as { message_bytes?: number } | undefined)?.message_bytes ?? null,
+      });
     }
     return new BridgeError("ServerCrashed", `the server answered ${method} with error ${error.code}: ${error.message}`, {
       method,

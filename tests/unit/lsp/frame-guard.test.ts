@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { FrameGuard } from "../../../src/lsp/frame-guard.js";
+import { FrameGuard, responseId } from "../../../src/lsp/frame-guard.js";
 
 const frame = (body: string) => `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 
@@ -46,5 +46,29 @@ describe("FrameGuard", () => {
 
   test("a header that never ends is refused after 8 KiB", async () => {
     expect((await run(["x".repeat(9000)])).violations).toEqual([expect.stringMatching(/without an LSP header/)]);
+  });
+});
+
+describe("FrameGuard: oversized responses", () => {
+  test("an oversized response is replaced by an error answer for its id, and the stream goes on", async () => {
+    const big = `{"jsonrpc":"2.0","id":42,"result":"${"x".repeat(500)}"}`;
+    const { out, violations } = await run([`Content-Length: ${big.length}\r\n\r\n`, big.slice(0, 10), big.slice(10), frame("{}")], 100);
+    expect(violations).toEqual([]);
+    const replaced = out.slice(out.indexOf("\r\n\r\n") + 4, out.lastIndexOf("Content-Length"));
+    expect(JSON.parse(replaced)).toMatchObject({ id: 42, error: { code: -32099, data: { message_bytes: big.length } } });
+    expect(out.endsWith(frame("{}"))).toBe(true);
+  });
+
+  test("an oversized notification or request cannot be answered: a violation", async () => {
+    const big = `{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":"${"x".repeat(500)}"}`;
+    expect((await run([`Content-Length: ${big.length}\r\n\r\n${big}`], 100)).violations).toEqual([expect.stringMatching(/over the bound/)]);
+  });
+
+  test("responseId reads the id of a response and only of a response", () => {
+    expect(responseId('{"jsonrpc":"2.0","id":7,"result":')).toEqual({ id: 7 });
+    expect(responseId('{"id":"a\\"b", "error":{')).toEqual({ id: 'a"b' });
+    expect(responseId('{"jsonrpc":"2.0","id":7,"method":"x"')).toBe("not-a-response");
+    expect(responseId('{"result":{"id":3},"id":')).toBe("unknown");
+    expect(responseId('{"jsonrpc":"2.0","id":7')).toBe("unknown");
   });
 });
