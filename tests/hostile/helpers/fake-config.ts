@@ -3,6 +3,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ERROR_CODES as CONTRACT_CODES } from "../../../src/contract/errors.js";
 import { REPO, writeConfig } from "../../helpers/bridge.js";
 
 export const FAKE_SERVER = join(REPO, "tests/fixtures/servers/fake-server.mjs");
@@ -55,27 +56,8 @@ export function memoryOf(pid: number): { rssKiB: number; hwmKiB: number } {
   return { rssKiB: field("VmRSS"), hwmKiB: field("VmHWM") };
 }
 
-/** The codes of CONTRACT §6. */
-export const ERROR_CODES = new Set([
-  "ConfigInvalid",
-  "InvalidArguments",
-  "UnknownWorkspace",
-  "UnknownServer",
-  "AmbiguousServer",
-  "NoServerForFile",
-  "PathOutsideWorkspace",
-  "FileNotFound",
-  "FileUnreadable",
-  "SessionLimit",
-  "SessionDead",
-  "ServerStartFailed",
-  "ServerVersionMismatch",
-  "ServerCrashed",
-  "NotSupported",
-  "Timeout",
-  "ResultTooLarge",
-  "Internal",
-]);
+/** The codes of CONTRACT §6, as the bridge defines them (one list, in `src/contract/errors.ts`). */
+export const ERROR_CODES: ReadonlySet<string> = new Set(CONTRACT_CODES);
 
 /** Polls `test` every 20 ms until it holds or `timeoutMs` passes; resolves whether it held. */
 export async function eventually(test: () => boolean, timeoutMs: number): Promise<boolean> {
