@@ -97,7 +97,7 @@ function bridgeConfig() {
 async function startBridge() {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [join(REPO, "dist/src/cli/main.js"), "serve", "--config", bridgeConfig()],
+    args: [join(REPO, "dist/src/cli/main.js"), "serve", "--standalone", "--config", bridgeConfig()],
     stderr: "ignore",
     env: { PATH: process.env.PATH, HOME: process.env.HOME ?? "/root" },
   });

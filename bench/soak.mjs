@@ -42,7 +42,7 @@ writeFileSync(
 
 const transport = new StdioClientTransport({
   command: process.execPath,
-  args: [join(REPO, "dist/src/cli/main.js"), "serve", "--config", join(dir, "bridge.toml")],
+  args: [join(REPO, "dist/src/cli/main.js"), "serve", "--standalone", "--config", join(dir, "bridge.toml")],
   env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LSPMCP_LOG_LEVEL: "warn" },
   stderr: "ignore",
 });

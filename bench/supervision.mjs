@@ -152,7 +152,7 @@ function fakeConfig(mark) {
 
 async function bridgeSession() {
   const mark = randomUUID();
-  const child = spawn(process.execPath, [BRIDGE_MAIN, "serve", "--config", fakeConfig(mark)], { cwd: REPO, stdio: ["pipe", "pipe", "ignore"] });
+  const child = spawn(process.execPath, [BRIDGE_MAIN, "serve", "--standalone", "--config", fakeConfig(mark)], { cwd: REPO, stdio: ["pipe", "pipe", "ignore"] });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   // A Transport over a child the bench owns, so that EOF and signals are the bench's to send.
   const buffer = new ReadBuffer();

@@ -27,6 +27,7 @@ export function renderKeyTable(schema: Node): string {
   const server = top.server?.items ?? {};
   const sections: [string, Node, string[]][] = [
     ["[bridge]", top.bridge ?? {}, []],
+    ["[shared]", top.shared ?? {}, []],
     ["[[server]]", server, [...REQUIRED_SERVER_KEYS]],
     ["[[server]] languages = [ { … } ]", server.properties?.languages?.items ?? {}, []],
     ["[[workspace]]", top.workspace?.items ?? {}, []],

@@ -5,6 +5,8 @@ import { check } from "./check.js";
 import { packageVersion } from "./package-version.js";
 import { parseCommand, USAGE } from "./parse-args.js";
 import { serve } from "./serve.js";
+import { serveShared } from "./serve-shared.js";
+import { status } from "./status.js";
 import { createStderrLogger } from "./stderr-logger.js";
 
 /** Exit code for an invalid configuration or usage (CONTRACT §2). */
@@ -27,7 +29,11 @@ async function main(argv: readonly string[]): Promise<number> {
         return result.ok ? 0 : EXIT_USAGE;
       }
       case "serve":
-        return await serve(command.config, logger, packageVersion());
+        return await serve(command.config, command.standalone, logger, packageVersion());
+      case "shared-server":
+        return await serveShared(command.config, logger, packageVersion());
+      case "status":
+        return await status(command.config, command.format);
       case "check":
         return await check(command);
     }

@@ -4,8 +4,12 @@ import { BridgeError } from "../contract/errors.js";
 export const FORMATS = ["text", "json", "sarif"] as const;
 export const FAIL_ON = ["error", "warning", "information", "hint", "never"] as const;
 
+export const STATUS_FORMATS = ["text", "json"] as const;
+
 export type Command =
-  | { readonly kind: "serve"; readonly config: string }
+  | { readonly kind: "serve"; readonly config: string; readonly standalone: boolean }
+  | { readonly kind: "shared-server"; readonly config: string }
+  | { readonly kind: "status"; readonly config: string; readonly format: (typeof STATUS_FORMATS)[number] }
   | { readonly kind: "validate"; readonly config: string }
   | {
       readonly kind: "check";
@@ -22,19 +26,25 @@ export type Command =
   | { readonly kind: "version" };
 
 export const USAGE = `usage:
-  lspmcp [serve] --config FILE        MCP over stdio until EOF or signal
+  lspmcp [serve] --config FILE [--standalone]
+                                      MCP over stdio until EOF or signal; shares one bridge per
+                                      config with other lspmcp processes unless --standalone
   lspmcp check --config FILE [--format text|json|sarif] [--fail-on error|warning|information|hint|never] [--quiet]
                [--baseline FILE] [--write-baseline FILE] [--batch-size N] [PATH...]
   lspmcp validate --config FILE       check a bridge.toml and list every problem
+  lspmcp status --config FILE [--format text|json]
+                                      the shared bridge of this config, its peers and sessions
+  lspmcp shared-server --config FILE  (internal) the shared bridge that serve launches
   lspmcp --version | --help
 
-exit codes: 0 ok; 1 findings at/above --fail-on (check); 2 invalid config or usage; 3 a server failed (check)
+exit codes: 0 ok; 1 findings at/above --fail-on (check), or no shared bridge (status);
+            2 invalid config or usage; 3 a server failed (check)
 `;
 
 /** argv (without node and script) → a command; bad usage is `InvalidArguments` (exit 2). */
 export function parseCommand(argv: readonly string[]): Command {
   const first = argv[0];
-  const named = first === "serve" || first === "check" || first === "validate";
+  const named = first === "serve" || first === "check" || first === "validate" || first === "status" || first === "shared-server";
   const kind = named ? first : "serve";
   const rest = named ? argv.slice(1) : [...argv];
   let parsed;
@@ -51,6 +61,7 @@ export function parseCommand(argv: readonly string[]): Command {
         baseline: { type: "string" },
         "write-baseline": { type: "string" },
         "batch-size": { type: "string" },
+        standalone: { type: "boolean" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "V" },
       },
@@ -62,10 +73,13 @@ export function parseCommand(argv: readonly string[]): Command {
   if (values.help) return { kind: "help" };
   if (values.version) return { kind: "version" };
   if (!values.config) throw usage(`${kind} needs --config FILE`);
-  const checkOnly = [values.format, values["fail-on"], values.quiet, values.baseline, values["write-baseline"], values["batch-size"]];
-  if (kind !== "check" && checkOnly.some((value) => value !== undefined)) {
-    throw usage("--format, --fail-on, --quiet, --baseline, --write-baseline and --batch-size belong to check");
+  if (values.standalone !== undefined && kind !== "serve") throw usage("--standalone belongs to serve");
+  const checkOnly = [values["fail-on"], values.quiet, values.baseline, values["write-baseline"], values["batch-size"]];
+  if (kind !== "check" && (checkOnly.some((value) => value !== undefined) || (kind !== "status" && values.format !== undefined))) {
+    throw usage("--format belongs to check and status; --fail-on, --quiet, --baseline, --write-baseline and --batch-size to check");
   }
+  if (kind === "serve") return { kind, config: values.config, standalone: values.standalone ?? false };
+  if (kind === "status") return { kind, config: values.config, format: oneOf(values.format ?? "text", STATUS_FORMATS, "--format") };
   if (kind !== "check") return { kind, config: values.config };
   const format = oneOf(values.format ?? "text", FORMATS, "--format");
   const failOn = oneOf(values["fail-on"] ?? "error", FAIL_ON, "--fail-on");

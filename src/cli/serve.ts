@@ -1,40 +1,15 @@
 import type { Logger } from "../contract/logger.js";
 import { loadConfig } from "../config/load-config.js";
-import { BoundedStdioTransport } from "../mcp/bounded-stdio-transport.js";
-import { createMcpServer } from "../mcp/create-mcp-server.js";
-import { SessionRegistry } from "../sessions/session-registry.js";
-import { sweepOrphans } from "../supervision/index.js";
+import { serveAttached } from "./serve-attached.js";
+import { serveStandalone } from "./serve-standalone.js";
 
 /**
- * `lspmcp serve`: MCP over stdio until stdin ends or a signal arrives; then every session's
- * process tree is reaped before the process exits. Resolves with the exit code.
+ * `lspmcp serve`: MCP over stdio. Unless `--standalone` is given or `[shared] enabled = false`,
+ * the bridge's sessions live in the one shared server of this config, which this process finds
+ * or elects and then attaches to; where sharing cannot work here it serves standalone.
  */
-export async function serve(configPath: string, logger: Logger, version: string): Promise<number> {
+export async function serve(configPath: string, standalone: boolean, logger: Logger, version: string): Promise<number> {
   const config = await loadConfig(configPath);
-  await sweepOrphans((message, fields) => logger.info(message, fields));
-  const sessions = new SessionRegistry(config, logger);
-  const server = createMcpServer({ config, sessions, logger, version });
-  const transport = new BoundedStdioTransport(process.stdin, process.stdout);
-
-  let exitCode: number | null = null;
-  let done!: (code: number) => void;
-  const finished = new Promise<number>((resolve) => (done = resolve));
-  const shutdown = async (reason: string, code: number): Promise<void> => {
-    if (exitCode !== null) return;
-    exitCode = code;
-    logger.info("shutting down", { reason });
-    await sessions.closeAll();
-    await server.close().catch(() => {});
-    done(code);
-  };
-  transport.onerror = (error) => logger.debug("transport", { error: error.message });
-  server.onclose = () => void shutdown("stdin closed", 0);
-  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
-    process.once(signal, () => void shutdown(signal, 0));
-  }
-  // A vanished MCP client must end the bridge, not crash it with EPIPE.
-  process.stdout.on("error", () => void shutdown("stdout closed", 0));
-  await server.connect(transport);
-  logger.info("serving", { config: config.configPath, workspaces: config.workspaces.length, servers: config.servers.length });
-  return finished;
+  if (standalone || !config.shared.enabled) return serveStandalone(config, logger, version);
+  return serveAttached(config, logger, version);
 }

@@ -65,6 +65,10 @@ export async function loadConfig(path: string, options: LoadOptions = {}): Promi
   return {
     configPath,
     bridge: parsed.data.bridge,
+    shared: {
+      ...parsed.data.shared,
+      lease_dir: parsed.data.shared.lease_dir === undefined ? null : resolve(context.configDir, parsed.data.shared.lease_dir),
+    },
     // Both lists are complete here: any unresolved entry would have left a problem behind.
     servers: outcomes.map((outcome) => outcome?.server).filter((server): server is ResolvedServer => !!server),
     workspaces: workspaceOutcomes

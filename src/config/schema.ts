@@ -42,6 +42,31 @@ const BridgeSchema = z
   })
   .describe("Bridge-wide limits.");
 
+/** `[shared]`: one shared bridge per config for fleets of workers; every key has a default. */
+const SharedSchema = z
+  .strictObject({
+    enabled: z
+      .boolean()
+      .default(true)
+      .describe("serve elects one shared bridge per config and attaches later ones to it; false (or serve --standalone) runs each bridge alone."),
+    lease_dir: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Folder of the lease, lock and log files, relative to this file. Default: $XDG_RUNTIME_DIR/lspmcp when set, else .lspmcp beside this file."),
+    linger_ms: z
+      .int()
+      .nonnegative()
+      .default(1000)
+      .describe("How long the shared bridge stays up after its last peer leaves, for a worker that comes right back."),
+    session_idle_ms: z
+      .int()
+      .positive()
+      .default(600000)
+      .describe("An HTTP peer with no request in flight, no open event stream and no request for this long is ended."),
+  })
+  .describe("Sharing one bridge (and its language servers) between the lspmcp processes of one checkout.");
+
 /** One entry of a server's `languages`. */
 const LanguageSchema = z
   .strictObject({
@@ -136,6 +161,7 @@ export const ConfigSchema = z
   .strictObject({
     // prefault: a missing [bridge] is parsed as an empty table, so its keys take their defaults.
     bridge: BridgeSchema.prefault({}),
+    shared: SharedSchema.prefault({}),
     server: tables(ServerSchema, "server").describe("Language servers, as [[server]] tables."),
     workspace: tables(WorkspaceSchema, "workspace").describe("Workspaces, as [[workspace]] tables."),
   })

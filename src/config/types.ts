@@ -6,6 +6,7 @@ export interface ResolvedConfig {
   /** Absolute path of the bridge.toml that was loaded. */
   readonly configPath: string;
   readonly bridge: BridgeSettings;
+  readonly shared: SharedSettings;
   /** In configuration order. */
   readonly servers: readonly ResolvedServer[];
   /** In configuration order. */
@@ -16,6 +17,14 @@ export interface BridgeSettings {
   readonly max_sessions: number;
   readonly max_result_bytes: number;
   readonly request_timeout_ms: number;
+}
+
+export interface SharedSettings {
+  readonly enabled: boolean;
+  /** Absolute, or null for the default location (chosen at run time from the environment). */
+  readonly lease_dir: string | null;
+  readonly linger_ms: number;
+  readonly session_idle_ms: number;
 }
 
 export interface LanguageClaim {

@@ -36,7 +36,7 @@ export function writeConfig(toml: string, dir = mkdtempSync(join(tmpdir(), "lspm
 export async function startBridge(configPath: string, env: Record<string, string> = {}): Promise<Bridge> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BRIDGE_MAIN, "serve", "--config", configPath],
+    args: [BRIDGE_MAIN, "serve", "--standalone", "--config", configPath],
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LSPMCP_LOG_LEVEL: "warn", ...env },
     stderr: "pipe",
   });

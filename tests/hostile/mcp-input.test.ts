@@ -127,7 +127,7 @@ describe("property: odd tool arguments always get a valid result or a typed erro
 
 /** A bridge on raw stdio: lines in, parsed JSON lines out. */
 function rawBridge(): { child: ChildProcess; lines: () => any[]; write: (data: string | Buffer) => void; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [BRIDGE_MAIN, "serve", "--config", config], {
+  const child = spawn(process.execPath, [BRIDGE_MAIN, "serve", "--standalone", "--config", config], {
     stdio: ["pipe", "pipe", "pipe"],
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LSPMCP_LOG_LEVEL: "warn" },
   });
@@ -186,7 +186,7 @@ describe("raw stdin", () => {
   test("stdin closed mid-request: the bridge exits 0 and leaves no process", async () => {
     const record = join(root, "slow.jsonl");
     const { config: hangConfig } = fakeWorkspace([{ name: "slow", extension: ".sl", flags: ["--fault", "never-answer", "--record", record] }], "request_timeout_ms = 30000");
-    const child = spawn(process.execPath, [BRIDGE_MAIN, "serve", "--config", hangConfig], { stdio: ["pipe", "pipe", "ignore"] });
+    const child = spawn(process.execPath, [BRIDGE_MAIN, "serve", "--standalone", "--config", hangConfig], { stdio: ["pipe", "pipe", "ignore"] });
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     let out = "";
     child.stdout!.on("data", (chunk) => (out += chunk));

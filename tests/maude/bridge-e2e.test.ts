@@ -44,7 +44,7 @@ beforeAll(async () => {
   );
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BRIDGE, "serve", "--config", config],
+    args: [BRIDGE, "serve", "--standalone", "--config", config],
     env: { ...(process.env as Record<string, string>), [MARKER]: marker },
     stderr: "pipe",
   });

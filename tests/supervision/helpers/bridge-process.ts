@@ -73,7 +73,7 @@ export function writeFakeConfig(env: Record<string, string>): string {
 
 /** Starts `lspmcp serve --config F` and connects an MCP client (initialize done). */
 export async function startBridge(configPath: string): Promise<Bridge> {
-  const child = spawn(process.execPath, [BRIDGE_MAIN, "serve", "--config", configPath], { cwd: REPO, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BRIDGE_MAIN, "serve", "--standalone", "--config", configPath], { cwd: REPO, stdio: ["pipe", "pipe", "pipe"] });
   let stderr = "";
   child.stderr!.on("data", (chunk) => (stderr += chunk));
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>

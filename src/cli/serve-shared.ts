@@ -1,0 +1,106 @@
+import { randomBytes } from "node:crypto";
+import type { Logger } from "../contract/logger.js";
+import { loadConfig } from "../config/load-config.js";
+import type { ResolvedConfig } from "../config/types.js";
+import { createMcpServer } from "../mcp/create-mcp-server.js";
+import { SharedHttpServer } from "../mcp/http/shared-http-server.js";
+import { SessionRegistry } from "../sessions/session-registry.js";
+import { claimLease, holdsLease, releaseLease } from "../sharing/claim-lease.js";
+import { configDigest } from "../sharing/config-digest.js";
+import { formatReport } from "../sharing/launch-shared-server.js";
+import { leasePaths, prepareLeaseDir } from "../sharing/lease-location.js";
+import type { Lease } from "../sharing/lease-schema.js";
+import { identify } from "../supervision/process-identity.js";
+import { sweepOrphans } from "../supervision/index.js";
+import { sessionStatus } from "../tools/session-status.js";
+import { SharedLifetime } from "./shared-lifetime.js";
+
+/** Deadline of the election and of the lease's removal at the end. */
+const LOCK_TIMEOUT_MS = 15_000;
+/** A freshly launched server waits this long at least for the peer that launched it. */
+const FIRST_PEER_GRACE_MS = 10_000;
+
+/**
+ * `lspmcp shared-server --config FILE` (launched by `serve`, not by people): listens on loopback,
+ * runs the election, reports the lease to attach to on stdout, and — when it won — serves its
+ * peers until the last one has been gone for `linger_ms`, or a signal arrives. Then it removes
+ * its lease (only if still its own), ends its peers and reaps every session's process tree.
+ */
+export async function serveShared(configPath: string, logger: Logger, version: string): Promise<number> {
+  const config = await loadConfig(configPath);
+  const paths = leasePaths(config.configPath, config.shared.lease_dir);
+  prepareLeaseDir(paths);
+  const token = randomBytes(32).toString("hex");
+  const digest = configDigest(config);
+  const startedAt = Date.now();
+  let stopping = false;
+  const sessions = new SessionRegistry(config, logger);
+  const lifetime = new SharedLifetime(config.shared.linger_ms, Math.max(config.shared.linger_ms, FIRST_PEER_GRACE_MS), () => void shutdown("no peers left"));
+  let url = "";
+  const http: SharedHttpServer = new SharedHttpServer({
+    createMcpServer: () => createMcpServer({ config, sessions, logger, version }),
+    token,
+    // A server on its way out answers that it holds no lease, so nobody new attaches to it.
+    probe: () => ({ kind: "lspmcp-shared", token, version, config_digest: digest, leaseholder: !stopping && holdsLease(paths, token) }),
+    status: (): Record<string, unknown> => ({
+      server: { pid: process.pid, url, version, config_digest: digest, config_path: config.configPath, leaseholder: holdsLease(paths, token), uptime_ms: Date.now() - startedAt },
+      sessions: sessions.all().map(({ workspace, server, session }) => sessionStatus(workspace, server, session)),
+    }),
+    sessionIdleMs: config.shared.session_idle_ms,
+    onPeerCount: (count) => lifetime.peers(count),
+    logger,
+  });
+  url = await http.listen();
+  const lease = leaseOf(config, { token, url, version, digest });
+  const claim = await claimLease(paths, lease, Date.now() + LOCK_TIMEOUT_MS);
+  if (!claim.won) {
+    report(claim.holder);
+    await http.close();
+    return 0;
+  }
+  // Orphans of an earlier server of ours are reaped before any session of this one starts.
+  await sweepOrphans((message, fields) => logger.info(message, fields));
+
+  let done!: (code: number) => void;
+  const finished = new Promise<number>((resolve) => (done = resolve));
+  const shutdown = async (reason: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    logger.info("shared server shutting down", { reason });
+    lifetime.stop();
+    http.stopAccepting();
+    await releaseLease(paths, token, Date.now() + LOCK_TIMEOUT_MS).catch((error: unknown) =>
+      logger.warn("could not remove the lease", { reason: error instanceof Error ? error.message : String(error) }),
+    );
+    await http.close();
+    await sessions.closeAll();
+    done(0);
+  };
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(signal, () => void shutdown(signal));
+  report(lease);
+  lifetime.start();
+  logger.info("shared server elected", { url, pid: process.pid, config: config.configPath, lease: paths.lease });
+  return finished;
+}
+
+// The launcher reads one line; after it the launcher is gone and stdout leads nowhere.
+function report(lease: Lease): void {
+  process.stdout.write(formatReport({ lease }));
+  process.stdout.end();
+}
+
+function leaseOf(config: ResolvedConfig, self: { token: string; url: string; version: string; digest: string }): Lease {
+  const identity = identify(process.pid);
+  if (!identity) throw new Error("cannot read this process's own start time from /proc");
+  return {
+    kind: "lspmcp-lease",
+    token: self.token,
+    pid: identity.pid,
+    start_time: identity.startTime,
+    url: self.url,
+    version: self.version,
+    config_digest: self.digest,
+    config_path: config.configPath,
+    created_at: new Date().toISOString(),
+  };
+}

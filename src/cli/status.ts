@@ -1,0 +1,67 @@
+import type { ResolvedConfig } from "../config/types.js";
+import { loadConfig } from "../config/load-config.js";
+import { readLease } from "../sharing/lease-file.js";
+import { PROBE_TIMEOUT_MS } from "../sharing/lease-holder.js";
+import { leasePaths } from "../sharing/lease-location.js";
+import { STATUS_PATH } from "../sharing/probe-lease.js";
+import type { STATUS_FORMATS } from "./parse-args.js";
+
+
+interface StatusReport {
+  lease: string;
+  shared: boolean;
+  reason: string | null;
+  server: Record<string, unknown> | null;
+  peers: Record<string, unknown>[];
+  sessions: Record<string, unknown>[];
+}
+
+/**
+ * `lspmcp status --config FILE`: the shared server of this config, its peers and its sessions,
+ * asked of the server itself. Exit 0 when one is serving, 1 when there is none (or its lease is stale).
+ */
+export async function status(configPath: string, format: (typeof STATUS_FORMATS)[number]): Promise<number> {
+  const config = await loadConfig(configPath);
+  const report = await gather(config);
+  process.stdout.write(format === "json" ? JSON.stringify(report, null, 2) + "\n" : render(report));
+  return report.shared ? 0 : 1;
+}
+
+async function gather(config: ResolvedConfig): Promise<StatusReport> {
+  const paths = leasePaths(config.configPath, config.shared.lease_dir);
+  const none = (reason: string): StatusReport => ({ lease: paths.lease, shared: false, reason, server: null, peers: [], sessions: [] });
+  const read = readLease(paths.lease);
+  if (read.state === "missing") return none("no lease: no shared server is running for this config");
+  if (read.state === "corrupt") return none(`stale lease (${read.reason}); the next serve takes it over`);
+  try {
+    const response = await fetch(new URL(STATUS_PATH, read.lease.url), {
+      headers: { authorization: `Bearer ${read.lease.token}` },
+      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+    });
+    if (!response.ok) return none(`stale lease: its server answered HTTP ${response.status}`);
+    const body = (await response.json()) as { server: Record<string, unknown>; peers: Record<string, unknown>[]; sessions: Record<string, unknown>[] };
+    return { lease: paths.lease, shared: true, reason: null, server: body.server, peers: body.peers, sessions: body.sessions };
+  } catch {
+    return none(`stale lease: pid ${read.lease.pid} at ${read.lease.url} does not answer`);
+  }
+}
+
+function render(report: StatusReport): string {
+  if (!report.shared || !report.server) return `no shared server: ${report.reason}\nlease: ${report.lease}\n`;
+  const server = report.server;
+  const lines = [
+    `shared server pid ${server.pid} at ${server.url} (lspmcp ${server.version}, up ${seconds(server.uptime_ms)})${server.leaseholder ? "" : " — displaced, serving its last peers"}`,
+    `lease: ${report.lease}`,
+    `peers: ${report.peers.length}`,
+    ...report.peers.map(
+      (peer) => `  ${String(peer.session).slice(0, 8)} pid ${peer.peer_pid ?? "-"}, connected ${seconds(peer.connected_ms)}, idle ${seconds(peer.idle_ms)}, ${peer.requests} requests, ${peer.in_flight} in flight`,
+    ),
+    `sessions: ${report.sessions.length}`,
+    ...report.sessions.map((session) => `  ${session.workspace}/${session.server}: ${session.state}${session.pid === null ? "" : ` pid ${session.pid}`}, ${session.tree_processes} processes`),
+  ];
+  return lines.join("\n") + "\n";
+}
+
+function seconds(ms: unknown): string {
+  return typeof ms === "number" ? `${(ms / 1000).toFixed(1)} s` : "-";
+}

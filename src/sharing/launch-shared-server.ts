@@ -1,0 +1,72 @@
+import { spawn } from "node:child_process";
+import { closeSync, openSync, statSync, truncateSync } from "node:fs";
+import type { LeasePaths } from "./lease-location.js";
+import { LeaseSchema, type Lease } from "./lease-schema.js";
+
+/** The log of shared servers is cut back to nothing at a launch once it has grown past this. */
+const MAX_LOG_BYTES = 1024 * 1024;
+
+/** What a launched shared server says on its stdout, as one JSON line, before it detaches. */
+export interface LaunchReport {
+  /** The lease to attach to: the new server's own when it won the election, else the holder's. */
+  readonly lease: Lease;
+}
+
+/**
+ * Starts a shared server (`argv`, the lspmcp command that runs one) in a session of its own, so
+ * it outlives this process and no terminal signal aimed at this one reaches it; its stderr is
+ * appended to the lease folder's log. Resolves with the lease it reports once elected (or once
+ * it found another holder), rejects when it exits without a report or misses `until`.
+ */
+export function launchSharedServer(argv: readonly string[], paths: LeasePaths, until: number): Promise<LaunchReport> {
+  trimLog(paths.log);
+  const log = openSync(paths.log, "a", 0o600);
+  const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ["ignore", "pipe", log] });
+  closeSync(log);
+  return new Promise<LaunchReport>((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => finish(new Error(`the shared server did not report within its deadline (log: ${paths.log})`)), Math.max(0, until - Date.now()));
+    const finish = (outcome: Error | LaunchReport): void => {
+      clearTimeout(timer);
+      child.stdout!.destroy();
+      child.removeAllListeners();
+      child.on("error", () => {});
+      // The server lives on by itself; this process must be free to exit without it.
+      child.unref();
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    };
+    child.once("error", (error) => finish(new Error(`cannot start the shared server: ${error.message}`)));
+    child.once("exit", (code, signal) => finish(new Error(`the shared server exited (${code ?? signal}) before reporting (log: ${paths.log})`)));
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+      const newline = output.indexOf("\n");
+      if (newline < 0) return;
+      finish(parseReport(output.slice(0, newline)));
+    });
+  });
+}
+
+/** The line a shared server writes for its launcher. */
+export function formatReport(report: LaunchReport): string {
+  return JSON.stringify(report) + "\n";
+}
+
+function parseReport(line: string): LaunchReport | Error {
+  try {
+    const value = JSON.parse(line) as { lease?: unknown };
+    const lease = LeaseSchema.safeParse(value.lease);
+    if (lease.success) return { lease: lease.data };
+  } catch {
+    // Falls through to the error below.
+  }
+  return new Error(`the shared server reported something unexpected: ${line.slice(0, 200)}`);
+}
+
+function trimLog(path: string): void {
+  try {
+    if (statSync(path).size > MAX_LOG_BYTES) truncateSync(path, 0);
+  } catch {
+    // No log yet.
+  }
+}

@@ -1,0 +1,42 @@
+import { createHash } from "node:crypto";
+import { closeSync, fsyncSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
+
+/** The files of one config's lease, all in one folder. */
+export interface LeasePaths {
+  readonly dir: string;
+  /** Who serves this config now (JSON, mode 0600). */
+  readonly lease: string;
+  /** flock target guarding every rewrite and removal of `lease`. */
+  readonly lock: string;
+  /** The shared server's stderr, written anew at each start. */
+  readonly log: string;
+}
+
+/**
+ * Where the lease of a config lives: `leaseDir` when configured, else `$XDG_RUNTIME_DIR/lspmcp`
+ * (a per-user tmpfs made for exactly this), else `.lspmcp/` beside the config. One config, one
+ * lease: the file names derive from the config's absolute path.
+ */
+export function leasePaths(configPath: string, leaseDir: string | null, env: NodeJS.ProcessEnv = process.env): LeasePaths {
+  const dir = leaseDir ?? (env.XDG_RUNTIME_DIR ? join(env.XDG_RUNTIME_DIR, "lspmcp") : join(configPath, "..", ".lspmcp"));
+  const stem = "bridge-" + createHash("sha256").update(configPath).digest("hex").slice(0, 16);
+  return { dir, lease: join(dir, `${stem}.lease`), lock: join(dir, `${stem}.lock`), log: join(dir, `${stem}.log`) };
+}
+
+/**
+ * Makes sure the lease folder exists (mode 0700) and takes a durable write; throws with the
+ * reason when it does not, which callers take as "run standalone".
+ */
+export function prepareLeaseDir(paths: LeasePaths): void {
+  mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
+  if (!statSync(paths.dir).isDirectory()) throw new Error(`${paths.dir} is not a folder`);
+  const probe = join(paths.dir, `.write-probe-${process.pid}`);
+  const fd = openSync(probe, "w", 0o600);
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+    unlinkSync(probe);
+  }
+}

@@ -1,0 +1,53 @@
+import { spawn } from "node:child_process";
+
+/** A held lock; `release` lets the next waiter in. */
+export interface HeldLock {
+  release(): Promise<void>;
+}
+
+/**
+ * Takes an exclusive kernel lock on `path` (flock(2), through util-linux's `flock` — Node has no
+ * flock of its own). The lock is held by a small child that waits on our pipe, so it is released
+ * whenever this process ends, however it ends: a crashed holder never leaves a stale lock.
+ * Rejects when the lock is not held by `until` (epoch ms), or `flock` cannot run.
+ */
+export function acquireLock(path: string, until: number): Promise<HeldLock> {
+  const seconds = Math.max(0.05, (until - Date.now()) / 1000).toFixed(2);
+  // `echo` says "held"; `cat` keeps holding until our end of the pipe closes.
+  const child = spawn("flock", ["--exclusive", "--timeout", seconds, path, "-c", "echo held; exec cat >/dev/null"], {
+    stdio: ["pipe", "pipe", "ignore"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
+  return new Promise<HeldLock>((resolve, reject) => {
+    let output = "";
+    const fail = (reason: string): void => {
+      child.stdin.destroy();
+      reject(new Error(`cannot lock ${path}: ${reason}`));
+    };
+    child.once("error", (error) => fail(error.message));
+    child.once("exit", (code, signal) => fail(code === 1 ? "timed out" : `flock exited with ${code ?? signal}`));
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+      if (!output.includes("held\n")) return;
+      child.removeAllListeners("exit");
+      child.removeAllListeners("error");
+      child.on("error", () => {});
+      resolve({
+        release: async () => {
+          child.stdin.end();
+          await exited;
+        },
+      });
+    });
+  });
+}
+
+/** Runs `body` while holding the lock on `path`; the lock is released however `body` ends. */
+export async function withLock<T>(path: string, until: number, body: () => Promise<T>): Promise<T> {
+  const lock = await acquireLock(path, until);
+  try {
+    return await body();
+  } finally {
+    await lock.release();
+  }
+}
