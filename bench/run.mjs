@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
-const all = ["bridge", "supervision", "maude", "check"];
+const all = ["bridge", "supervision", "maude", "check", "shared"];
 const chosen = process.argv.slice(2).filter((name) => all.includes(name));
 let failed = 0;
 for (const name of chosen.length > 0 ? chosen : all) {

@@ -8,6 +8,7 @@ export class SharedLifetime {
   readonly #firstPeerMs: number;
   readonly #onEmpty: () => void;
   #timer: NodeJS.Timeout | undefined;
+  #count = 0;
   #stopped = false;
 
   constructor(lingerMs: number, firstPeerMs: number, onEmpty: () => void) {
@@ -16,13 +17,14 @@ export class SharedLifetime {
     this.#onEmpty = onEmpty;
   }
 
-  /** Starts the first-peer clock. */
+  /** Starts the first-peer clock, unless a peer came even sooner. */
   start(): void {
-    this.#arm(this.#firstPeerMs);
+    if (this.#count === 0) this.#arm(this.#firstPeerMs);
   }
 
   /** The peer count changed. */
   peers(count: number): void {
+    this.#count = count;
     if (count > 0) this.#disarm();
     else this.#arm(this.#lingerMs);
   }

@@ -13,31 +13,36 @@ export interface LaunchReport {
 }
 
 /**
- * Starts a shared server (`argv`, the lspmcp command that runs one) in a session of its own, so
- * it outlives this process and no terminal signal aimed at this one reaches it; its stderr is
- * appended to the lease folder's log. Resolves with the lease it reports once elected (or once
- * it found another holder), rejects when it exits without a report or misses `until`.
+ * Starts a shared server (`argv`, the lspmcp command that runs one) through `setsid --fork`: in a
+ * session of its own and a child of no lspmcp, so it outlives this process, and neither a signal
+ * to this process group nor a client that kills this process's tree reaches it. Its stderr is
+ * appended to the lease folder's log. Resolves with the lease it reports once elected (or once it
+ * found another holder); rejects when its stdout ends without a report or `until` passes.
  */
 export function launchSharedServer(argv: readonly string[], paths: LeasePaths, until: number): Promise<LaunchReport> {
   trimLog(paths.log);
   const log = openSync(paths.log, "a", 0o600);
-  const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ["ignore", "pipe", log] });
+  const child = spawn("setsid", ["--fork", ...argv], { stdio: ["ignore", "pipe", log] });
   closeSync(log);
   return new Promise<LaunchReport>((resolve, reject) => {
     let output = "";
     const timer = setTimeout(() => finish(new Error(`the shared server did not report within its deadline (log: ${paths.log})`)), Math.max(0, until - Date.now()));
+    let settled = false;
     const finish = (outcome: Error | LaunchReport): void => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
+      child.stdout!.removeAllListeners();
       child.stdout!.destroy();
       child.removeAllListeners();
       child.on("error", () => {});
-      // The server lives on by itself; this process must be free to exit without it.
       child.unref();
       if (outcome instanceof Error) reject(outcome);
       else resolve(outcome);
     };
     child.once("error", (error) => finish(new Error(`cannot start the shared server: ${error.message}`)));
-    child.once("exit", (code, signal) => finish(new Error(`the shared server exited (${code ?? signal}) before reporting (log: ${paths.log})`)));
+    // `setsid` exits at once; the server holds our pipe until it has reported (or died).
+    child.stdout!.once("end", () => finish(new Error(`the shared server exited before reporting (log: ${paths.log})`)));
     child.stdout!.on("data", (chunk: Buffer) => {
       output += chunk.toString("utf8");
       const newline = output.indexOf("\n");

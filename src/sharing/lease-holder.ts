@@ -12,6 +12,11 @@ export interface SharingKey {
 
 /** Longest wait for a probe answer: a live server on loopback answers in milliseconds. */
 export const PROBE_TIMEOUT_MS = 2000;
+/**
+ * Shortest: a caller whose deadline is nearly spent still gives a healthy server a fair chance,
+ * or an election would mistake it for a dead one and take its lease.
+ */
+const MIN_PROBE_MS = 500;
 
 /**
  * True when `lease` names a server this process may attach to: its owner (pid and start time) is
@@ -22,7 +27,7 @@ export const PROBE_TIMEOUT_MS = 2000;
 export async function isServing(lease: Lease, key: SharingKey, until: number): Promise<boolean> {
   if (lease.version !== key.version || lease.config_digest !== key.configDigest) return false;
   if (!isAlive({ pid: lease.pid, startTime: lease.start_time })) return false;
-  const probe = await probeLease(lease, Math.min(PROBE_TIMEOUT_MS, until - Date.now()));
+  const probe = await probeLease(lease, Math.max(MIN_PROBE_MS, Math.min(PROBE_TIMEOUT_MS, until - Date.now())));
   return (
     probe !== undefined &&
     probe.token === lease.token &&

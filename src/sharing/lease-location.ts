@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 /** The files of one config's lease, all in one folder. */
 export interface LeasePaths {
@@ -29,7 +29,7 @@ export function leasePaths(configPath: string, leaseDir: string | null, env: Nod
  * reason when it does not, which callers take as "run standalone".
  */
 export function prepareLeaseDir(paths: LeasePaths): void {
-  mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
+  makeFolder(paths.dir);
   if (!statSync(paths.dir).isDirectory()) throw new Error(`${paths.dir} is not a folder`);
   const probe = join(paths.dir, `.write-probe-${process.pid}`);
   const fd = openSync(probe, "w", 0o600);
@@ -38,5 +38,18 @@ export function prepareLeaseDir(paths: LeasePaths): void {
   } finally {
     closeSync(fd);
     unlinkSync(probe);
+  }
+}
+
+// mkdir -p, one level at a time: Node's own `recursive` mkdir never returns for a path under /proc.
+function makeFolder(path: string): void {
+  try {
+    mkdirSync(path, { mode: 0o700 });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return;
+    if (code !== "ENOENT" || dirname(path) === path) throw error;
+    makeFolder(dirname(path));
+    mkdirSync(path, { mode: 0o700 });
   }
 }

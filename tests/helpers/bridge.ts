@@ -33,10 +33,14 @@ export function writeConfig(toml: string, dir = mkdtempSync(join(tmpdir(), "lspm
   return path;
 }
 
-export async function startBridge(configPath: string, env: Record<string, string> = {}): Promise<Bridge> {
+/**
+ * Starts `lspmcp serve` with the SDK's stdio client and initializes it. Standalone unless
+ * `shared`: the suites that test one bridge's own sessions must not attach to another's.
+ */
+export async function startBridge(configPath: string, env: Record<string, string> = {}, options: { shared?: boolean } = {}): Promise<Bridge> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BRIDGE_MAIN, "serve", "--standalone", "--config", configPath],
+    args: [BRIDGE_MAIN, "serve", ...(options.shared ? [] : ["--standalone"]), "--config", configPath],
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LSPMCP_LOG_LEVEL: "warn", ...env },
     stderr: "pipe",
   });

@@ -85,7 +85,7 @@ export class PeerTable {
   #endIdle(): void {
     const now = Date.now();
     for (const peer of this.#peers.values()) {
-      if (peer.inFlight === 0 && peer.streams === 0 && now - peer.lastActivity >= this.#idleMs) void peer.end();
+      if (peer.inFlight === 0 && peer.streams === 0 && now - peer.lastActivity >= this.#idleMs) peer.end().catch(() => {});
     }
   }
 }

@@ -140,7 +140,7 @@ export class SharedHttpServer {
         peer.lastActivity = Date.now();
         // An attached lspmcp holds its event stream for as long as it lives: the stream's end is
         // the peer's end, even when the process was killed and never said goodbye.
-        if (peer.streams === 0 && peer.peerPid !== null) void peer.end();
+        if (peer.streams === 0 && peer.peerPid !== null) peer.end().catch(() => {});
       });
     } else {
       peer.requests++;

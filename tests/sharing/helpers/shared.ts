@@ -1,0 +1,77 @@
+// Shared-mode fixtures: a temp config whose lease folder is its own, the lease as the test reads
+// it (independently of src/sharing), and the process tree of a shared server from /proc.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { REPO, writeConfig } from "../../helpers/bridge.js";
+import { allProcs, proc, treeByEnv, type Proc } from "../../supervision/helpers/proc.js";
+
+export const EXAMPLE_APP = join(REPO, "examples/app");
+
+export interface SharedFixture {
+  readonly dir: string;
+  readonly config: string;
+  readonly leaseDir: string;
+  remove(): void;
+}
+
+/** A config serving examples/app with typescript (and `extra` TOML), its leases in `DIR/leases`. */
+export function sharedFixture(options: { linger_ms?: number; session_idle_ms?: number; lease_dir?: string; extra?: string } = {}): SharedFixture {
+  const dir = mkdtempSync(join(tmpdir(), "lspmcp-shared-"));
+  const leaseDir = options.lease_dir ?? join(dir, "leases");
+  const toml = [
+    "[shared]",
+    `lease_dir = ${JSON.stringify(leaseDir)}`,
+    `linger_ms = ${options.linger_ms ?? 200}`,
+    ...(options.session_idle_ms === undefined ? [] : [`session_idle_ms = ${options.session_idle_ms}`]),
+    "",
+    "[[server]]",
+    'name = "typescript"',
+    'profile = "typescript"',
+    "",
+    "[[workspace]]",
+    'name = "app"',
+    `root = ${JSON.stringify(EXAMPLE_APP)}`,
+    'servers = ["typescript"]',
+    options.extra ?? "",
+  ].join("\n");
+  const config = writeConfig(toml, dir);
+  return { dir, config, leaseDir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The lease file of the fixture's config, parsed, or undefined when there is none. */
+export function leaseOf(fixture: SharedFixture): Record<string, any> | undefined {
+  const name = leaseFileName(fixture);
+  if (name === undefined) return undefined;
+  try {
+    return JSON.parse(readFileSync(join(fixture.leaseDir, name), "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The lease file's name in the fixture's folder (there is one config per fixture). */
+export function leaseFileName(fixture: SharedFixture): string | undefined {
+  try {
+    return readdirSync(fixture.leaseDir).find((name) => name.endsWith(".lease"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Live `lspmcp shared-server` processes of this fixture's config. */
+export function sharedServers(fixture: SharedFixture): Proc[] {
+  return allProcs().filter((p) => p.cmdline.includes("shared-server") && p.cmdline.includes(fixture.config));
+}
+
+/** A shared server and every process it started (its supervisors carry LSPMCP_OWNER=pid:start). */
+export function treeOf(pid: number): Proc[] {
+  const root = proc(pid);
+  if (!root) return [];
+  return treeByEnv("LSPMCP_OWNER", `${root.pid}:${root.startTime}`, [root.pid]);
+}
+
+/** Processes of `tree` running typescript-language-server (one per TypeScript session). */
+export function tsServers(tree: readonly Proc[]): Proc[] {
+  return tree.filter((p) => p.cmdline.includes("typescript-language-server") && !p.cmdline.includes("--supervise"));
+}

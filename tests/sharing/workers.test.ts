@@ -1,0 +1,100 @@
+// Fleets of workers through one shared bridge: one language-server tree for all of them, and a
+// SIGKILLed shared server replaced with no failed call visible to any worker.
+import { afterEach, describe, expect, it } from "vitest";
+import { startBridge, type Bridge } from "../helpers/bridge.js";
+import { requireBinary } from "../helpers/require-binary.js";
+import { alive, killLeftovers, pollUntil, waitAllGone, type Proc } from "../supervision/helpers/proc.js";
+import { leaseOf, sharedFixture, sharedServers, treeOf, tsServers, type SharedFixture } from "./helpers/shared.js";
+
+let fixture: SharedFixture | undefined;
+let workers: Bridge[] = [];
+const seen: Proc[] = [];
+
+afterEach(async () => {
+  await Promise.all(workers.map((worker) => worker.close().catch(() => {})));
+  workers = [];
+  if (fixture) await pollUntil(() => sharedServers(fixture!).length === 0, 5000);
+  killLeftovers(seen);
+  fixture?.remove();
+  fixture = undefined;
+  seen.length = 0;
+});
+
+const CALLS: [string, Record<string, unknown>][] = [
+  ["document_symbols", { path: "src/greet.ts" }],
+  ["diagnostics", { path: "src/greet.ts" }],
+  ["hover", { path: "src/greet.ts", line: 1, column: 18 }],
+  ["workspace_symbols", { query: "greet" }],
+];
+
+describe("workers sharing one bridge", () => {
+  it("three workers call tools concurrently through one shared server with one tsserver tree", async () => {
+    requireBinary("flock");
+    fixture = sharedFixture();
+    workers = await Promise.all([0, 1, 2].map(() => startBridge(fixture!.config, {}, { shared: true })));
+    const answers = await Promise.all(
+      workers.map(async (worker) => {
+        const texts: string[] = [];
+        for (const [name, args] of CALLS) texts.push(JSON.stringify(await worker.ok(name, args)));
+        return texts.join("\n");
+      }),
+    );
+    // Same calls, same bytes, whichever worker asked.
+    expect(new Set(answers).size).toBe(1);
+
+    const servers = sharedServers(fixture);
+    expect(servers).toHaveLength(1);
+    const lease = leaseOf(fixture)!;
+    expect(lease.pid).toBe(servers[0]!.pid);
+    const tree = treeOf(lease.pid);
+    seen.push(...tree);
+    expect(tsServers(tree)).toHaveLength(1);
+    // The workers themselves start nothing: each is a forwarder with no child processes.
+    for (const worker of workers) expect(treeOf(worker.pid).filter((p) => p.pid !== worker.pid)).toEqual([]);
+    const status = await workers[2]!.ok<{ sessions: { state: string; open_documents: number }[] }>("session_status");
+    expect(status.sessions.map((s) => s.state)).toEqual(["ready"]);
+  });
+
+  it("a SIGKILLed shared server is replaced with no failed call seen by the workers, and its tree is gone", async () => {
+    requireBinary("flock");
+    fixture = sharedFixture();
+    workers = await Promise.all([0, 1, 2].map(() => startBridge(fixture!.config, {}, { shared: true })));
+    await Promise.all(workers.map((worker) => worker.ok("document_symbols", { path: "src/greet.ts" })));
+    const first = leaseOf(fixture)!;
+    const oldTree = treeOf(first.pid);
+    seen.push(...oldTree);
+    expect(tsServers(oldTree)).toHaveLength(1);
+
+    let stop = false;
+    let killed = false;
+    const callsAfterKill: number[] = [0, 0, 0];
+    const failures: string[] = [];
+    const loops = workers.map(async (worker, i) => {
+      for (let n = 0; !stop; n++) {
+        const [name, args] = CALLS[n % CALLS.length]!;
+        const result = await worker.call(name, args).catch((error: unknown) => ({ isError: true, content: [{ type: "text", text: String(error) }] }));
+        if (result.isError) failures.push(`${name}: ${result.content[0]?.text}`);
+        if (killed) callsAfterKill[i]!++;
+      }
+    });
+    // Kill while calls are in flight, then keep going until every worker has had answers from the successor.
+    await pollUntil(() => failures.length > 0 || workers.length === 3, 100);
+    process.kill(first.pid, "SIGKILL");
+    killed = true;
+    const replaced = await pollUntil(() => callsAfterKill.every((n) => n >= 5), 60_000, 20);
+    stop = true;
+    await Promise.all(loops);
+    expect(failures).toEqual([]);
+    expect(replaced).toBe(true);
+
+    const second = leaseOf(fixture)!;
+    expect(second.pid).not.toBe(first.pid);
+    expect(sharedServers(fixture).map((p) => p.pid)).toEqual([second.pid]);
+    const newTree = treeOf(second.pid);
+    seen.push(...newTree);
+    expect(tsServers(newTree)).toHaveLength(1);
+    // The killed server's supervisors reap its language servers on their own (CONTRACT §1: 5 s).
+    expect(await waitAllGone(oldTree, 5000)).toEqual([]);
+    expect(oldTree.some(alive)).toBe(false);
+  });
+});
