@@ -1,17 +1,14 @@
 #!/usr/bin/env node
 import { BridgeError } from "../contract/errors.js";
-import { validateConfig } from "../config/validate-config.js";
-import { check } from "./check.js";
 import { packageVersion } from "./package-version.js";
 import { parseCommand, USAGE } from "./parse-args.js";
-import { serve } from "./serve.js";
-import { serveShared } from "./serve-shared.js";
-import { status } from "./status.js";
 import { createStderrLogger } from "./stderr-logger.js";
 
 /** Exit code for an invalid configuration or usage (CONTRACT §2). */
 const EXIT_USAGE = 2;
 
+// Each command is loaded only when run: an attached `serve` (one per worker) must not carry the
+// sessions, LSP and check machinery it never uses.
 async function main(argv: readonly string[]): Promise<number> {
   const logger = createStderrLogger();
   try {
@@ -24,18 +21,19 @@ async function main(argv: readonly string[]): Promise<number> {
         process.stdout.write(`lspmcp ${packageVersion()}\n`);
         return 0;
       case "validate": {
+        const { validateConfig } = await import("../config/validate-config.js");
         const result = await validateConfig(command.config);
         (result.ok ? process.stdout : process.stderr).write(result.text);
         return result.ok ? 0 : EXIT_USAGE;
       }
       case "serve":
-        return await serve(command.config, command.standalone, logger, packageVersion());
+        return await (await import("./serve.js")).serve(command.config, command.standalone, logger, packageVersion());
       case "shared-server":
-        return await serveShared(command.config, logger, packageVersion());
+        return await (await import("./serve-shared.js")).serveShared(command.config, logger, packageVersion());
       case "status":
-        return await status(command.config, command.format);
+        return await (await import("./status.js")).status(command.config, command.format);
       case "check":
-        return await check(command);
+        return await (await import("./check.js")).check(command);
     }
   } catch (error) {
     return reportFatal(error, logger);

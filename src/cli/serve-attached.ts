@@ -7,7 +7,6 @@ import { configDigest } from "../sharing/config-digest.js";
 import { launchSharedServer } from "../sharing/launch-shared-server.js";
 import { findSharedServer } from "../sharing/lease-holder.js";
 import { leasePaths, prepareLeaseDir, type LeasePaths } from "../sharing/lease-location.js";
-import { serveStandalone } from "./serve-standalone.js";
 import { sharedServerArgv } from "./shared-server-argv.js";
 
 /** Deadline of one election: finding the lease's server, or launching one and hearing its report. */
@@ -26,7 +25,7 @@ export async function serveAttached(config: ResolvedConfig, logger: Logger, vers
     prepareLeaseDir(paths);
   } catch (error) {
     logger.warn("lease folder not writable; serving standalone", { lease_dir: paths.dir, reason: message(error) });
-    return serveStandalone(config, logger, version);
+    return standalone(config, logger, version);
   }
   const attach = () => elect(config, paths, version);
   let first: UpstreamTarget;
@@ -34,7 +33,7 @@ export async function serveAttached(config: ResolvedConfig, logger: Logger, vers
     first = await attach();
   } catch (error) {
     logger.warn("no shared server could be had; serving standalone", { reason: message(error), log: paths.log });
-    return serveStandalone(config, logger, version);
+    return standalone(config, logger, version);
   }
 
   const stdio = new BoundedStdioTransport(process.stdin, process.stdout);
@@ -73,6 +72,11 @@ async function elect(config: ResolvedConfig, paths: LeasePaths, version: string)
     }
   }
   throw lastError instanceof Error ? lastError : new Error("the election did not finish in time");
+}
+
+// Loaded only for the fallback: an attached bridge runs none of the sessions machinery.
+async function standalone(config: ResolvedConfig, logger: Logger, version: string): Promise<number> {
+  return (await import("./serve-standalone.js")).serveStandalone(config, logger, version);
 }
 
 function message(error: unknown): string {

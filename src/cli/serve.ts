@@ -1,7 +1,5 @@
 import type { Logger } from "../contract/logger.js";
 import { loadConfig } from "../config/load-config.js";
-import { serveAttached } from "./serve-attached.js";
-import { serveStandalone } from "./serve-standalone.js";
 
 /**
  * `lspmcp serve`: MCP over stdio. Unless `--standalone` is given or `[shared] enabled = false`,
@@ -10,6 +8,6 @@ import { serveStandalone } from "./serve-standalone.js";
  */
 export async function serve(configPath: string, standalone: boolean, logger: Logger, version: string): Promise<number> {
   const config = await loadConfig(configPath);
-  if (standalone || !config.shared.enabled) return serveStandalone(config, logger, version);
-  return serveAttached(config, logger, version);
+  if (standalone || !config.shared.enabled) return (await import("./serve-standalone.js")).serveStandalone(config, logger, version);
+  return (await import("./serve-attached.js")).serveAttached(config, logger, version);
 }

@@ -1,6 +1,8 @@
+import { Agent, request as httpRequest, type IncomingMessage } from "node:http";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { PEER_PID_HEADER } from "./peer-headers.js";
+import { sseEvents } from "./sse-events.js";
 
 /** Where an attached lspmcp sends its messages: a shared server's MCP endpoint and its secret. */
 export interface UpstreamTarget {
@@ -18,12 +20,16 @@ const GOODBYE_TIMEOUT_MS = 1000;
 
 /**
  * One MCP session on a shared server, as seen by an attached lspmcp: each message is one POST
- * (the server answers requests with JSON), and one GET event stream stays open for the session's
- * life, which tells the server that this peer is alive and brings any message the server sends
- * of its own accord. Messages pass through unchanged; this class only adds the session's headers.
+ * (the server answers a request on that POST's event stream), and one GET event stream stays
+ * open for the session's life, which tells the server that this peer is alive and brings any
+ * message the server sends of its own accord. Messages pass through unchanged; this class only
+ * adds the session's headers. Plain node:http with keep-alive: a forwarder per worker must be
+ * cheap in memory and CPU.
  */
 export class HttpUpstream {
   readonly target: UpstreamTarget;
+  readonly #url: URL;
+  readonly #agent = new Agent({ keepAlive: true });
   #sessionId: string | undefined;
   #protocolVersion: string | undefined;
   #stream: AbortController | undefined;
@@ -34,6 +40,7 @@ export class HttpUpstream {
 
   constructor(target: UpstreamTarget, onServerMessage: (message: JSONRPCMessage) => void, onLost: () => void) {
     this.target = target;
+    this.#url = new URL(target.url);
     this.#onServerMessage = onServerMessage;
     this.#onLost = onLost;
   }
@@ -55,36 +62,31 @@ export class HttpUpstream {
    */
   async send(message: JSONRPCMessage, signal?: AbortSignal): Promise<JSONRPCMessage[]> {
     if (this.#lost) throw new UpstreamLost("the shared server was lost");
-    let response: Response;
+    const body = JSON.stringify(message);
+    let response: IncomingMessage;
     try {
-      response = await fetch(this.target.url, {
-        method: "POST",
-        headers: { ...this.#headers(), "content-type": "application/json", accept: "application/json, text/event-stream" },
-        body: JSON.stringify(message),
-        signal,
-      });
+      response = await this.#request("POST", { "content-type": "application/json", accept: "application/json, text/event-stream" }, body, signal);
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       throw this.#lose(`cannot reach the shared server: ${causeOf(error)}`);
     }
-    if (response.status === 202) {
-      await response.body?.cancel();
-      return [];
-    }
+    const status = response.statusCode ?? 0;
     // 404: the server no longer knows this session (it restarted, or ended it); 5xx: it is going away.
-    if (response.status === 404 || response.status >= 500) {
-      await response.body?.cancel();
-      throw this.#lose(`the shared server answered HTTP ${response.status}`);
+    if (status === 202 || status === 404 || status >= 500) {
+      response.resume();
+      if (status === 202) return [];
+      throw this.#lose(`the shared server answered HTTP ${status}`);
     }
-    let body: unknown;
+    let replies: JSONRPCMessage[];
     try {
-      body = await response.json();
+      replies = response.headers["content-type"]?.startsWith("text/event-stream")
+        ? await this.#repliesFromStream(response, message)
+        : toArray(JSON.parse(await readAll(response))).map((item) => reply(item, message));
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       throw this.#lose(`the shared server's answer broke off: ${causeOf(error)}`);
     }
-    const replies = (Array.isArray(body) ? body : [body]).map((item) => reply(item, message));
-    if (response.ok && isInitialize(message)) this.#opened(response, replies);
+    if (status < 300 && isInitialize(message)) this.#opened(response, replies);
     return replies;
   }
 
@@ -93,15 +95,42 @@ export class HttpUpstream {
     if (this.#closed) return;
     this.#closed = true;
     this.#stream?.abort();
-    if (this.#lost || this.#sessionId === undefined) return;
-    await fetch(this.target.url, { method: "DELETE", headers: this.#headers(), signal: AbortSignal.timeout(GOODBYE_TIMEOUT_MS) }).then(
-      (response) => response.body?.cancel(),
-      () => {},
-    );
+    if (!this.#lost && this.#sessionId !== undefined) {
+      await this.#request("DELETE", {}, undefined, AbortSignal.timeout(GOODBYE_TIMEOUT_MS)).then(
+        (response) => response.resume(),
+        () => {},
+      );
+    }
+    this.#agent.destroy();
   }
 
-  #opened(response: Response, replies: JSONRPCMessage[]): void {
-    this.#sessionId = response.headers.get("mcp-session-id") ?? undefined;
+  // The server answers a request on an event stream of its own: what it sends there besides the
+  // response goes straight to the agent. The stream is read to its end (the server closes it
+  // after the response), so its connection goes back to the pool.
+  #repliesFromStream(response: IncomingMessage, sent: JSONRPCMessage): Promise<JSONRPCMessage[]> {
+    const id = "id" in sent ? sent.id : undefined;
+    return new Promise((resolve, reject) => {
+      let answered = false;
+      const read = async (): Promise<void> => {
+        for await (const data of sseEvents(response)) {
+          const message = parseMessage(data);
+          if (message === undefined) continue;
+          if (!answered && ("result" in message || "error" in message) && message.id === id) {
+            answered = true;
+            resolve([message]);
+          } else this.#onServerMessage(message);
+        }
+        if (!answered) throw new Error("the event stream ended before the response");
+      };
+      read().catch((error: unknown) => {
+        if (!answered) reject(error);
+      });
+    });
+  }
+
+  #opened(response: IncomingMessage, replies: JSONRPCMessage[]): void {
+    const sessionId = response.headers["mcp-session-id"];
+    this.#sessionId = typeof sessionId === "string" ? sessionId : undefined;
     const result = replies[0] && "result" in replies[0] ? (replies[0].result as { protocolVersion?: unknown }) : undefined;
     if (typeof result?.protocolVersion === "string") this.#protocolVersion = result.protocolVersion;
     if (this.#sessionId !== undefined) this.#openStream();
@@ -112,38 +141,20 @@ export class HttpUpstream {
     const controller = new AbortController();
     this.#stream = controller;
     const read = async (): Promise<void> => {
-      const response = await fetch(this.target.url, { headers: { ...this.#headers(), accept: "text/event-stream" }, signal: controller.signal });
-      if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
-      let data: string[] = [];
-      let pending = "";
-      const decoder = new TextDecoder();
-      for await (const chunk of response.body) {
-        pending += decoder.decode(chunk, { stream: true });
-        let newline: number;
-        while ((newline = pending.indexOf("\n")) >= 0) {
-          const line = pending.slice(0, newline).replace(/\r$/, "");
-          pending = pending.slice(newline + 1);
-          if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
-          else if (line === "" && data.length > 0) {
-            this.#deliver(data.join("\n"));
-            data = [];
-          }
-        }
+      const response = await this.#request("GET", { accept: "text/event-stream" }, undefined, controller.signal);
+      if (response.statusCode !== 200) {
+        response.resume();
+        throw new Error(`HTTP ${response.statusCode}`);
+      }
+      for await (const data of sseEvents(response)) {
+        const message = parseMessage(data);
+        if (message !== undefined) this.#onServerMessage(message);
       }
     };
     read().then(
       () => this.#streamEnded("the shared server ended the event stream"),
       (error: unknown) => this.#streamEnded(`the event stream failed: ${causeOf(error)}`),
     );
-  }
-
-  #deliver(text: string): void {
-    try {
-      const parsed = JSONRPCMessageSchema.safeParse(JSON.parse(text));
-      if (parsed.success) this.#onServerMessage(parsed.data);
-    } catch {
-      // Not a message (an SSE comment or keep-alive).
-    }
   }
 
   #streamEnded(reason: string): void {
@@ -158,12 +169,41 @@ export class HttpUpstream {
     return new UpstreamLost(reason);
   }
 
+  #request(method: string, extra: Record<string, string>, body: string | undefined, signal: AbortSignal | undefined): Promise<IncomingMessage> {
+    return new Promise((resolve, reject) => {
+      const headers: Record<string, string | number> = { ...this.#headers(), ...extra };
+      if (body !== undefined) headers["content-length"] = Buffer.byteLength(body);
+      const request = httpRequest(this.#url, { method, headers, agent: this.#agent, signal }, resolve);
+      request.once("error", reject);
+      request.end(body);
+    });
+  }
+
   #headers(): Record<string, string> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.target.token}`, [PEER_PID_HEADER]: String(process.pid) };
     if (this.#sessionId !== undefined) headers["mcp-session-id"] = this.#sessionId;
     if (this.#protocolVersion !== undefined) headers["mcp-protocol-version"] = this.#protocolVersion;
     return headers;
   }
+}
+
+async function readAll(response: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of response) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function parseMessage(data: string): JSONRPCMessage | undefined {
+  try {
+    const parsed = JSONRPCMessageSchema.safeParse(JSON.parse(data));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function toArray(body: unknown): unknown[] {
+  return Array.isArray(body) ? body : [body];
 }
 
 function isInitialize(message: JSONRPCMessage): boolean {
@@ -181,6 +221,8 @@ function reply(item: unknown, sent: JSONRPCMessage): JSONRPCMessage {
 }
 
 function causeOf(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string") return code;
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
 }

@@ -29,7 +29,7 @@ export interface SharedHttpServerOptions {
 
 /**
  * The shared bridge's endpoint: MCP Streamable HTTP (the SDK's transport, one MCP session per
- * peer, JSON responses) on 127.0.0.1 at a port the OS picks, behind {@link guardRequest}, plus
+ * peer) on 127.0.0.1 at a port the OS picks, behind {@link guardRequest}, plus
  * the lease probe and the status report. Request bodies are bounded by the SDK's transport
  * (4 MiB, answered 413), like stdin lines (CONTRACT §1).
  */
@@ -104,7 +104,9 @@ export class SharedHttpServer {
     let peer: Peer | undefined;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
-      enableJsonResponse: true,
+      // Event-stream answers, not JSON: the SDK's JSON mode (1.32) keeps a map entry per answered
+      // request for the session's whole life (typescript-sdk issue #2559), which a long-lived
+      // shared server cannot afford.
       onsessioninitialized: (id) => {
         const now = Date.now();
         peer = {
