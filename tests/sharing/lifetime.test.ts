@@ -1,0 +1,109 @@
+// How long a shared server lives: while any peer remains, then it reaps its trees and removes its
+// lease; `lspmcp status` shows it, its peers and its sessions.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { BRIDGE_MAIN, startBridge, type Bridge } from "../helpers/bridge.js";
+import { killLeftovers, pollUntil, waitAllGone, type Proc } from "../supervision/helpers/proc.js";
+import { leaseFileName, leaseOf, sharedFixture, sharedServers, treeOf, tsServers, type SharedFixture } from "./helpers/shared.js";
+
+let fixture: SharedFixture | undefined;
+let workers: Bridge[] = [];
+const seen: Proc[] = [];
+
+afterEach(async () => {
+  await Promise.all(workers.map((worker) => worker.close().catch(() => {})));
+  workers = [];
+  if (fixture) await pollUntil(() => sharedServers(fixture!).length === 0, 5000);
+  killLeftovers(seen);
+  fixture?.remove();
+  fixture = undefined;
+  seen.length = 0;
+});
+
+async function attach(): Promise<Bridge> {
+  const worker = await startBridge(fixture!.config, {}, { shared: true });
+  workers.push(worker);
+  return worker;
+}
+
+/** The shared server's tree once a TypeScript session runs in it. */
+async function warmTree(worker: Bridge): Promise<Proc[]> {
+  await worker.ok("document_symbols", { path: "src/greet.ts" });
+  const tree = treeOf(leaseOf(fixture!)!.pid);
+  seen.push(...tree);
+  expect(tsServers(tree)).toHaveLength(1);
+  return tree;
+}
+
+function status(...extra: string[]): { code: number | null; stdout: string } {
+  const result = spawnSync(process.execPath, [BRIDGE_MAIN, "status", "--config", fixture!.config, ...extra], { encoding: "utf8" });
+  return { code: result.status, stdout: result.stdout };
+}
+
+function leasePresent(): boolean {
+  const name = leaseFileName(fixture!);
+  return name !== undefined && existsSync(join(fixture!.leaseDir, name));
+}
+
+describe("shared server lifetime", () => {
+  it("lives while a peer remains; the last one leaving ends it with no process and no lease left", async () => {
+    fixture = sharedFixture({ linger_ms: 200 });
+    const [a, b] = [await attach(), await attach()];
+    const tree = await warmTree(a);
+    await a.close();
+    // b is still attached: nothing of the server may go (b's next call is answered by the same tree).
+    await b.ok("document_symbols", { path: "src/greet.ts" });
+    expect(tree.every((p) => treeOf(leaseOf(fixture!)!.pid).some((q) => q.pid === p.pid))).toBe(true);
+    await b.close();
+    expect(await waitAllGone(tree, 5000)).toEqual([]);
+    expect(await pollUntil(() => !leasePresent(), 5000)).toBe(true);
+  });
+
+  it("a SIGKILLed last peer is noticed through its event stream: the server ends just the same", async () => {
+    fixture = sharedFixture({ linger_ms: 200 });
+    const worker = await attach();
+    const tree = await warmTree(worker);
+    process.kill(worker.pid, "SIGKILL");
+    expect(await waitAllGone(tree, 5000)).toEqual([]);
+    expect(leasePresent()).toBe(false);
+  });
+
+  it("a SIGTERMed shared server removes its lease and reaps its tree; its workers move on to a successor unharmed", async () => {
+    fixture = sharedFixture();
+    const worker = await attach();
+    const tree = await warmTree(worker);
+    const first = leaseOf(fixture)!.pid;
+    process.kill(first, "SIGTERM");
+    expect(await waitAllGone(tree, 5000)).toEqual([]);
+    const symbols = await worker.ok<{ items: { name: string }[] }>("document_symbols", { path: "src/greet.ts" });
+    expect(symbols.items.map((item) => item.name)).toContain("greet");
+    const second = leaseOf(fixture)!;
+    expect(second.pid).not.toBe(first);
+    seen.push(...treeOf(second.pid));
+  });
+
+  it("lspmcp status lists the shared server, its peers and its sessions, and exits 1 when there is none", async () => {
+    fixture = sharedFixture({ linger_ms: 200 });
+    const none = status();
+    expect(none.code).toBe(1);
+    expect(none.stdout).toContain("no shared server");
+
+    const [a, b] = [await attach(), await attach()];
+    await warmTree(a);
+    const json = status("--format", "json");
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.stdout);
+    expect(report.shared).toBe(true);
+    expect(report.server.pid).toBe(leaseOf(fixture)!.pid);
+    expect(report.server.leaseholder).toBe(true);
+    expect(report.peers.map((peer: { peer_pid: number }) => peer.peer_pid).sort()).toEqual([a.pid, b.pid].sort());
+    expect(report.sessions).toEqual([expect.objectContaining({ workspace: "app", server: "typescript", state: "ready" })]);
+    const text = status();
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^shared server pid \d+ at http:\/\/127\.0\.0\.1:\d+\/mcp/);
+    expect(text.stdout).toContain("peers: 2");
+    expect(text.stdout).toMatch(/app\/typescript: ready pid \d+/);
+  });
+});
