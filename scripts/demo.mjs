@@ -35,6 +35,7 @@ const client = new Client({ name: "lspmcp-demo", version: "1" });
 await client.connect(transport);
 const { tools } = await client.listTools();
 process.stdout.write(`tools: ${tools.map((tool) => tool.name).join(", ")}\n`);
+process.stdout.write("(this `serve` attached to the shared bridge of config/agent.toml, launching it if needed)\n");
 
 async function call(name, args) {
   const result = await client.callTool({ name, arguments: args });
@@ -50,5 +51,21 @@ await call("hover", { path: "src/greet.ts", line, column });
 await call("document_symbols", { path: "src/greet.ts" });
 await call("workspace_symbols", { server: "typescript", query: "greet" });
 await call("session_status", {});
+
+section("the shared bridge, its peers and its sessions");
+runCli("status", "--config", "config/agent.toml");
 await client.close();
-process.stdout.write("\nThe bridge shut down and reaped every language server it started.\n");
+
+// The shared bridge ends once its last peer has been gone for linger_ms; wait for that (bounded).
+const until = Date.now() + 15_000;
+let gone = false;
+while (!gone && Date.now() < until) {
+  gone = spawnSync(process.execPath, [main, "status", "--config", agentConfig], { stdio: "ignore" }).status === 1;
+  if (!gone) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+process.stdout.write(
+  gone
+    ? "\nThe last peer left: the shared bridge shut down and reaped every language server it started.\n"
+    : "\nThe shared bridge is still up 15 s after its last peer left; see `lspmcp status`.\n",
+);
+process.exitCode = gone ? 0 : 1;

@@ -2,7 +2,7 @@
 // folder that cannot be written.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load-config.js";
@@ -131,6 +131,28 @@ describe("election", () => {
     const dead = Math.max(...allProcs().map((p) => p.pid)) + 100_000;
     plantLease(JSON.stringify(liveForeignLease(url, { pid: dead, config_digest: configDigest(config) })));
     await expectTakenOver(await attach());
+  });
+
+  it("after the config changes, a new serve never attaches to the old server: it takes the lease, the old one keeps its peer", async () => {
+    fixture = sharedFixture();
+    const old = await attach();
+    await old.ok("document_symbols", { path: "src/greet.ts" });
+    const first = leaseOf(fixture)!;
+    seen.push(...treeOf(first.pid));
+    writeFileSync(fixture.config, readFileSync(fixture.config, "utf8").replace("linger_ms = 200", "linger_ms = 300"));
+
+    const fresh = await attach();
+    await fresh.ok("document_symbols", { path: "src/greet.ts" });
+    const second = leaseOf(fixture)!;
+    expect(second.pid).not.toBe(first.pid);
+    expect(second.config_digest).not.toBe(first.config_digest);
+    seen.push(...treeOf(second.pid));
+    // The displaced server still answers its own peer, and leaves its successor's lease alone when it ends.
+    await old.ok("document_symbols", { path: "src/greet.ts" });
+    await old.close();
+    expect(await pollUntil(() => proc(first.pid) === undefined, 5000)).toBe(true);
+    expect(leaseOf(fixture)!.pid).toBe(second.pid);
+    await fresh.ok("session_status");
   });
 
   it("an unwritable lease folder degrades to standalone: the bridge serves with its own sessions", async () => {
