@@ -3,12 +3,11 @@
 // `node bench/soak.mjs --calls 2000`) keeps the bridge's RSS bounded; an MCP cancellation
 // reaches the server as `$/cancelRequest` and the session keeps answering.
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REPO, startBridge, type Bridge } from "../helpers/bridge.js";
-import { eventually, fakeWorkspace, memoryOf } from "./helpers/fake-config.js";
+import { eventually, fakeWorkspace, memoryOf, recordedMessages } from "./helpers/fake-config.js";
 
 const SESSIONS = ["s1", "s2", "s3", "s4"];
 const CALLERS = 8;
@@ -63,12 +62,7 @@ describe("cancellation", () => {
   test("an aborted call sends notifications/cancelled, which reaches the server as $/cancelRequest", async () => {
     const controller = new AbortController();
     const call = bridge.client.callTool({ name: "hover", arguments: { path: "a.slow", line: 1, column: 1 } }, undefined, { signal: controller.signal });
-    const received = () =>
-      (existsSync(recordFile) ? readFileSync(recordFile, "utf8") : "")
-        .trim()
-        .split("\n")
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as { id?: number; method?: string; params?: { id?: number } });
+    const received = () => recordedMessages(recordFile);
     // Abort only once the hover is at the server, so the cancellation has something to cancel.
     expect(await eventually(() => received().some((message) => message.method === "textDocument/hover"), 10_000)).toBe(true);
     const started = Date.now();

@@ -3,44 +3,30 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load-config.js";
 import { packageVersion } from "../../src/cli/package-version.js";
 import { configDigest } from "../../src/sharing/config-digest.js";
 import { leasePaths } from "../../src/sharing/lease-location.js";
-import { startBridge, type Bridge } from "../helpers/bridge.js";
+import type { Bridge } from "../helpers/bridge.js";
 import { requireBinary } from "../helpers/require-binary.js";
-import { allProcs, killLeftovers, pollUntil, proc, type Proc } from "../supervision/helpers/proc.js";
-import { leaseOf, sharedFixture, sharedServers, treeOf, tsServers, type SharedFixture } from "./helpers/shared.js";
+import { allProcs, pollUntil, proc } from "../supervision/helpers/proc.js";
+import { leaseOf, SharedRun, sharedFixture, sharedServers, treeOf, tsServers } from "./helpers/shared.js";
 
-let fixture: SharedFixture | undefined;
-let workers: Bridge[] = [];
+const run = new SharedRun();
+
 let fakes: Server[] = [];
-const seen: Proc[] = [];
 
 afterEach(async () => {
-  await Promise.all(workers.map((worker) => worker.close().catch(() => {})));
-  workers = [];
   for (const fake of fakes) fake.closeAllConnections(), fake.close();
   fakes = [];
-  if (fixture) await pollUntil(() => sharedServers(fixture!).length === 0, 5000);
-  killLeftovers(seen);
-  fixture?.remove();
-  fixture = undefined;
-  seen.length = 0;
+  await run.cleanUp();
 });
-
-async function attach(): Promise<Bridge> {
-  const worker = await startBridge(fixture!.config, {}, { shared: true });
-  workers.push(worker);
-  return worker;
-}
 
 /** Writes `text` where the fixture's config keeps its lease. */
 function plantLease(text: string): void {
-  mkdirSync(fixture!.leaseDir, { recursive: true, mode: 0o700 });
-  writeFileSync(leasePaths(fixture!.config, fixture!.leaseDir).lease, text, { mode: 0o600 });
+  mkdirSync(run.fixture!.leaseDir, { recursive: true, mode: 0o700 });
+  writeFileSync(leasePaths(run.fixture!.config, run.fixture!.leaseDir).lease, text, { mode: 0o600 });
 }
 
 /** A lease naming this (live) test process, as a foreign or stale holder would look. */
@@ -54,7 +40,7 @@ function liveForeignLease(url: string, overrides: Record<string, unknown> = {}):
     url,
     version: packageVersion(),
     config_digest: "0".repeat(64),
-    config_path: fixture!.config,
+    config_path: run.fixture!.config,
     created_at: new Date().toISOString(),
     ...overrides,
   };
@@ -74,24 +60,24 @@ async function fakeServer(body: unknown): Promise<string> {
 async function expectTakenOver(worker: Bridge): Promise<void> {
   const symbols = await worker.ok<{ items: { name: string }[] }>("document_symbols", { path: "src/greet.ts" });
   expect(symbols.items.map((item) => item.name)).toContain("greet");
-  const lease = leaseOf(fixture!)!;
+  const lease = leaseOf(run.fixture!)!;
   expect(lease.pid).not.toBe(process.pid);
-  expect(sharedServers(fixture!).map((p) => p.pid)).toEqual([lease.pid]);
-  seen.push(...treeOf(lease.pid));
+  expect(sharedServers(run.fixture!).map((p) => p.pid)).toEqual([lease.pid]);
+  run.seen.push(...treeOf(lease.pid));
 }
 
 describe("election", () => {
   it("two clients starting at the same instant end with exactly one shared server", async () => {
     requireBinary("flock");
-    fixture = sharedFixture();
-    const pair = await Promise.all([attach(), attach()]);
+    const fixture = run.use(sharedFixture());
+    const pair = await Promise.all([run.attach(), run.attach()]);
     // The loser of the election reports the winner and exits; the winner stays.
-    expect(await pollUntil(() => sharedServers(fixture!).length === 1, 5000)).toBe(true);
+    expect(await pollUntil(() => sharedServers(fixture).length === 1, 5000)).toBe(true);
     const servers = sharedServers(fixture);
     expect(leaseOf(fixture)!.pid).toBe(servers[0]!.pid);
     await Promise.all(pair.map((worker) => worker.ok("document_symbols", { path: "src/greet.ts" })));
     const tree = treeOf(servers[0]!.pid);
-    seen.push(...tree);
+    run.seen.push(...tree);
     expect(tsServers(tree)).toHaveLength(1);
   });
 
@@ -101,52 +87,52 @@ describe("election", () => {
     ["foreign", JSON.stringify({ owner: "someone else", port: 8080 })],
   ] as const) {
     it(`a ${kind} lease is taken over`, async () => {
-      fixture = sharedFixture();
+      run.use(sharedFixture());
       plantLease(text);
-      await expectTakenOver(await attach());
+      await expectTakenOver(await run.attach());
     });
   }
 
   it("a lease whose owner is alive but answers as another lspmcp build is taken over", async () => {
-    fixture = sharedFixture();
+    const fixture = run.use(sharedFixture());
     const config = await loadConfig(fixture.config);
     const url = await fakeServer({ kind: "lspmcp-shared", token: "ab".repeat(32), version: "0.0.0-older", config_digest: configDigest(config), leaseholder: true });
     plantLease(JSON.stringify(liveForeignLease(url, { version: "0.0.0-older", config_digest: configDigest(config) })));
-    await expectTakenOver(await attach());
+    await expectTakenOver(await run.attach());
   });
 
   it("a lease of the same build and config whose server does not answer is taken over", async () => {
-    fixture = sharedFixture();
+    const fixture = run.use(sharedFixture());
     const config = await loadConfig(fixture.config);
     const url = await fakeServer(null);
     plantLease(JSON.stringify(liveForeignLease(url, { config_digest: configDigest(config) })));
-    await expectTakenOver(await attach());
+    await expectTakenOver(await run.attach());
   });
 
   it("a lease whose owner process is gone is taken over", async () => {
-    fixture = sharedFixture();
+    const fixture = run.use(sharedFixture());
     const config = await loadConfig(fixture.config);
     const url = await fakeServer({ kind: "lspmcp-shared", token: "ab".repeat(32), version: packageVersion(), config_digest: configDigest(config), leaseholder: true });
     // A pid that is not running (the highest pid is far above any live one here) with a start time.
     const dead = Math.max(...allProcs().map((p) => p.pid)) + 100_000;
     plantLease(JSON.stringify(liveForeignLease(url, { pid: dead, config_digest: configDigest(config) })));
-    await expectTakenOver(await attach());
+    await expectTakenOver(await run.attach());
   });
 
   it("after the config changes, a new serve never attaches to the old server: it takes the lease, the old one keeps its peer", async () => {
-    fixture = sharedFixture();
-    const old = await attach();
+    const fixture = run.use(sharedFixture());
+    const old = await run.attach();
     await old.ok("document_symbols", { path: "src/greet.ts" });
     const first = leaseOf(fixture)!;
-    seen.push(...treeOf(first.pid));
+    run.seen.push(...treeOf(first.pid));
     writeFileSync(fixture.config, readFileSync(fixture.config, "utf8").replace("linger_ms = 200", "linger_ms = 300"));
 
-    const fresh = await attach();
+    const fresh = await run.attach();
     await fresh.ok("document_symbols", { path: "src/greet.ts" });
     const second = leaseOf(fixture)!;
     expect(second.pid).not.toBe(first.pid);
     expect(second.config_digest).not.toBe(first.config_digest);
-    seen.push(...treeOf(second.pid));
+    run.seen.push(...treeOf(second.pid));
     // The displaced server still answers its own peer, and leaves its successor's lease alone when it ends.
     await old.ok("document_symbols", { path: "src/greet.ts" });
     await old.close();
@@ -157,8 +143,8 @@ describe("election", () => {
 
   it("an unwritable lease folder degrades to standalone: the bridge serves with its own sessions", async () => {
     // /proc refuses new folders even to root, unlike a chmod.
-    fixture = sharedFixture({ lease_dir: "/proc/lspmcp-leases" });
-    const worker = await attach();
+    const fixture = run.use(sharedFixture({ lease_dir: "/proc/lspmcp-leases" }));
+    const worker = await run.attach();
     const symbols = await worker.ok<{ items: { name: string }[] }>("document_symbols", { path: "src/greet.ts" });
     expect(symbols.items.map((item) => item.name)).toContain("greet");
     expect(sharedServers(fixture)).toEqual([]);
@@ -166,7 +152,7 @@ describe("election", () => {
     const own = allProcs().filter((p) => p.ppid === worker.pid);
     expect(own.length).toBeGreaterThan(0);
     const tree = treeOf(worker.pid);
-    seen.push(...tree);
+    run.seen.push(...tree);
     expect(tsServers(tree)).toHaveLength(1);
   });
 });

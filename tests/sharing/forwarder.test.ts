@@ -1,11 +1,10 @@
 // An attached serve keeps every stdio promise of a standalone one: a cancellation reaches the
 // language server through the shared server, and bad stdin lines are answered, not fatal.
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { BRIDGE_MAIN, startBridge, type Bridge } from "../helpers/bridge.js";
-import { eventually, fakeWorkspace } from "../hostile/helpers/fake-config.js";
+import { eventually, fakeWorkspace, recordedMessages } from "../hostile/helpers/fake-config.js";
 import { allProcs, pollUntil } from "../supervision/helpers/proc.js";
 
 let bridge: Bridge | undefined;
@@ -35,12 +34,7 @@ describe("an attached serve", () => {
 
     const controller = new AbortController();
     const call = bridge.client.callTool({ name: "hover", arguments: { path: "a.slow", line: 1, column: 1 } }, undefined, { signal: controller.signal });
-    const received = () =>
-      (existsSync(recordFile) ? readFileSync(recordFile, "utf8") : "")
-        .trim()
-        .split("\n")
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as { id?: number; method?: string; params?: { id?: number } });
+    const received = () => recordedMessages(recordFile);
     expect(await eventually(() => received().some((message) => message.method === "textDocument/hover"), 10_000)).toBe(true);
     controller.abort("test cancels");
     await expect(call).rejects.toThrow();

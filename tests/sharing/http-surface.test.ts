@@ -5,35 +5,26 @@ import { setTimeout as delay } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { startBridge, type Bridge } from "../helpers/bridge.js";
-import { killLeftovers, pollUntil, type Proc } from "../supervision/helpers/proc.js";
-import { leaseOf, sharedFixture, sharedServers, treeOf, type SharedFixture } from "./helpers/shared.js";
+import type { Bridge } from "../helpers/bridge.js";
+import { leaseOf, SharedRun, sharedFixture, treeOf } from "./helpers/shared.js";
 
-let fixture: SharedFixture | undefined;
-let worker: Bridge | undefined;
+const run = new SharedRun();
 let clients: Client[] = [];
-const seen: Proc[] = [];
 
 afterEach(async () => {
   await Promise.all(clients.map((client) => client.close().catch(() => {})));
   clients = [];
-  await worker?.close().catch(() => {});
-  worker = undefined;
-  if (fixture) await pollUntil(() => sharedServers(fixture!).length === 0, 5000);
-  killLeftovers(seen);
-  fixture?.remove();
-  fixture = undefined;
-  seen.length = 0;
+  await run.cleanUp();
 });
 
 /** A shared server kept alive by one attached worker; its URL and secret from the lease. */
-async function sharedServer(options: { session_idle_ms?: number } = {}): Promise<{ url: URL; token: string; port: number }> {
-  fixture = sharedFixture(options);
-  worker = await startBridge(fixture.config, {}, { shared: true });
+async function sharedServer(options: { session_idle_ms?: number } = {}): Promise<{ url: URL; token: string; port: number; worker: Bridge }> {
+  const fixture = run.use(sharedFixture(options));
+  const worker = await run.attach();
   const lease = leaseOf(fixture)!;
-  seen.push(...treeOf(lease.pid));
+  run.seen.push(...treeOf(lease.pid));
   const url = new URL(lease.url);
-  return { url, token: lease.token, port: Number(url.port) };
+  return { url, token: lease.token, port: Number(url.port), worker };
 }
 
 interface RawAnswer {
@@ -69,7 +60,7 @@ function mcpHeaders(port: number, token: string): Record<string, string> {
 
 describe("the shared server's HTTP endpoint", () => {
   it("serves the SDK's Streamable HTTP client that carries the lease's secret", async () => {
-    const { url, token } = await sharedServer();
+    const { url, token, worker } = await sharedServer();
     const client = new Client({ name: "http-test", version: "0" });
     clients.push(client);
     await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
@@ -78,7 +69,7 @@ describe("the shared server's HTTP endpoint", () => {
     const result = await client.callTool({ name: "document_symbols", arguments: { path: "src/greet.ts" } });
     expect(result.isError).toBeFalsy();
     // The same answer the stdio worker gets.
-    expect(result.structuredContent).toEqual(await worker!.ok("document_symbols", { path: "src/greet.ts" }));
+    expect(result.structuredContent).toEqual(await worker.ok("document_symbols", { path: "src/greet.ts" }));
   });
 
   it("refuses a foreign Host (DNS rebinding), any Origin, and a missing or wrong secret", async () => {
@@ -98,15 +89,15 @@ describe("the shared server's HTTP endpoint", () => {
   });
 
   it("bounds request bodies at 4 MiB (413) and goes on serving", async () => {
-    const { port, token } = await sharedServer();
+    const { port, token, worker } = await sharedServer();
     const huge = Buffer.alloc(4 * 1024 * 1024 + 1024, 0x20);
     expect((await raw(port, "POST", "/mcp", mcpHeaders(port, token), huge)).status).toBe(413);
     expect((await raw(port, "POST", "/mcp", mcpHeaders(port, token), INITIALIZE)).status).toBe(200);
-    await worker!.ok("session_status");
+    await worker.ok("session_status");
   });
 
   it("DELETE ends a session, and a peer that goes quiet without one is expired", async () => {
-    const { port, token } = await sharedServer({ session_idle_ms: 300 });
+    const { port, token, worker } = await sharedServer({ session_idle_ms: 300 });
     const peers = async (): Promise<number> => JSON.parse((await raw(port, "GET", "/lspmcp/status", mcpHeaders(port, token))).body).peers.length;
     expect(await peers()).toBe(1);
 
@@ -125,6 +116,6 @@ describe("the shared server's HTTP endpoint", () => {
     expect(await peers()).toBe(1);
     const stale = await raw(port, "POST", "/mcp", { ...mcpHeaders(port, token), "mcp-session-id": quiet }, INITIALIZE);
     expect(stale.status).toBe(404);
-    await worker!.ok("session_status");
+    await worker.ok("session_status");
   });
 });

@@ -4,66 +4,50 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BRIDGE_MAIN, startBridge, type Bridge } from "../helpers/bridge.js";
-import { killLeftovers, pollUntil, waitAllGone, type Proc } from "../supervision/helpers/proc.js";
-import { leaseFileName, leaseOf, sharedFixture, sharedServers, treeOf, tsServers, type SharedFixture } from "./helpers/shared.js";
+import { BRIDGE_MAIN, type Bridge } from "../helpers/bridge.js";
+import { pollUntil, waitAllGone, type Proc } from "../supervision/helpers/proc.js";
+import { leaseFileName, leaseOf, SharedRun, sharedFixture, treeOf, tsServers } from "./helpers/shared.js";
 
-let fixture: SharedFixture | undefined;
-let workers: Bridge[] = [];
-const seen: Proc[] = [];
+const run = new SharedRun();
 
-afterEach(async () => {
-  await Promise.all(workers.map((worker) => worker.close().catch(() => {})));
-  workers = [];
-  if (fixture) await pollUntil(() => sharedServers(fixture!).length === 0, 5000);
-  killLeftovers(seen);
-  fixture?.remove();
-  fixture = undefined;
-  seen.length = 0;
-});
-
-async function attach(): Promise<Bridge> {
-  const worker = await startBridge(fixture!.config, {}, { shared: true });
-  workers.push(worker);
-  return worker;
-}
+afterEach(() => run.cleanUp());
 
 /** The shared server's tree once a TypeScript session runs in it. */
 async function warmTree(worker: Bridge): Promise<Proc[]> {
   await worker.ok("document_symbols", { path: "src/greet.ts" });
-  const tree = treeOf(leaseOf(fixture!)!.pid);
-  seen.push(...tree);
+  const tree = treeOf(leaseOf(run.fixture!)!.pid);
+  run.seen.push(...tree);
   expect(tsServers(tree)).toHaveLength(1);
   return tree;
 }
 
 function status(...extra: string[]): { code: number | null; stdout: string } {
-  const result = spawnSync(process.execPath, [BRIDGE_MAIN, "status", "--config", fixture!.config, ...extra], { encoding: "utf8" });
+  const result = spawnSync(process.execPath, [BRIDGE_MAIN, "status", "--config", run.fixture!.config, ...extra], { encoding: "utf8" });
   return { code: result.status, stdout: result.stdout };
 }
 
 function leasePresent(): boolean {
-  const name = leaseFileName(fixture!);
-  return name !== undefined && existsSync(join(fixture!.leaseDir, name));
+  const name = leaseFileName(run.fixture!);
+  return name !== undefined && existsSync(join(run.fixture!.leaseDir, name));
 }
 
 describe("shared server lifetime", () => {
   it("lives while a peer remains; the last one leaving ends it with no process and no lease left", async () => {
-    fixture = sharedFixture({ linger_ms: 200 });
-    const [a, b] = [await attach(), await attach()];
+    const fixture = run.use(sharedFixture({ linger_ms: 200 }));
+    const [a, b] = [await run.attach(), await run.attach()];
     const tree = await warmTree(a);
     await a.close();
     // b is still attached: nothing of the server may go (b's next call is answered by the same tree).
     await b.ok("document_symbols", { path: "src/greet.ts" });
-    expect(tree.every((p) => treeOf(leaseOf(fixture!)!.pid).some((q) => q.pid === p.pid))).toBe(true);
+    expect(tree.every((p) => treeOf(leaseOf(fixture)!.pid).some((q) => q.pid === p.pid))).toBe(true);
     await b.close();
     expect(await waitAllGone(tree, 5000)).toEqual([]);
     expect(await pollUntil(() => !leasePresent(), 5000)).toBe(true);
   });
 
   it("a SIGKILLed last peer is noticed through its event stream: the server ends just the same", async () => {
-    fixture = sharedFixture({ linger_ms: 200 });
-    const worker = await attach();
+    run.use(sharedFixture({ linger_ms: 200 }));
+    const worker = await run.attach();
     const tree = await warmTree(worker);
     process.kill(worker.pid, "SIGKILL");
     expect(await waitAllGone(tree, 5000)).toEqual([]);
@@ -71,8 +55,8 @@ describe("shared server lifetime", () => {
   });
 
   it("a SIGTERMed shared server removes its lease and reaps its tree; its workers move on to a successor unharmed", async () => {
-    fixture = sharedFixture();
-    const worker = await attach();
+    const fixture = run.use(sharedFixture());
+    const worker = await run.attach();
     const tree = await warmTree(worker);
     const first = leaseOf(fixture)!.pid;
     process.kill(first, "SIGTERM");
@@ -81,16 +65,16 @@ describe("shared server lifetime", () => {
     expect(symbols.items.map((item) => item.name)).toContain("greet");
     const second = leaseOf(fixture)!;
     expect(second.pid).not.toBe(first);
-    seen.push(...treeOf(second.pid));
+    run.seen.push(...treeOf(second.pid));
   });
 
   it("lspmcp status lists the shared server, its peers and its sessions, and exits 1 when there is none", async () => {
-    fixture = sharedFixture({ linger_ms: 200 });
+    const fixture = run.use(sharedFixture({ linger_ms: 200 }));
     const none = status();
     expect(none.code).toBe(1);
     expect(none.stdout).toContain("no shared server");
 
-    const [a, b] = [await attach(), await attach()];
+    const [a, b] = [await run.attach(), await run.attach()];
     await warmTree(a);
     const json = status("--format", "json");
     expect(json.code).toBe(0);

@@ -1,24 +1,13 @@
 // Fleets of workers through one shared bridge: one language-server tree for all of them, and a
 // SIGKILLed shared server replaced with no failed call visible to any worker.
 import { afterEach, describe, expect, it } from "vitest";
-import { startBridge, type Bridge } from "../helpers/bridge.js";
 import { requireBinary } from "../helpers/require-binary.js";
-import { alive, killLeftovers, pollUntil, waitAllGone, type Proc } from "../supervision/helpers/proc.js";
-import { leaseOf, sharedFixture, sharedServers, treeOf, tsServers, type SharedFixture } from "./helpers/shared.js";
+import { alive, pollUntil, waitAllGone } from "../supervision/helpers/proc.js";
+import { leaseOf, SharedRun, sharedFixture, sharedServers, treeOf, tsServers } from "./helpers/shared.js";
 
-let fixture: SharedFixture | undefined;
-let workers: Bridge[] = [];
-const seen: Proc[] = [];
+const run = new SharedRun();
 
-afterEach(async () => {
-  await Promise.all(workers.map((worker) => worker.close().catch(() => {})));
-  workers = [];
-  if (fixture) await pollUntil(() => sharedServers(fixture!).length === 0, 5000);
-  killLeftovers(seen);
-  fixture?.remove();
-  fixture = undefined;
-  seen.length = 0;
-});
+afterEach(() => run.cleanUp());
 
 const CALLS: [string, Record<string, unknown>][] = [
   ["document_symbols", { path: "src/greet.ts" }],
@@ -30,8 +19,8 @@ const CALLS: [string, Record<string, unknown>][] = [
 describe("workers sharing one bridge", () => {
   it("three workers call tools concurrently through one shared server with one tsserver tree", async () => {
     requireBinary("flock");
-    fixture = sharedFixture();
-    workers = await Promise.all([0, 1, 2].map(() => startBridge(fixture!.config, {}, { shared: true })));
+    const fixture = run.use(sharedFixture());
+    const workers = await Promise.all([0, 1, 2].map(() => run.attach()));
     const answers = await Promise.all(
       workers.map(async (worker) => {
         const texts: string[] = [];
@@ -47,7 +36,7 @@ describe("workers sharing one bridge", () => {
     const lease = leaseOf(fixture)!;
     expect(lease.pid).toBe(servers[0]!.pid);
     const tree = treeOf(lease.pid);
-    seen.push(...tree);
+    run.seen.push(...tree);
     expect(tsServers(tree)).toHaveLength(1);
     // The workers themselves start nothing: each is a forwarder with no child processes.
     for (const worker of workers) expect(treeOf(worker.pid).filter((p) => p.pid !== worker.pid)).toEqual([]);
@@ -57,16 +46,17 @@ describe("workers sharing one bridge", () => {
 
   it("a SIGKILLed shared server is replaced with no failed call seen by the workers, and its tree is gone", async () => {
     requireBinary("flock");
-    fixture = sharedFixture();
-    workers = await Promise.all([0, 1, 2].map(() => startBridge(fixture!.config, {}, { shared: true })));
+    const fixture = run.use(sharedFixture());
+    const workers = await Promise.all([0, 1, 2].map(() => run.attach()));
     await Promise.all(workers.map((worker) => worker.ok("document_symbols", { path: "src/greet.ts" })));
     const first = leaseOf(fixture)!;
     const oldTree = treeOf(first.pid);
-    seen.push(...oldTree);
+    run.seen.push(...oldTree);
     expect(tsServers(oldTree)).toHaveLength(1);
 
     let stop = false;
     let killed = false;
+    const calls: number[] = [0, 0, 0];
     const callsAfterKill: number[] = [0, 0, 0];
     const failures: string[] = [];
     const loops = workers.map(async (worker, i) => {
@@ -74,11 +64,12 @@ describe("workers sharing one bridge", () => {
         const [name, args] = CALLS[n % CALLS.length]!;
         const result = await worker.call(name, args).catch((error: unknown) => ({ isError: true, content: [{ type: "text", text: String(error) }] }));
         if (result.isError) failures.push(`${name}: ${result.content[0]?.text}`);
+        calls[i]!++;
         if (killed) callsAfterKill[i]!++;
       }
     });
     // Kill while calls are in flight, then keep going until every worker has had answers from the successor.
-    await pollUntil(() => failures.length > 0 || workers.length === 3, 100);
+    await pollUntil(() => calls.every((n) => n >= 2), 30_000);
     process.kill(first.pid, "SIGKILL");
     killed = true;
     const replaced = await pollUntil(() => callsAfterKill.every((n) => n >= 5), 60_000, 20);
@@ -91,7 +82,7 @@ describe("workers sharing one bridge", () => {
     expect(second.pid).not.toBe(first.pid);
     expect(sharedServers(fixture).map((p) => p.pid)).toEqual([second.pid]);
     const newTree = treeOf(second.pid);
-    seen.push(...newTree);
+    run.seen.push(...newTree);
     expect(tsServers(newTree)).toHaveLength(1);
     // The killed server's supervisors reap its language servers on their own (CONTRACT §1: 5 s).
     expect(await waitAllGone(oldTree, 5000)).toEqual([]);

@@ -1,6 +1,5 @@
 import { Agent, request as httpRequest, type IncomingMessage } from "node:http";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { PEER_PID_HEADER } from "./peer-headers.js";
 import { sseEvents } from "./sse-events.js";
 
@@ -193,10 +192,13 @@ async function readAll(response: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+// The shared server is lspmcp itself, reached with its secret: its messages are passed on after a
+// shape check, not re-validated field by field (a tool result can be large, and every worker's
+// forwarder would pay for that on every call).
 function parseMessage(data: string): JSONRPCMessage | undefined {
   try {
-    const parsed = JSONRPCMessageSchema.safeParse(JSON.parse(data));
-    return parsed.success ? parsed.data : undefined;
+    const value = JSON.parse(data) as { jsonrpc?: unknown } | null;
+    return typeof value === "object" && value !== null && value.jsonrpc === "2.0" ? (value as JSONRPCMessage) : undefined;
   } catch {
     return undefined;
   }

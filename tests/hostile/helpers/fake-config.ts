@@ -1,6 +1,6 @@
 // Bridges over the fake language server (--lsp): fast, deterministic sessions whose faults the
 // test chooses, so that hostile-input tests measure the bridge and not a real server's moods.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ERROR_CODES as CONTRACT_CODES } from "../../../src/contract/errors.js";
@@ -67,4 +67,13 @@ export async function eventually(test: () => boolean, timeoutMs: number): Promis
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return test();
+}
+
+/** What a fake server started with `--record FILE` has received so far, in order. */
+export function recordedMessages(file: string): { id?: number; method?: string; params?: { id?: number } }[] {
+  return (existsSync(file) ? readFileSync(file, "utf8") : "")
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 }

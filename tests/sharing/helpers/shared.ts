@@ -3,8 +3,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { REPO, writeConfig } from "../../helpers/bridge.js";
-import { allProcs, proc, treeByEnv, type Proc } from "../../supervision/helpers/proc.js";
+import { REPO, startBridge, writeConfig, type Bridge } from "../../helpers/bridge.js";
+import { allProcs, killLeftovers, pollUntil, proc, treeByEnv, type Proc } from "../../supervision/helpers/proc.js";
 
 export const EXAMPLE_APP = join(REPO, "examples/app");
 
@@ -74,4 +74,39 @@ export function treeOf(pid: number): Proc[] {
 /** Processes of `tree` running typescript-language-server (one per TypeScript session). */
 export function tsServers(tree: readonly Proc[]): Proc[] {
   return tree.filter((p) => p.cmdline.includes("typescript-language-server") && !p.cmdline.includes("--supervise"));
+}
+
+/**
+ * One test's shared-mode state: its fixture, the workers it attached and every process it saw.
+ * `cleanUp` closes the workers, waits (bounded) for the shared server to end as it should, kills
+ * whatever survived, and removes the fixture.
+ */
+export class SharedRun {
+  fixture: SharedFixture | undefined;
+  readonly workers: Bridge[] = [];
+  readonly seen: Proc[] = [];
+
+  /** Makes `fixture` this test's; returns it. */
+  use(fixture: SharedFixture): SharedFixture {
+    this.fixture = fixture;
+    return fixture;
+  }
+
+  /** Starts one `lspmcp serve` (shared) on this test's config. */
+  async attach(): Promise<Bridge> {
+    const worker = await startBridge(this.fixture!.config, {}, { shared: true });
+    this.workers.push(worker);
+    return worker;
+  }
+
+  async cleanUp(): Promise<void> {
+    await Promise.all(this.workers.map((worker) => worker.close().catch(() => {})));
+    this.workers.length = 0;
+    const fixture = this.fixture;
+    if (fixture) await pollUntil(() => sharedServers(fixture).length === 0, 5000);
+    killLeftovers(this.seen);
+    this.seen.length = 0;
+    fixture?.remove();
+    this.fixture = undefined;
+  }
 }
