@@ -88,10 +88,13 @@ describe("the shared server's HTTP endpoint", () => {
     expect(admitted.headers["mcp-session-id"]).toBeTruthy();
   });
 
-  it("bounds request bodies at 4 MiB (413) and goes on serving", async () => {
+  it("bounds request bodies at 4 MiB (413), answers a body that is not JSON with -32700, and goes on serving", async () => {
     const { port, token, worker } = await sharedServer();
     const huge = Buffer.alloc(4 * 1024 * 1024 + 1024, 0x20);
     expect((await raw(port, "POST", "/mcp", mcpHeaders(port, token), huge)).status).toBe(413);
+    const garbled = await raw(port, "POST", "/mcp", mcpHeaders(port, token), "{oops");
+    expect(garbled.status).toBe(400);
+    expect(JSON.parse(garbled.body).error.code).toBe(-32700);
     expect((await raw(port, "POST", "/mcp", mcpHeaders(port, token), INITIALIZE)).status).toBe(200);
     await worker.ok("session_status");
   });

@@ -12,7 +12,7 @@ export interface Peer {
   /** Open GET event streams: an attached lspmcp keeps one open for as long as it lives. */
   streams: number;
   /** Hands one HTTP request of this peer's session to its MCP transport. */
-  handle(request: IncomingMessage, response: ServerResponse): Promise<void>;
+  handle(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void>;
   /** Ends the peer's MCP session; `PeerTable.remove` follows through the session's close. */
   end(): Promise<void>;
 }

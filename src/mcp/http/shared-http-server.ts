@@ -6,6 +6,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import type { Logger } from "../../contract/logger.js";
 import { PROBE_PATH, STATUS_PATH } from "../../sharing/probe-lease.js";
 import { PEER_PID_HEADER } from "./peer-headers.js";
+import { readJsonBody } from "./request-body.js";
 import { PeerTable, type Peer } from "./peer-table.js";
 import { guardRequest } from "./request-guard.js";
 
@@ -30,8 +31,8 @@ export interface SharedHttpServerOptions {
 /**
  * The shared bridge's endpoint: MCP Streamable HTTP (the SDK's transport, one MCP session per
  * peer) on 127.0.0.1 at a port the OS picks, behind {@link guardRequest}, plus
- * the lease probe and the status report. Request bodies are bounded by the SDK's transport
- * (4 MiB, answered 413), like stdin lines (CONTRACT §1).
+ * the lease probe and the status report. Request bodies are bounded at 4 MiB (answered 413),
+ * like stdin lines (CONTRACT §1).
  */
 export class SharedHttpServer {
   readonly peers: PeerTable;
@@ -86,20 +87,28 @@ export class SharedHttpServer {
     if (request.method === "GET" && path === STATUS_PATH) return reply(response, 200, { ...this.#options.status(), peers: this.peers.list() });
     if (path !== MCP_PATH) return reply(response, 404, { error: "Not found" });
 
+    let body: unknown;
+    if (request.method === "POST") {
+      const read = await readJsonBody(request);
+      // The connection is closed after a refusal: the rest of an oversized body is never read.
+      if (read.kind === "too-large") return reply(response, 413, rpcError(-32000, "Request body exceeds 4 MiB"), true);
+      if (read.kind === "not-json") return reply(response, 400, rpcError(-32700, "Parse error: the body is not JSON"));
+      body = read.value;
+    }
     const sessionId = request.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
       const peer = this.peers.get(sessionId);
       if (!peer) return reply(response, 404, rpcError(-32001, "Session not found"));
-      return this.#serve(peer, request, response);
+      return this.#serve(peer, request, response, body);
     }
     if (request.method !== "POST") return reply(response, 400, rpcError(-32000, "Bad Request: Mcp-Session-Id header is required"));
     if (!this.#accepting) return reply(response, 503, rpcError(-32000, "Shutting down: elect a new shared server"));
-    return this.#open(request, response);
+    return this.#open(request, response, body);
   }
 
   // A request without a session: the SDK's transport accepts only an initialize here and answers
   // anything else itself. The peer exists from the moment the SDK hands out its session id.
-  async #open(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  async #open(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
     const server = this.#options.createMcpServer();
     let peer: Peer | undefined;
     const transport = new StreamableHTTPServerTransport({
@@ -117,7 +126,7 @@ export class SharedHttpServer {
           requests: 1,
           inFlight: 1,
           streams: 0,
-          handle: (req, res) => transport.handleRequest(req, res),
+          handle: (req, res, parsed) => transport.handleRequest(req, res, parsed),
           end: () => transport.close(),
         };
         this.peers.add(peer);
@@ -130,11 +139,11 @@ export class SharedHttpServer {
     response.once("close", () => {
       if (peer) settle(peer);
     });
-    await transport.handleRequest(request, response);
+    await transport.handleRequest(request, response, body);
     if (!peer) await server.close();
   }
 
-  async #serve(peer: Peer, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  async #serve(peer: Peer, request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
     if (request.method === "GET") {
       peer.streams++;
       response.once("close", () => {
@@ -149,7 +158,7 @@ export class SharedHttpServer {
       peer.inFlight++;
       response.once("close", () => settle(peer));
     }
-    await peer.handle(request, response);
+    await peer.handle(request, response, body);
   }
 }
 
@@ -168,8 +177,8 @@ function rpcError(code: number, message: string): unknown {
   return { jsonrpc: "2.0", error: { code, message }, id: null };
 }
 
-function reply(response: ServerResponse, status: number, body: unknown): void {
+function reply(response: ServerResponse, status: number, body: unknown, close = false): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...(close ? { connection: "close" } : {}) });
   response.end(text);
 }
