@@ -22,7 +22,8 @@ export interface LaunchReport {
 export function launchSharedServer(argv: readonly string[], paths: LeasePaths, until: number): Promise<LaunchReport> {
   trimLog(paths.log);
   const log = openSync(paths.log, "a", 0o600);
-  const child = spawn("setsid", ["--fork", ...argv], { stdio: ["ignore", "pipe", log] });
+  // cwd "/": a daemon must not pin the folder (or mount) some worker happened to start in.
+  const child = spawn("setsid", ["--fork", ...argv], { cwd: "/", stdio: ["ignore", "pipe", log] });
   closeSync(log);
   return new Promise<LaunchReport>((resolve, reject) => {
     let output = "";

@@ -69,6 +69,7 @@ async function expectTakenOver(worker: Bridge): Promise<void> {
 describe("election", () => {
   it("two clients starting at the same instant end with exactly one shared server", async () => {
     requireBinary("flock");
+    requireBinary("setsid");
     const fixture = run.use(sharedFixture());
     const pair = await Promise.all([run.attach(), run.attach()]);
     // The loser of the election reports the winner and exits; the winner stays.

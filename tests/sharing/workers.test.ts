@@ -19,6 +19,7 @@ const CALLS: [string, Record<string, unknown>][] = [
 describe("workers sharing one bridge", () => {
   it("three workers call tools concurrently through one shared server with one tsserver tree", async () => {
     requireBinary("flock");
+    requireBinary("setsid");
     const fixture = run.use(sharedFixture());
     const workers = await Promise.all([0, 1, 2].map(() => run.attach()));
     const answers = await Promise.all(
@@ -46,6 +47,7 @@ describe("workers sharing one bridge", () => {
 
   it("a SIGKILLed shared server is replaced with no failed call seen by the workers, and its tree is gone", async () => {
     requireBinary("flock");
+    requireBinary("setsid");
     const fixture = run.use(sharedFixture());
     const workers = await Promise.all([0, 1, 2].map(() => run.attach()));
     await Promise.all(workers.map((worker) => worker.ok("document_symbols", { path: "src/greet.ts" })));
