@@ -108,6 +108,8 @@ export class StdioForwarder {
 
   async #reattach(): Promise<HttpUpstream> {
     if (this.#closed) throw new Error("closing");
+    // A lost upstream sends no goodbye; closing it only drops its pooled connections.
+    await this.#upstream?.close();
     this.#upstream = undefined;
     const target = await this.#attach();
     const upstream = this.#upstreamFor(target);
