@@ -3,7 +3,8 @@ import {
   DidCloseTextDocumentNotification,
   DidOpenTextDocumentNotification,
 } from "vscode-languageserver-protocol";
-import type { MessageConnection } from "vscode-jsonrpc/node";
+import type { MessageConnection, NotificationType } from "vscode-jsonrpc/node";
+import { BridgeError } from "../contract/errors.js";
 
 /** A document as the server knows it. */
 export interface OpenDocument {
@@ -35,7 +36,7 @@ export class DocumentSync {
     if (!known) {
       const document = { uri, languageId, version: 1, text, sentAfterSequence };
       this.documents.set(uri, document);
-      await this.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      await this.notify(DidOpenTextDocumentNotification.type, {
         textDocument: { uri, languageId, version: 1, text },
       });
       return document;
@@ -43,7 +44,7 @@ export class DocumentSync {
     const document = { ...known, version: known.version + 1, text, sentAfterSequence };
     this.documents.set(uri, document);
     // A change event without a range replaces the whole text; servers accept it in any sync mode.
-    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+    await this.notify(DidChangeTextDocumentNotification.type, {
       textDocument: { uri, version: document.version },
       contentChanges: [{ text }],
     });
@@ -52,7 +53,18 @@ export class DocumentSync {
 
   async close(uri: string): Promise<void> {
     if (!this.documents.delete(uri)) return;
-    await this.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+    await this.notify(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+  }
+
+  // A server that died between two messages makes the write fail (EPIPE): that is the server's
+  // crash, not an internal error of the bridge.
+  private async notify<P>(type: NotificationType<P>, params: P): Promise<void> {
+    try {
+      await (this.connection.sendNotification as (t: NotificationType<P>, p: P) => Promise<void>)(type, params);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new BridgeError("ServerCrashed", `the language server went away during ${type.method}: ${message}`, { method: type.method }, { cause: error });
+    }
   }
 
   get(uri: string): OpenDocument | undefined {
