@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark in turn, each printing its figures as ratios against a baseline
-// measured in the same run. Pass a name (bridge, supervision, maude, check) to run only that one.
+// measured in the same run. Pass a name (bridge, supervision, maude, check, shared) to run only that one.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
