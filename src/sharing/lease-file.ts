@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { LeaseSchema, type Lease } from "./lease-schema.js";
 
@@ -13,6 +13,9 @@ export type LeaseRead =
 export function readLease(path: string): LeaseRead {
   let text: string;
   try {
+    // Only a lease of this user's counts: another user's could name a server of theirs.
+    const owner = statSync(path).uid;
+    if (owner !== process.getuid?.()) return { state: "corrupt", reason: `owned by uid ${owner}, not by this user` };
     text = readFileSync(path, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { state: "missing" };

@@ -25,12 +25,17 @@ export function leasePaths(configPath: string, leaseDir: string | null, env: Nod
 }
 
 /**
- * Makes sure the lease folder exists (mode 0700) and takes a durable write; throws with the
- * reason when it does not, which callers take as "run standalone".
+ * Makes sure the lease folder exists (mode 0700), is this user's and writable by nobody else, and
+ * takes a durable write; throws with the reason when not, which callers take as "run standalone".
  */
 export function prepareLeaseDir(paths: LeasePaths): void {
   makeFolder(paths.dir);
-  if (!statSync(paths.dir).isDirectory()) throw new Error(`${paths.dir} is not a folder`);
+  const folder = statSync(paths.dir);
+  if (!folder.isDirectory()) throw new Error(`${paths.dir} is not a folder`);
+  // Like ssh with ~/.ssh: a folder someone else could write in could hold a lease they planted,
+  // naming a server of theirs that every agent here would then talk to.
+  if (folder.uid !== process.getuid?.()) throw new Error(`${paths.dir} belongs to uid ${folder.uid}, not to this user`);
+  if ((folder.mode & 0o022) !== 0) throw new Error(`${paths.dir} is writable by others (mode ${(folder.mode & 0o777).toString(8)})`);
   const probe = join(paths.dir, `.write-probe-${process.pid}`);
   const fd = openSync(probe, "w", 0o600);
   try {

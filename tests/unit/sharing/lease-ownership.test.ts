@@ -1,0 +1,47 @@
+// Another local user must not be able to steer this user's agents to a server of theirs: a lease
+// or lease folder that is not this user's alone is not trusted.
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { readLease } from "../../../src/sharing/lease-file.js";
+import { leasePaths, prepareLeaseDir } from "../../../src/sharing/lease-location.js";
+
+// Giving a file away (chown) needs root, which CI and this project's machines are.
+const NOBODY = 65534;
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "lspmcp-ownership-"));
+  dirs.push(dir);
+  return dir;
+}
+
+describe("lease ownership", () => {
+  test("a lease file of another user is corrupt, whatever it says", () => {
+    const path = join(tempDir(), "x.lease");
+    writeFileSync(path, "{}", { mode: 0o600 });
+    expect(readLease(path)).toMatchObject({ state: "corrupt", reason: "not an lspmcp lease" });
+    chownSync(path, NOBODY, NOBODY);
+    expect(readLease(path)).toEqual({ state: "corrupt", reason: `owned by uid ${NOBODY}, not by this user` });
+  });
+
+  test("a lease folder writable by others is refused", () => {
+    const dir = join(tempDir(), "leases");
+    mkdirSync(dir, { mode: 0o700 });
+    const paths = leasePaths("/x/bridge.toml", dir);
+    expect(() => prepareLeaseDir(paths)).not.toThrow();
+    chmodSync(dir, 0o777);
+    expect(() => prepareLeaseDir(paths)).toThrow(/writable by others \(mode 777\)/);
+    chmodSync(dir, 0o720);
+    expect(() => prepareLeaseDir(paths)).toThrow(/writable by others/);
+  });
+
+  test("a lease folder of another user is refused", () => {
+    const dir = join(tempDir(), "leases");
+    mkdirSync(dir, { mode: 0o700 });
+    chownSync(dir, NOBODY, NOBODY);
+    expect(() => prepareLeaseDir(leasePaths("/x/bridge.toml", dir))).toThrow(`belongs to uid ${NOBODY}`);
+  });
+});
