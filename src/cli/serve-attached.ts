@@ -24,7 +24,7 @@ export async function serveAttached(config: ResolvedConfig, logger: Logger, vers
   try {
     prepareLeaseDir(paths);
   } catch (error) {
-    logger.warn("lease folder not writable; serving standalone", { lease_dir: paths.dir, reason: message(error) });
+    logger.warn("lease folder not usable; serving standalone", { lease_dir: paths.dir, reason: message(error) });
     return standalone(config, logger, version);
   }
   const attach = () => elect(config, paths, version);

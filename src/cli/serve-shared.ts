@@ -51,6 +51,9 @@ export async function serveShared(configPath: string, logger: Logger, version: s
     logger,
   });
   url = await http.listen();
+  // Orphans of an earlier server (one killed outright) are reaped before this one can be found:
+  // sweeping only ever touches trees whose owner is gone, so a candidate that loses did no harm.
+  await sweepOrphans((message, fields) => logger.info(message, fields));
   const lease = leaseOf(config, { token, url, version, digest });
   const claim = await claimLease(paths, lease, Date.now() + LOCK_TIMEOUT_MS);
   if (!claim.won) {
@@ -58,8 +61,6 @@ export async function serveShared(configPath: string, logger: Logger, version: s
     await http.close();
     return 0;
   }
-  // Orphans of an earlier server of ours are reaped before any session of this one starts.
-  await sweepOrphans((message, fields) => logger.info(message, fields));
 
   let done!: (code: number) => void;
   const finished = new Promise<number>((resolve) => (done = resolve));
