@@ -67,7 +67,7 @@ async function expectTakenOver(worker: Bridge): Promise<void> {
 }
 
 describe("election", () => {
-  it("two clients starting at the same instant end with exactly one shared server", async () => {
+  it.each([1, 2, 3])("two clients starting at the same instant end with exactly one shared server (run %i)", async () => {
     requireBinary("flock");
     requireBinary("setsid");
     const fixture = run.use(sharedFixture());
