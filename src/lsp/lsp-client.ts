@@ -4,7 +4,6 @@ import {
   createMessageConnection,
   ResponseError,
   StreamMessageReader,
-  StreamMessageWriter,
   type MessageConnection,
 } from "vscode-jsonrpc/node";
 import {
@@ -24,6 +23,7 @@ import { CLIENT_CAPABILITIES } from "./client-capabilities.js";
 import type { Deadline } from "./deadline.js";
 import { DocumentSync } from "./document-sync.js";
 import { DynamicRegistrations } from "./dynamic-registrations.js";
+import { FramedMessageWriter } from "./framed-message-writer.js";
 import { FrameGuard, OVERSIZED_RESPONSE_CODE } from "./frame-guard.js";
 import { ProgressTracker } from "./progress-tracker.js";
 import { PushDiagnosticsStore } from "./push-diagnostics-store.js";
@@ -80,7 +80,7 @@ export class LspClient {
     options.input.pipe(guard);
     const reader = new StreamMessageReader(guard);
     reader.onError((error) => client?.breakConnection(`the server sent a message that is not JSON-RPC: ${error.message}`));
-    const connection = createMessageConnection(reader, new StreamMessageWriter(options.output));
+    const connection = createMessageConnection(reader, new FramedMessageWriter(options.output));
     client = new LspClient(connection, options);
     handleServerRequests(connection, {
       settings: options.settings,
