@@ -22,6 +22,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { alive, kib, stat, treeWhere } from "./proc.mjs";
 
 const REPO = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const MAIN = join(REPO, "dist/src/cli/main.js");
@@ -59,38 +60,8 @@ const DISTINCT = FILES.flatMap(({ server, path, hoverAt, query }) => [
 // Interleaved so that consecutive calls go to different servers: file = i % 3, tool = (i / 3) % 4.
 const SCRIPT = Array.from({ length: CALLS }, (_, i) => DISTINCT[(i % 3) * 4 + (Math.floor(i / 3) % 4)]);
 
-// --- /proc, read directly.
-function stat(pid) {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, "latin1");
-    const f = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    return { state: f[0], ppid: Number(f[1]), start: f[19], cpuMs: (Number(f[11]) + Number(f[12])) * 10 }; // utime+stime, USER_HZ 100
-  } catch {
-    return undefined;
-  }
-}
-const live = (s) => s !== undefined && s.state !== "Z" && s.state !== "X";
-const alive = (p) => {
-  const s = stat(p.pid);
-  return live(s) && s.start === p.start;
-};
-const kib = (file, key) => {
-  try {
-    return Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(readFileSync(file, "utf8"))?.[1] ?? 0);
-  } catch {
-    return 0;
-  }
-};
 /** The roots and every live descendant of them, by /proc parent links. */
-function treeOf(roots) {
-  const all = readdirSync("/proc").filter((n) => /^\d+$/.test(n)).map((n) => ({ pid: Number(n), ...stat(Number(n)) })).filter(live);
-  const members = new Map(all.filter((p) => roots.includes(p.pid)).map((p) => [p.pid, p]));
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const p of all) if (!members.has(p.pid) && members.has(p.ppid)) (members.set(p.pid, p), (grew = true));
-  }
-  return [...members.values()];
-}
+const treeOf = (roots) => treeWhere((pid) => roots.includes(pid));
 function role(pid) {
   let args = [];
   try {

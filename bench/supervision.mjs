@@ -7,7 +7,7 @@
 // Usage: node bench/supervision.mjs [--runs N] [--json]
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -19,6 +19,7 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter } fro
 import { spawnSupervised } from "../dist/src/supervision/spawn-supervised.js";
 import { scrubbedEnv } from "../dist/src/supervision/scrubbed-env.js";
 import { sweepOrphans } from "../dist/src/supervision/orphan-sweep.js";
+import { alive, kib, procOf, treeWhere } from "./proc.mjs";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const FAKE = `${REPO}tests/fixtures/servers/fake-server.mjs`;
@@ -29,41 +30,19 @@ const argv = process.argv.slice(2);
 const RUNS = Number(argv[argv.indexOf("--runs") + 1]) || 10;
 const timings = process.env.BENCH_TERM_GRACE_MS ? { termGraceMs: Number(process.env.BENCH_TERM_GRACE_MS) } : {};
 
-// --- /proc, read directly: the bench measures the implementation, it does not use it to measure.
-function stat(pid) {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, "latin1");
-    const f = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    return { state: f[0], ppid: Number(f[1]), start: f[19] };
-  } catch {
-    return undefined;
-  }
-}
-const alive = (p) => {
-  const s = stat(p.pid);
-  return s !== undefined && s.start === p.start && s.state !== "Z" && s.state !== "X";
-};
+// The tree of a mark: processes whose environment carries MARK=mark (or `roots`), with descendants.
 function treeByMark(mark, roots) {
-  const all = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    const s = stat(Number(name));
-    if (!s || s.state === "Z") continue;
-    let env = "";
+  const marked = (pid) => {
+    if (roots.includes(pid)) return true;
     try {
-      env = readFileSync(`/proc/${name}/environ`, "utf8");
-    } catch {}
-    all.push({ pid: Number(name), ppid: s.ppid, start: s.start, marked: env.split("\0").includes(`${MARK}=${mark}`) || roots.includes(Number(name)) });
-  }
-  const members = new Map(all.filter((p) => p.marked).map((p) => [p.pid, p]));
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const p of all) if (!members.has(p.pid) && members.has(p.ppid)) (members.set(p.pid, p), (grew = true));
-  }
-  return [...members.values()];
+      return readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(`${MARK}=${mark}`);
+    } catch {
+      return false;
+    }
+  };
+  return treeWhere(marked);
 }
-const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN);
-const procOf = (pid) => ({ pid, start: stat(pid)?.start });
+const rssKb = (pid) => kib(`/proc/${pid}/status`, "VmRSS");
 
 /** Milliseconds from t0 until every process of `procs` is gone (2 ms polls, 10 s cap). */
 async function goneAfter(procs, t0) {

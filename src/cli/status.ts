@@ -3,7 +3,7 @@ import { loadConfig } from "../config/load-config.js";
 import { readLease } from "../sharing/lease-file.js";
 import { PROBE_TIMEOUT_MS } from "../sharing/lease-holder.js";
 import { leasePaths } from "../sharing/lease-location.js";
-import { STATUS_PATH } from "../sharing/probe-lease.js";
+import { fetchFromLease, STATUS_PATH } from "../sharing/probe-lease.js";
 import type { STATUS_FORMATS } from "./parse-args.js";
 
 
@@ -34,10 +34,7 @@ async function gather(config: ResolvedConfig): Promise<StatusReport> {
   if (read.state === "missing") return none("no lease: no shared server is running for this config");
   if (read.state === "corrupt") return none(`stale lease (${read.reason}); the next serve takes it over`);
   try {
-    const response = await fetch(new URL(STATUS_PATH, read.lease.url), {
-      headers: { authorization: `Bearer ${read.lease.token}` },
-      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
-    });
+    const response = await fetchFromLease(read.lease, STATUS_PATH, PROBE_TIMEOUT_MS);
     if (!response.ok) return none(`stale lease: its server answered HTTP ${response.status}`);
     const body = (await response.json()) as { server: Record<string, unknown>; peers: Record<string, unknown>[]; sessions: Record<string, unknown>[] };
     return { lease: paths.lease, shared: true, reason: null, server: body.server, peers: body.peers, sessions: body.sessions };

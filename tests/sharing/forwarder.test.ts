@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { BRIDGE_MAIN, startBridge, type Bridge } from "../helpers/bridge.js";
 import { eventually, fakeWorkspace, recordedMessages } from "../hostile/helpers/fake-config.js";
-import { allProcs, pollUntil } from "../supervision/helpers/proc.js";
+import { pollUntil } from "../supervision/helpers/proc.js";
+import { sharedServers } from "./helpers/shared.js";
 
 let bridge: Bridge | undefined;
 let config: string | undefined;
@@ -13,24 +14,18 @@ let config: string | undefined;
 afterEach(async () => {
   await bridge?.close();
   bridge = undefined;
-  if (config) await pollUntil(() => sharedServersOf(config!).length === 0, 5000);
+  if (config) await pollUntil(() => sharedServers({ config: config! }).length === 0, 5000);
   config = undefined;
 });
 
 const SHARED = '[shared]\nlease_dir = "leases"\nlinger_ms = 200';
-
-function sharedServersOf(configPath: string): number[] {
-  return allProcs()
-    .filter((p) => p.cmdline.includes("shared-server") && p.cmdline.includes(configPath))
-    .map((p) => p.pid);
-}
 
 describe("an attached serve", () => {
   test("an aborted call reaches the language server as $/cancelRequest through the shared server, and the forwarder goes on", async () => {
     const recordFile = join(fakeWorkspace([]).root, "slow.jsonl");
     config = fakeWorkspace([{ name: "slow", extension: ".slow", flags: ["--fault", "never-answer", "--record", recordFile] }], `request_timeout_ms = 10000\n${SHARED}`).config;
     bridge = await startBridge(config, {}, { shared: true });
-    expect(sharedServersOf(config)).toHaveLength(1);
+    expect(sharedServers({ config })).toHaveLength(1);
 
     const controller = new AbortController();
     const call = bridge.client.callTool({ name: "hover", arguments: { path: "a.slow", line: 1, column: 1 } }, undefined, { signal: controller.signal });
@@ -67,7 +62,7 @@ describe("an attached serve", () => {
     expect(lines.filter((line) => line.error?.code === -32700)).toHaveLength(2);
     expect(lines.find((line) => line.id === 1).result.serverInfo.name).toBe("lspmcp");
     expect(lines.find((line) => line.id === 2).result.structuredContent.total).toBe(2);
-    expect(sharedServersOf(config)).toHaveLength(1);
+    expect(sharedServers({ config })).toHaveLength(1);
     child.stdin.end();
     expect(await exited).toBe(0);
   });

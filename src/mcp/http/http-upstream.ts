@@ -1,5 +1,5 @@
 import { Agent, request as httpRequest, type IncomingMessage } from "node:http";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage, JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
 import { PEER_PID_HEADER } from "./peer-headers.js";
 import { sseEvents } from "./sse-events.js";
 
@@ -208,7 +208,8 @@ function toArray(body: unknown): unknown[] {
   return Array.isArray(body) ? body : [body];
 }
 
-function isInitialize(message: JSONRPCMessage): boolean {
+/** Is `message` an `initialize` request (the one message that opens a session)? */
+export function isInitialize(message: JSONRPCMessage): message is JSONRPCRequest {
   return "method" in message && message.method === "initialize" && "id" in message;
 }
 

@@ -1,7 +1,7 @@
 import type { JSONRPCMessage, JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../../contract/logger.js";
 import type { BoundedStdioTransport } from "../bounded-stdio-transport.js";
-import { HttpUpstream, UpstreamLost, type UpstreamTarget } from "./http-upstream.js";
+import { HttpUpstream, isInitialize, UpstreamLost, type UpstreamTarget } from "./http-upstream.js";
 
 /** Finds (or elects) the shared server to attach to; rejects when there is none to be had. */
 export type Attach = () => Promise<UpstreamTarget>;
@@ -48,7 +48,7 @@ export class StdioForwarder {
 
   async #forward(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) return;
-    if ("method" in message && message.method === "initialize" && "id" in message) {
+    if (isInitialize(message)) {
       const done = this.#deliver(message);
       this.#initializing = done.then(() => {});
       return done;
@@ -75,7 +75,7 @@ export class StdioForwarder {
         try {
           const upstream = await this.#link();
           const replies = await upstream.send(message, controller.signal);
-          if ("method" in message && message.method === "initialize" && "id" in message && upstream.hasSession) this.#initialize = message as JSONRPCRequest;
+          if (isInitialize(message) && upstream.hasSession) this.#initialize = message;
           for (const reply of replies) await this.#stdio.send(reply);
           return;
         } catch (error) {

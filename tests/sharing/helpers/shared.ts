@@ -59,8 +59,8 @@ export function leaseFileName(fixture: SharedFixture): string | undefined {
   }
 }
 
-/** Live `lspmcp shared-server` processes of this fixture's config. */
-export function sharedServers(fixture: SharedFixture): Proc[] {
+/** Live `lspmcp shared-server` processes of this config (a fixture, or any `{ config }`). */
+export function sharedServers(fixture: { readonly config: string }): Proc[] {
   return allProcs().filter((p) => p.cmdline.includes("shared-server") && p.cmdline.includes(fixture.config));
 }
 
