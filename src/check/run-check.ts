@@ -1,7 +1,7 @@
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
-import { Deadline } from "../lsp/deadline.js";
+import { Deadline } from "../contract/deadline.js";
 import type { SessionRegistry } from "../sessions/session-registry.js";
-import { fileDiagnostics, type FileDiagnostics } from "../tools/file-diagnostics.js";
+import { fileDiagnostics, type FileDiagnostics } from "../pipeline/file-diagnostics.js";
 import type { CheckTarget } from "./discover-targets.js";
 import { FirstFailure, runPool } from "./run-pool.js";
 

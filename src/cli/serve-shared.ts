@@ -13,7 +13,7 @@ import type { Lease } from "../sharing/lease-schema.js";
 import { identify } from "../supervision/process-identity.js";
 import { sweepOrphans } from "../supervision/index.js";
 import { sessionStatus } from "../tools/session-status.js";
-import { SharedLifetime } from "./shared-lifetime.js";
+import { SharedLifetime } from "../sharing/shared-lifetime.js";
 
 /** Deadline of the election and of the lease's removal at the end. */
 const LOCK_TIMEOUT_MS = 15_000;

@@ -20,7 +20,7 @@ import type { Readable, Writable } from "node:stream";
 import { BridgeError } from "../contract/errors.js";
 import type { PositionEncoding } from "../contract/positions.js";
 import { CLIENT_CAPABILITIES } from "./client-capabilities.js";
-import type { Deadline } from "./deadline.js";
+import type { Deadline } from "../contract/deadline.js";
 import { DocumentSync } from "./document-sync.js";
 import { DynamicRegistrations } from "./dynamic-registrations.js";
 import { FramedMessageWriter } from "./framed-message-writer.js";

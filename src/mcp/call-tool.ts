@@ -2,7 +2,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import { asBridgeError, BridgeError } from "../contract/errors.js";
 import type { Logger } from "../contract/logger.js";
-import { Deadline } from "../lsp/deadline.js";
+import { Deadline } from "../contract/deadline.js";
 import { toolResultShape } from "../tools/bounded-answer.js";
 import type { ToolContext, ToolDefinition } from "../tools/index.js";
 

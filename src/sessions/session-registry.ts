@@ -1,7 +1,7 @@
 import { BridgeError } from "../contract/errors.js";
 import type { Logger } from "../contract/logger.js";
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
-import type { Deadline } from "../lsp/deadline.js";
+import type { Deadline } from "../contract/deadline.js";
 import type { LspClient } from "../lsp/lsp-client.js";
 import type { SupervisionTimings } from "../supervision/index.js";
 import { Session } from "./session.js";

@@ -1,7 +1,7 @@
 import { BridgeError } from "../contract/errors.js";
 import type { Logger } from "../contract/logger.js";
 import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
-import { Deadline } from "../lsp/deadline.js";
+import { Deadline } from "../contract/deadline.js";
 import { LspClient } from "../lsp/lsp-client.js";
 import { scrubbedEnv, spawnSupervised, type ExitInfo, type SupervisedServer, type SupervisionTimings } from "../supervision/index.js";
 import { StderrTail } from "./stderr-tail.js";

@@ -13,7 +13,7 @@ import {
   SeveritySchema,
   workspaceArg,
 } from "./common-schemas.js";
-import { fileDiagnostics } from "./file-diagnostics.js";
+import { fileDiagnostics } from "../pipeline/file-diagnostics.js";
 import { defineTool } from "./tool-definition.js";
 
 const DiagnosticItemSchema = z.object({

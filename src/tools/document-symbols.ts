@@ -4,7 +4,7 @@ import { requestDocumentSymbols } from "../lsp/features/document-symbols.js";
 import { boundedPage, limitBytes } from "./bounded-answer.js";
 import { limitArg, maxBytesArg, offsetArg, pageFields, pathArg, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";
 import { convertDocumentSymbols } from "./convert-symbols.js";
-import { openTarget } from "./open-target.js";
+import { openTarget } from "../pipeline/open-target.js";
 import { defineTool } from "./tool-definition.js";
 
 const SymbolItemSchema = z.object({

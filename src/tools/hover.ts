@@ -2,7 +2,7 @@ import { z } from "zod";
 import { requestHover } from "../lsp/features/hover.js";
 import { boundedSingle, limitBytes } from "./bounded-answer.js";
 import { maxBytesArg, pathArg, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";
-import { openTarget } from "./open-target.js";
+import { openTarget } from "../pipeline/open-target.js";
 import { defineTool } from "./tool-definition.js";
 
 /** `hover`: what the server shows under the cursor, as markdown; empty contents when nothing. */

@@ -1,17 +1,8 @@
 import type { z } from "zod";
-import type { ResolvedConfig } from "../config/types.js";
-import type { Deadline } from "../lsp/deadline.js";
-import type { SessionRegistry } from "../sessions/session-registry.js";
+import type { CallContext } from "../pipeline/call-context.js";
 
 /** What a tool handler may use: nothing of MCP, only the bridge's own layers. */
-export interface ToolContext {
-  readonly config: ResolvedConfig;
-  readonly sessions: SessionRegistry;
-  /** Covers everything the call does, session start included. */
-  readonly deadline: Deadline;
-  /** Aborted when the MCP client cancels the call. */
-  readonly signal: AbortSignal;
-}
+export type ToolContext = CallContext;
 
 /** A tool's answer: the structured result and a short text rendering of the same content. */
 export interface ToolAnswer<O> {

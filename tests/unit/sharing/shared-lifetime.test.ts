@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { SharedLifetime } from "../../../src/cli/shared-lifetime.js";
+import { SharedLifetime } from "../../../src/sharing/shared-lifetime.js";
 
 const LINGER = 1_000;
 const FIRST_PEER = 10_000;

@@ -3,7 +3,7 @@ import type { LspClient } from "../lsp/lsp-client.js";
 import { resolveFile, resolveServerForFile, resolveWorkspace, type FileTarget } from "../sessions/resolve-target.js";
 import { readSourceFile } from "../sessions/read-source-file.js";
 import { syncText, type SyncedDocument } from "../sessions/synced-document.js";
-import type { ToolContext } from "./tool-definition.js";
+import type { CallContext } from "./call-context.js";
 
 /** A file-based call, resolved down to a ready client holding the file's current text. */
 export interface OpenTarget {
@@ -20,7 +20,7 @@ export interface OpenTarget {
  * path never costs a server start.
  */
 export async function openTarget(
-  context: ToolContext,
+  context: CallContext,
   args: { workspace?: string | undefined; server?: string | undefined; path: string },
 ): Promise<OpenTarget> {
   const workspace = resolveWorkspace(context.config, args.workspace, args.path);

@@ -4,7 +4,7 @@ import { settleDiagnostics } from "../lsp/features/diagnostics-settle.js";
 import type { FileTarget } from "../sessions/resolve-target.js";
 import { convertDiagnostic } from "./convert-diagnostic.js";
 import { openTarget, type OpenTarget } from "./open-target.js";
-import type { ToolContext } from "./tool-definition.js";
+import type { CallContext } from "./call-context.js";
 
 /** Which file to answer for, as the `diagnostics` tool takes it. */
 export interface FileDiagnosticsArgs {
@@ -42,7 +42,7 @@ export interface FileDiagnostics {
  * that does not settle within `context.deadline` fails with `Timeout`.
  */
 export async function fileDiagnostics(
-  context: ToolContext,
+  context: CallContext,
   args: FileDiagnosticsArgs,
   options: FileDiagnosticsOptions = {},
 ): Promise<FileDiagnostics> {

@@ -1,4 +1,4 @@
-import { BridgeError } from "../contract/errors.js";
+import { BridgeError } from "./errors.js";
 
 /**
  * An absolute point in time by which a call must finish. One deadline is shared by everything a

@@ -1,0 +1,16 @@
+import type { ResolvedConfig } from "../config/types.js";
+import type { Deadline } from "../contract/deadline.js";
+import type { SessionRegistry } from "../sessions/session-registry.js";
+
+/**
+ * What one call (a tool call, or one file of `lspmcp check`) may use: the config, the sessions,
+ * its deadline and its cancellation. Nothing of MCP.
+ */
+export interface CallContext {
+  readonly config: ResolvedConfig;
+  readonly sessions: SessionRegistry;
+  /** Covers everything the call does, session start included. */
+  readonly deadline: Deadline;
+  /** Aborted when the caller cancels the call. */
+  readonly signal: AbortSignal;
+}
