@@ -50,7 +50,7 @@ export async function runCheck(
   const runs = await runPool(groups, config.bridge.max_sessions, failure, async (group) => {
     let peak = 0;
     await runPool(group.items, options.batchSize, failure, async ({ target, index }) => {
-      const context = { config, sessions, deadline: Deadline.in(config.bridge.request_timeout_ms), signal: failure.signal };
+      const context = { config, sessions, deadline: Deadline.in(config.bridge.request_timeout_ms), signal: failure.signalForOne() };
       const args = { workspace: target.workspace.name, server: target.server.name, path: target.file.absolutePath };
       results[index] = await fileDiagnostics(context, args, {
         close: true,

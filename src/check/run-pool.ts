@@ -1,5 +1,3 @@
-import { setMaxListeners } from "node:events";
-
 /**
  * The first failure of a run, shared by every pool in it. Recording it aborts `signal`, so work
  * in flight can cancel itself; failures after the first (often just those cancellations) are
@@ -9,13 +7,17 @@ export class FirstFailure {
   private readonly controller = new AbortController();
   private first: { error: unknown } | null = null;
 
-  constructor() {
-    // Every file in flight listens on the one signal; hundreds of listeners are expected, not a leak.
-    setMaxListeners(0, this.controller.signal);
-  }
-
+  /** Aborted once the first failure is recorded. */
   get signal(): AbortSignal {
     return this.controller.signal;
+  }
+
+  /**
+   * A signal of its own for one piece of work, aborted with {@link signal}. The work's waits add
+   * and remove their listeners there, so the shared signal never collects one per file in flight.
+   */
+  signalForOne(): AbortSignal {
+    return AbortSignal.any([this.controller.signal]);
   }
 
   record(error: unknown): void {

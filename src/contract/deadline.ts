@@ -15,6 +15,11 @@ export class Deadline {
     return Math.max(0, this.at - Date.now());
   }
 
+  /** The `Timeout` error of this deadline, naming what was waited for. */
+  timeoutError(what: string): BridgeError {
+    return new BridgeError("Timeout", `${what} did not finish within ${this.totalMs} ms`, { timeout_ms: this.totalMs, waiting_for: what });
+  }
+
   /**
    * Resolves or rejects as `promise` does, unless the deadline passes first: then `onTimeout` runs
    * (to cancel the work) and the result is a `Timeout` error naming `what`.
@@ -23,7 +28,7 @@ export class Deadline {
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         onTimeout?.();
-        reject(new BridgeError("Timeout", `${what} did not finish within ${this.totalMs} ms`, { timeout_ms: this.totalMs, waiting_for: what }));
+        reject(this.timeoutError(what));
       }, this.remainingMs());
       promise.then(
         (value) => {

@@ -46,8 +46,10 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
       codeDescriptionSupport: false,
       dataSupport: false,
     },
+    // Dynamic registration is what makes pyright answer pulls after checking the file (instead of
+    // pushing the sets of a partial first pass); see settle-rule.ts and docs/tools.md.
     diagnostic: {
-      dynamicRegistration: false,
+      dynamicRegistration: true,
       relatedDocumentSupport: false,
     },
     hover: {

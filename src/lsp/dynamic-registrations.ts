@@ -6,26 +6,18 @@ import type { Registration, Unregistration } from "vscode-languageserver-protoco
  */
 export class DynamicRegistrations {
   private readonly byId = new Map<string, Registration>();
-  private readonly listeners = new Set<() => void>();
 
   register(registrations: readonly Registration[]): void {
     for (const registration of registrations) this.byId.set(registration.id, registration);
-    this.changed();
   }
 
   unregister(unregistrations: readonly Unregistration[]): void {
     for (const unregistration of unregistrations) this.byId.delete(unregistration.id);
-    this.changed();
   }
 
-  /** Called after every change; returns an unsubscribe function. */
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  private changed(): void {
-    for (const listener of [...this.listeners]) listener();
+  /** The ids of the live registrations for `method`, in the order they came. */
+  idsFor(method: string): string[] {
+    return [...this.byId.values()].filter((registration) => registration.method === method).map((registration) => registration.id);
   }
 
   /** Whether some live registration is for `method`. */

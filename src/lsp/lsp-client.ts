@@ -27,6 +27,7 @@ import { FramedMessageWriter } from "./framed-message-writer.js";
 import { FrameGuard, OVERSIZED_RESPONSE_CODE } from "./frame-guard.js";
 import { ProgressTracker } from "./progress-tracker.js";
 import { PushDiagnosticsStore } from "./push-diagnostics-store.js";
+import { ServerEvents } from "./server-events.js";
 import { handleServerRequests } from "./server-requests.js";
 
 export interface LspClientOptions {
@@ -54,6 +55,8 @@ export class LspClient {
   readonly pushDiagnostics = new PushDiagnosticsStore();
   readonly progress = new ProgressTracker();
   readonly registrations = new DynamicRegistrations();
+  /** Every publish, progress, registration change and the close, in arrival order. */
+  readonly events = new ServerEvents();
   readonly documents: DocumentSync;
   private closed = false;
   private brokenReason: string | null = null;
@@ -88,6 +91,7 @@ export class LspClient {
       registrations: client.registrations,
       progress: client.progress,
       pushDiagnostics: client.pushDiagnostics,
+      events: client.events,
       log: options.log,
     });
     // A broken pipe to a dead server must not crash the bridge; the exit is reported elsewhere.
@@ -163,12 +167,14 @@ export class LspClient {
     if (this.closed) return;
     this.closed = true;
     for (const listener of [...this.closeListeners]) listener();
+    this.events.emit({ type: "close" });
   }
 
   /**
    * Sends a typed request. On deadline or abort the request is cancelled with `$/cancelRequest`
    * and the call fails with `Timeout`; a server error or a closed connection is `ServerCrashed`
-   * unless the server says the method is not there (`NotSupported`).
+   * unless the server says the method is not there (`NotSupported`). However it ends, the call
+   * leaves no listener on `signal` or on the client behind.
    */
   async request<P, R, PR, E, RO>(
     type: ProtocolRequestType<P, R, PR, E, RO> | ProtocolRequestType0<R, PR, E, RO>,
@@ -176,9 +182,19 @@ export class LspClient {
     { deadline, signal }: RequestOptions,
   ): Promise<R> {
     if (this.closed) throw this.closedError(type.method);
+    if (signal?.aborted) throw new BridgeError("Timeout", `${type.method} was cancelled by the client`, { cancelled: true });
     const cancellation = new CancellationTokenSource();
-    const onAbort = (): void => cancellation.cancel();
-    let unsubscribeClose = (): void => {};
+    // The one way a call ends early besides its answer: abort, deadline or close all go through
+    // `stop`, and `finally` takes every listener and timer off again.
+    let stop: (error: BridgeError) => void = () => {};
+    const stopped = new Promise<never>((_, reject) => {
+      stop = (error) => {
+        cancellation.cancel();
+        reject(error);
+      };
+    });
+    const onAbort = (): void => stop(new BridgeError("Timeout", `${type.method} was cancelled by the client`, { cancelled: true }));
+    const unsubscribeClose = this.onClose(() => stop(this.closedError(type.method)));
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
       const sent = (this.connection.sendRequest as (t: unknown, p: unknown, c: unknown) => Promise<R>)(
@@ -186,17 +202,7 @@ export class LspClient {
         params,
         cancellation.token,
       );
-      const aborted = new Promise<never>((_, reject) => {
-        if (!signal) return;
-        const fail = (): void => reject(new BridgeError("Timeout", `${type.method} was cancelled by the client`, { cancelled: true }));
-        if (signal.aborted) fail();
-        else signal.addEventListener("abort", fail, { once: true });
-      });
-      // A server that dies mid-request must fail the call now, not at the deadline.
-      const closed = new Promise<never>((_, reject) => {
-        unsubscribeClose = this.onClose(() => reject(this.closedError(type.method)));
-      });
-      return await deadline.race(Promise.race([sent, aborted, closed]), type.method, onAbort);
+      return await deadline.race(Promise.race([sent, stopped]), type.method, () => cancellation.cancel());
     } catch (error) {
       throw translateRequestError(type.method, error);
     } finally {

@@ -3,20 +3,22 @@ import type { ProgressToken, WorkDoneProgressBegin, WorkDoneProgressEnd, WorkDon
 type WorkDoneValue = WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd;
 
 /**
- * Tracks the server's running work-done progress (`$/progress` begin … end). Diagnostics only
- * count as settled while nothing is running, so listeners hear every change of `isIdle()`.
+ * Tracks the server's running work-done progress (`$/progress` begin … end), so that a wait that
+ * starts while some is running knows it.
  */
 export class ProgressTracker {
   private readonly running = new Set<ProgressToken>();
-  private readonly listeners = new Set<() => void>();
 
-  /** Feed one `$/progress` value; values that are not work-done progress are ignored. */
-  onProgress(token: ProgressToken, value: unknown): void {
+  /**
+   * Feed one `$/progress` value; returns its kind, or null for values that are not work-done
+   * progress (those are ignored).
+   */
+  onProgress(token: ProgressToken, value: unknown): WorkDoneValue["kind"] | null {
     const kind = (value as WorkDoneValue | undefined)?.kind;
     if (kind === "begin") this.running.add(token);
     else if (kind === "end") this.running.delete(token);
-    else return;
-    for (const listener of this.listeners) listener();
+    else if (kind !== "report") return null;
+    return kind;
   }
 
   /** True when no work-done progress is running. */
@@ -24,9 +26,8 @@ export class ProgressTracker {
     return this.running.size === 0;
   }
 
-  /** Called after every begin/end; returns an unsubscribe function. */
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  /** The tokens of the progress running now, in the order they began. */
+  runningTokens(): ProgressToken[] {
+    return [...this.running];
   }
 }

@@ -9,12 +9,11 @@ export interface PublishedDiagnostics {
 }
 
 /**
- * Keeps the last pushed diagnostics per URI and tells listeners when a URI gets a new publish.
- * Only the newest publish matters: LSP says each one replaces the previous set.
+ * Keeps the last pushed diagnostics per URI. Only the newest publish matters: LSP says each one
+ * replaces the previous set. Waits hear of publishes through the client's `ServerEvents`.
  */
 export class PushDiagnosticsStore {
   private readonly latest = new Map<string, PublishedDiagnostics>();
-  private readonly listeners = new Set<(uri: string) => void>();
   private counter = 0;
 
   onPublish(params: PublishDiagnosticsParams): void {
@@ -23,7 +22,6 @@ export class PushDiagnosticsStore {
       diagnostics: params.diagnostics,
       sequence: ++this.counter,
     });
-    for (const listener of this.listeners) listener(params.uri);
   }
 
   get(uri: string): PublishedDiagnostics | undefined {
@@ -38,10 +36,5 @@ export class PushDiagnosticsStore {
   /** Drops what is known of a document that was closed. */
   forget(uri: string): void {
     this.latest.delete(uri);
-  }
-
-  subscribe(listener: (uri: string) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 }

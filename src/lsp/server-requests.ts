@@ -17,6 +17,7 @@ import type { MessageConnection } from "vscode-jsonrpc/node";
 import type { DynamicRegistrations } from "./dynamic-registrations.js";
 import type { ProgressTracker } from "./progress-tracker.js";
 import type { PushDiagnosticsStore } from "./push-diagnostics-store.js";
+import type { ServerEvents } from "./server-events.js";
 import { lookupSetting } from "./settings-lookup.js";
 
 export interface ServerRequestContext {
@@ -25,6 +26,8 @@ export interface ServerRequestContext {
   readonly registrations: DynamicRegistrations;
   readonly progress: ProgressTracker;
   readonly pushDiagnostics: PushDiagnosticsStore;
+  /** Hears every publish, progress and registration change, after the stores above. */
+  readonly events: ServerEvents;
   /** Server log lines (window/logMessage, window/showMessage) go here, never to stdout. */
   readonly log: (line: string) => void;
 }
@@ -41,9 +44,11 @@ export function handleServerRequests(connection: MessageConnection, context: Ser
   connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
   connection.onRequest(RegistrationRequest.type, (params) => {
     context.registrations.register(params.registrations);
+    for (const { id, method } of params.registrations) context.events.emit({ type: "register", id, method });
   });
   connection.onRequest(UnregistrationRequest.type, (params) => {
     context.registrations.unregister(params.unregisterations);
+    for (const { id } of params.unregisterations) context.events.emit({ type: "unregister", id });
   });
   // lspmcp is read-only: a server that tries to edit files is told no.
   connection.onRequest(ApplyWorkspaceEditRequest.type, () => ({
@@ -55,9 +60,16 @@ export function handleServerRequests(connection: MessageConnection, context: Ser
   // We pull on every call anyway, so a refresh needs no action.
   connection.onRequest(DiagnosticRefreshRequest.type, () => undefined);
 
-  connection.onNotification(PublishDiagnosticsNotification.type, (params) => context.pushDiagnostics.onPublish(params));
+  connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
+    context.pushDiagnostics.onPublish(params);
+    const version = typeof params.version === "number" ? params.version : null;
+    context.events.emit({ type: "publish", uri: params.uri, version, diagnostics: params.diagnostics });
+  });
   // vscode-jsonrpc owns `$/progress`; tokens nobody registered a handler for arrive here.
-  connection.onUnhandledProgress((params) => context.progress.onProgress(params.token, params.value));
+  connection.onUnhandledProgress((params) => {
+    const kind = context.progress.onProgress(params.token, params.value);
+    if (kind) context.events.emit({ type: "progress", token: params.token, kind });
+  });
   connection.onNotification(LogMessageNotification.type, (params) => context.log(params.message));
   connection.onNotification(ShowMessageNotification.type, (params) => context.log(params.message));
   connection.onNotification("telemetry/event", () => undefined);

@@ -1,8 +1,9 @@
-import { DocumentDiagnosticRequest, type Diagnostic } from "vscode-languageserver-protocol";
+import { DocumentDiagnosticRequest, type Diagnostic, type DocumentDiagnosticReport } from "vscode-languageserver-protocol";
 import { BridgeError } from "../../contract/errors.js";
 import type { OpenDocument } from "../document-sync.js";
 import type { LspClient, RequestOptions } from "../lsp-client.js";
-import type { PublishedDiagnostics } from "../push-diagnostics-store.js";
+import type { ServerEvent } from "../server-events.js";
+import { decideSettle, startSettle, stepSettle, type PullReport, type SettleEvent, type SettleState } from "../settle-rule.js";
 import { requestTsserverDiagnostics, supportsTsserverDiagnostics } from "./tsserver-diagnostics.js";
 
 /** Diagnostics of one document version, per channel; null where the channel did not answer. */
@@ -11,81 +12,102 @@ export interface SettledDiagnostics {
   readonly push: readonly Diagnostic[] | null;
 }
 
-/** Whether the server answers `textDocument/diagnostic`, statically or by registration. */
-export function supportsPullDiagnostics(client: LspClient): boolean {
-  return Boolean(client.capabilities.diagnosticProvider) || client.registrations.has(DocumentDiagnosticRequest.method);
-}
-
 /**
  * Waits until the server has settled for `document`'s version and returns what it said.
  *
- * typescript-language-server is pulled through tsserver (see `tsserver-diagnostics.ts`). With
- * LSP pull support the pull answer settles it, and a push for the same version that has already
- * arrived is merged in. Without it, settled means: a publish that describes this version (its
- * `version` matches, or, for servers that send none, it arrived after the version was sent) while
- * no work-done progress is running. The deadline turns "not settled" into `Timeout`, never into
- * an empty (clean) answer.
+ * typescript-language-server is pulled through tsserver (see `tsserver-diagnostics.ts`); every
+ * other server is settled by the rule of `settle-rule.ts`, fed with the live events of the
+ * connection. The deadline and the caller's signal turn "not settled" into `Timeout`, a closed
+ * connection into `ServerCrashed`, never into an empty (clean) answer. However the wait ends, it
+ * leaves nothing behind: no listener on the client or the signal, no timer, no pull in flight.
  */
 export async function settleDiagnostics(client: LspClient, document: OpenDocument, options: RequestOptions): Promise<SettledDiagnostics> {
   if (supportsTsserverDiagnostics(client)) {
     return { pull: await requestTsserverDiagnostics(client, document.uri, options), push: null };
   }
-  if (!supportsPullDiagnostics(client)) {
-    // Some servers (pyright) register pull support only after `initialized`: that also ends the wait.
-    const pushed = await options.deadline.race(
-      waitForPushOrPull(client, document, options.signal),
-      `diagnostics for ${document.uri} version ${document.version}`,
-    );
-    if (pushed !== "pull-registered") return { pull: null, push: pushed.diagnostics };
-  }
-  const report = await client.request(DocumentDiagnosticRequest.type, { textDocument: { uri: document.uri } }, options);
-  const pull = report.kind === "full" ? report.items : [];
-  const pushed = client.pushDiagnostics.get(document.uri);
-  return { pull, push: pushed && describes(pushed, document) ? pushed.diagnostics : null };
+  return waitForSettle(client, document, options);
 }
 
-function describes(published: PublishedDiagnostics, document: OpenDocument): boolean {
-  if (published.version !== null) return published.version === document.version;
-  return published.sequence > document.sentAfterSequence;
-}
-
-function waitForPushOrPull(
-  client: LspClient,
-  document: OpenDocument,
-  signal: AbortSignal | undefined,
-): Promise<PublishedDiagnostics | "pull-registered"> {
+function waitForSettle(client: LspClient, document: OpenDocument, { deadline, signal }: RequestOptions): Promise<SettledDiagnostics> {
+  const { uri } = document;
+  const what = `diagnostics for ${uri} version ${document.version}`;
   return new Promise((resolve, reject) => {
-    const check = (): void => {
-      const published = client.pushDiagnostics.get(document.uri);
-      if (supportsPullDiagnostics(client)) {
-        cleanup();
-        resolve("pull-registered");
-      } else if (published && describes(published, document) && client.progress.isIdle()) {
-        cleanup();
-        resolve(published);
-      } else if (client.isClosed) {
-        cleanup();
-        reject(new BridgeError("ServerCrashed", "the language server went away while diagnostics were awaited", { uri: document.uri }));
-      }
-    };
-    const onAbort = (): void => {
-      cleanup();
-      reject(new BridgeError("Timeout", "diagnostics were cancelled by the client", { cancelled: true }));
-    };
-    const unsubscribePush = client.pushDiagnostics.subscribe((uri) => {
-      if (uri === document.uri) check();
-    });
-    const unsubscribeProgress = client.progress.subscribe(check);
-    const unsubscribeClose = client.onClose(check);
-    const unsubscribeRegistrations = client.registrations.subscribe(check);
+    let state: SettleState = startSettle({ uri, version: document.version, pullStatic: Boolean(client.capabilities.diagnosticProvider) });
+    let done = false;
+    // Pulls are cancelled when the wait ends for any reason, through this one signal.
+    const pulls = new AbortController();
+    const stopEvents = client.events.subscribe((event) => feed(event));
+    const timer = setTimeout(() => feed({ type: "deadline" }), deadline.remainingMs());
+    const onAbort = (): void => feed({ type: "deadline" });
     signal?.addEventListener("abort", onAbort, { once: true });
-    function cleanup(): void {
-      unsubscribePush();
-      unsubscribeProgress();
-      unsubscribeClose();
-      unsubscribeRegistrations();
+
+    function finish(outcome: () => void): void {
+      done = true;
+      stopEvents();
+      clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
+      pulls.abort();
+      outcome();
     }
-    check();
+
+    function feed(event: SettleEvent): void {
+      if (done) return;
+      state = stepSettle(state, event);
+      const decision = decideSettle(state);
+      if (decision.kind === "pull") {
+        state = stepSettle(state, { type: "pull-sent", uri });
+        pull();
+      } else if (decision.kind === "settled") {
+        finish(() => resolve({ pull: decision.pull, push: decision.push }));
+      } else if (decision.kind === "failed") {
+        finish(() => reject(failure(decision.reason)));
+      }
+    }
+
+    function pull(): void {
+      client.request(DocumentDiagnosticRequest.type, { textDocument: { uri } }, { deadline, signal: pulls.signal }).then(
+        (report) => feed({ type: "pull-answer", uri, report: pullReport(report) }),
+        (error: unknown) => {
+          if (!done) finish(() => reject(error));
+        },
+      );
+    }
+
+    function failure(reason: "closed" | "deadline" | "no-full-answer"): BridgeError {
+      if (reason === "closed") {
+        return new BridgeError("ServerCrashed", "the language server went away while diagnostics were awaited", { uri });
+      }
+      if (reason === "no-full-answer") {
+        return new BridgeError("Timeout", `${what} did not settle: the server answered every pull with "unchanged"`, { uri, waiting_for: what });
+      }
+      if (signal?.aborted) return new BridgeError("Timeout", "diagnostics were cancelled by the client", { cancelled: true });
+      return deadline.timeoutError(what);
+    }
+
+    for (const event of startingEvents(client, document)) feed(event);
+    if (signal?.aborted) feed({ type: "deadline" });
   });
+}
+
+/**
+ * The session's state when the wait starts, told as events: the pull registrations and progress
+ * already live, our sync of this version, and a publish that came in since and describes it.
+ */
+function startingEvents(client: LspClient, document: OpenDocument): SettleEvent[] {
+  const events: SettleEvent[] = [];
+  for (const id of client.registrations.idsFor(DocumentDiagnosticRequest.method)) {
+    events.push({ type: "register", id, method: DocumentDiagnosticRequest.method });
+  }
+  for (const token of client.progress.runningTokens()) events.push({ type: "progress", token, kind: "begin" });
+  events.push({ type: "sync", uri: document.uri, version: document.version });
+  const published = client.pushDiagnostics.get(document.uri);
+  if (published && published.sequence > document.sentAfterSequence) {
+    events.push({ type: "publish", uri: document.uri, version: published.version, diagnostics: published.diagnostics } satisfies ServerEvent);
+  }
+  if (client.isClosed) events.push({ type: "close" });
+  return events;
+}
+
+function pullReport(report: DocumentDiagnosticReport): PullReport {
+  return report.kind === "full" ? { kind: "full", items: report.items } : { kind: "unchanged" };
 }

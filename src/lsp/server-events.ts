@@ -1,0 +1,35 @@
+import type { Diagnostic, ProgressToken } from "vscode-languageserver-protocol";
+
+/**
+ * What a server told the client that bears on whether its diagnostics are final, in arrival
+ * order. Recorded timelines of real servers (`tests/fixtures/settle-timelines/`) are lists of
+ * these, so their shape is kept plain JSON.
+ */
+export type ServerEvent =
+  | { readonly type: "publish"; readonly uri: string; readonly version: number | null; readonly diagnostics: readonly Diagnostic[] }
+  | { readonly type: "progress"; readonly token: ProgressToken; readonly kind: "begin" | "report" | "end" }
+  | { readonly type: "register"; readonly id: string; readonly method: string }
+  | { readonly type: "unregister"; readonly id: string }
+  | { readonly type: "close" };
+
+/**
+ * The one stream of {@link ServerEvent}s of a connection. Listeners are called synchronously in
+ * arrival order, after the client's own stores were updated; `subscribe` returns the only way to
+ * stop listening, and `listenerCount` lets tests prove that every wait let go.
+ */
+export class ServerEvents {
+  private readonly listeners = new Set<(event: ServerEvent) => void>();
+
+  emit(event: ServerEvent): void {
+    for (const listener of [...this.listeners]) listener(event);
+  }
+
+  subscribe(listener: (event: ServerEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+}
