@@ -1,0 +1,66 @@
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { REPO } from "./bridge.js";
+
+/**
+ * One finding as both sides can state it: the bridge's positions (1-based line, 1-based column in
+ * code points), severity name, code and message. Compared as one string, so a failing test shows
+ * exactly which findings differ.
+ */
+export interface Finding {
+  readonly path: string;
+  readonly range: { start: { line: number; column: number }; end: { line: number; column: number } };
+  readonly severity: string;
+  readonly code: string | null;
+  readonly message: string;
+}
+
+export function findingKey(finding: Finding): string {
+  const { start, end } = finding.range;
+  return `${finding.path}:${start.line}:${start.column}-${end.line}:${end.column} ${finding.severity} [${finding.code ?? ""}] ${finding.message}`;
+}
+
+/** The keys of `findings`, sorted, for an order-free comparison that keeps duplicates. */
+export function findingKeys(findings: readonly Finding[]): string[] {
+  return findings.map(findingKey).sort();
+}
+
+interface PyrightCliDiagnostic {
+  file: string;
+  severity: "error" | "warning" | "information";
+  message: string;
+  rule?: string;
+  range: { start: { line: number; character: number }; end: { line: number; character: number } };
+}
+
+/**
+ * `pyright --outputjson` run in `root` (so its `pyrightconfig.json` applies), converted to the
+ * bridge's positions: the CLI's are 0-based with UTF-16 columns.
+ */
+export async function pyrightCliFindings(root: string): Promise<Finding[]> {
+  const stdout = await new Promise<string>((resolve, reject) =>
+    // Exit status 1 means "errors found", which is what these fixtures are for.
+    execFile(join(REPO, "node_modules/.bin/pyright"), ["--outputjson"], { cwd: root, maxBuffer: 64 << 20 }, (error, out) =>
+      error && (error as { code?: unknown }).code !== 1 ? reject(error) : resolve(out),
+    ),
+  );
+  const report = JSON.parse(stdout) as { generalDiagnostics: PyrightCliDiagnostic[] };
+  const files = new Map<string, string[]>();
+  const linesOf = (file: string) => files.get(file) ?? files.set(file, readFileSync(file, "utf8").split("\n")).get(file)!;
+  return report.generalDiagnostics.map((diagnostic) => {
+    const lines = linesOf(diagnostic.file);
+    // Columns are UTF-16 offsets on the CLI's side and code points on the bridge's.
+    const at = (position: { line: number; character: number }) => ({
+      line: position.line + 1,
+      column: [...(lines[position.line] ?? "").slice(0, position.character)].length + 1,
+    });
+    return {
+      path: relative(root, diagnostic.file),
+      range: { start: at(diagnostic.range.start), end: at(diagnostic.range.end) },
+      severity: diagnostic.severity,
+      code: diagnostic.rule ?? null,
+      message: diagnostic.message,
+    };
+  });
+}
