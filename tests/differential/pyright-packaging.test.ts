@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REPO, startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
 import { runCheckCli } from "../check/helpers/cli.js";
-import { findingKeys, pyrightCliFindings, type Finding } from "../helpers/differential.js";
+import { diagnostics, findingKeys, pyrightCliFindings, type Finding } from "../helpers/differential.js";
 
 // Real code nobody here wrote: packaging 23.0, 13 modules, in pyright's strict mode (see the
 // fixture's README). The truth is pyright's own CLI on the same folder with the same config.
@@ -64,7 +64,7 @@ describe("the diagnostics tool against the pyright CLI, strict, on packaging 23.
   afterAll(async () => bridge?.close());
 
   test("paths = every module, at once: every finding matches", async () => {
-    const answer = await bridge.ok<{ items: Finding[]; total: number }>("diagnostics", { paths: MODULES.map((path) => join(ROOT, path)), limit: 1000 });
+    const answer = await diagnostics(bridge, { paths: MODULES.map((path) => join(ROOT, path)), limit: 1000 });
     expect(answer.items).toHaveLength(answer.total);
     expect(findingKeys(withoutEditorHints(answer.items))).toEqual(cli);
   }, 600_000);

@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { REPO } from "./bridge.js";
+import { REPO, type Bridge } from "./bridge.js";
 
 /**
  * One finding as both sides can state it: the bridge's positions (1-based line, 1-based column in
@@ -63,4 +63,53 @@ export async function pyrightCliFindings(root: string): Promise<Finding[]> {
       message: diagnostic.message,
     };
   });
+}
+
+/**
+ * `tsc --noEmit -p .` run in `root`, parsed from its plain output (`file(line,col): error TSn:
+ * message`, further message lines indented). tsc prints no end position, so `range.end` is the
+ * start; compare with {@link startKey}.
+ */
+export async function tscFindings(root: string): Promise<Finding[]> {
+  const stdout = await new Promise<string>((resolve, reject) =>
+    // Exit status 2 means "errors found".
+    execFile(join(REPO, "node_modules/.bin/tsc"), ["--noEmit", "-p", ".", "--pretty", "false"], { cwd: root, maxBuffer: 64 << 20 }, (error, out) =>
+      error && (error as { code?: unknown }).code !== 2 ? reject(error) : resolve(out),
+    ),
+  );
+  const findings: Finding[] = [];
+  const files = new Map<string, string[]>();
+  const linesOf = (file: string) => files.get(file) ?? files.set(file, readFileSync(join(root, file), "utf8").split("\n")).get(file)!;
+  for (const line of stdout.split("\n")) {
+    const match = /^(.+)\((\d+),(\d+)\): (error|warning) TS(\d+): (.*)$/.exec(line);
+    if (match) {
+      const [, path, row, utf16, severity, code, message] = match;
+      const text = linesOf(path!)[Number(row) - 1] ?? "";
+      const start = { line: Number(row), column: [...text.slice(0, Number(utf16) - 1)].length + 1 };
+      findings.push({ path: path!, range: { start, end: start }, severity: severity!, code: code!, message: message! });
+    } else if (line.startsWith("  ") && findings.length > 0) {
+      const last = findings.pop()!;
+      findings.push({ ...last, message: `${last.message}\n${line}` });
+    }
+  }
+  return findings;
+}
+
+/** The keys of `findings` by start position only, sorted. */
+export function startKeys(findings: readonly Finding[]): string[] {
+  return findings.map((finding) => findingKey({ ...finding, range: { start: finding.range.start, end: finding.range.start } })).sort();
+}
+
+/**
+ * The `diagnostics` tool's answer, with the MCP client's own request timeout raised to match the
+ * bridge's deadline: a whole project in one call outlasts the SDK's 60 s default on a busy machine.
+ */
+export async function diagnostics(bridge: Bridge, args: Record<string, unknown>): Promise<{ items: Finding[]; total: number }> {
+  const result = (await bridge.client.callTool({ name: "diagnostics", arguments: args }, undefined, { timeout: 600_000 })) as {
+    isError?: boolean;
+    content: { text: string }[];
+    structuredContent?: { items: Finding[]; total: number };
+  };
+  if (result.isError || !result.structuredContent) throw new Error(`diagnostics failed: ${result.content[0]?.text}`);
+  return result.structuredContent;
 }
