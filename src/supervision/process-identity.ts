@@ -41,8 +41,3 @@ export function parseIdentity(text: string): ProcessIdentity | undefined {
   if (!match) return undefined;
   return { pid: Number(match[1]), startTime: Number(match[2]) };
 }
-
-/** Same process? */
-export function sameIdentity(a: ProcessIdentity, b: ProcessIdentity): boolean {
-  return a.pid === b.pid && a.startTime === b.startTime;
-}

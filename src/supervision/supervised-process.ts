@@ -31,8 +31,6 @@ export class SupervisedProcess implements SupervisedServer {
   readonly stdout: Readable;
   readonly stderr: Readable;
   readonly exited: Promise<ExitInfo>;
-  /** The supervisor's account of its last reap, for logs and status. */
-  lastReap: Extract<SupervisorMessage, { type: "reaped" }> | undefined;
 
   private server: ProcessIdentity | undefined;
   private settleExit!: (info: ExitInfo) => void;
@@ -70,7 +68,6 @@ export class SupervisedProcess implements SupervisedServer {
   /** One message from the supervisor. */
   onMessage(message: SupervisorMessage): void {
     if (message.type === "exited") this.settleExit({ code: message.code, signal: message.signal });
-    else if (message.type === "reaped") this.lastReap = message;
   }
 
   /** The control pipe closed: the supervisor has gone or is going. */

@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load-config.js";
 import { packageVersion } from "../../src/cli/package-version.js";
-import { configDigest } from "../../src/sharing/config-digest.js";
+import { configDigest } from "../../src/sharing/lease-holder.js";
 import { leasePaths } from "../../src/sharing/lease-location.js";
 import type { Bridge } from "../helpers/bridge.js";
 import { requireBinary } from "../helpers/require-binary.js";
