@@ -10,7 +10,7 @@ import { formatReport } from "../sharing/launch-shared-server.js";
 import { configDigest } from "../sharing/lease-holder.js";
 import { leasePaths, prepareLeaseDir } from "../sharing/lease-location.js";
 import type { Lease } from "../sharing/lease-schema.js";
-import { identify } from "../supervision/process-identity.js";
+import { identify } from "../supervision/proc-table.js";
 import { sweepOrphans } from "../supervision/index.js";
 import { sessionStatus } from "../tools/session-status.js";
 import { SharedLifetime } from "../sharing/shared-lifetime.js";

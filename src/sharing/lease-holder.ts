@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ResolvedConfig } from "../config/types.js";
-import { isAlive } from "../supervision/process-identity.js";
+import { isAlive } from "../supervision/proc-table.js";
 import { readLease } from "./lease-file.js";
 import type { LeasePaths } from "./lease-location.js";
 import type { Lease } from "./lease-schema.js";

@@ -2,7 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import type { Duplex, Readable, Writable } from "node:stream";
 import { writeMessage, type SupervisorMessage } from "./control-channel.js";
 import { reapTree, signal } from "./kill-tree.js";
-import type { ProcessIdentity } from "./process-identity.js";
+import type { ProcessIdentity } from "./proc-table.js";
 import { scanTree } from "./tree-scan.js";
 import type { ExitInfo, SupervisedServer, SupervisionTimings } from "./types.js";
 

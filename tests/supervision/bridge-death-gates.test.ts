@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { sweepOrphans } from "../../src/supervision/orphan-sweep.js";
-import { scrubbedEnv } from "../../src/supervision/scrubbed-env.js";
+import { scrubbedEnv } from "../../src/supervision/server-env.js";
 import { startDecoy, type Decoy } from "./helpers/decoy.js";
 import { startDyingBridge, type DyingBridge } from "./helpers/dying-bridge.js";
 import { MARK_VAR } from "./helpers/fake-session.js";

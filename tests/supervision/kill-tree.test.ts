@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { describe, expect, test } from "vitest";
 import { reapTree, signal } from "../../src/supervision/kill-tree.js";
-import { identify } from "../../src/supervision/process-identity.js";
+import { identify } from "../../src/supervision/proc-table.js";
 import { startDecoy } from "./helpers/decoy.js";
 import { alive } from "./helpers/proc.js";
 

@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { sweepOrphans } from "../../src/supervision/orphan-sweep.js";
-import { scrubbedEnv } from "../../src/supervision/scrubbed-env.js";
+import { scrubbedEnv } from "../../src/supervision/server-env.js";
 import { spawnSupervised } from "../../src/supervision/spawn-supervised.js";
 import { startDecoy, type Decoy } from "./helpers/decoy.js";
 import { startDyingBridge } from "./helpers/dying-bridge.js";

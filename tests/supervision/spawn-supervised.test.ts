@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { BridgeError } from "../../src/contract/errors.js";
-import { scrubbedEnv } from "../../src/supervision/scrubbed-env.js";
+import { scrubbedEnv } from "../../src/supervision/server-env.js";
 import { spawnSupervised } from "../../src/supervision/spawn-supervised.js";
 import type { SpawnSpec, SupervisedServer } from "../../src/supervision/types.js";
 import { initialize, connect } from "./helpers/lsp.js";

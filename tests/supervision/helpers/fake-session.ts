@@ -2,7 +2,7 @@
 // sees it in /proc (by a marker variable of its own, not the bridge's token).
 import { randomUUID } from "node:crypto";
 import type { MessageConnection } from "vscode-jsonrpc/node";
-import { scrubbedEnv } from "../../../src/supervision/scrubbed-env.js";
+import { scrubbedEnv } from "../../../src/supervision/server-env.js";
 import { spawnSupervised } from "../../../src/supervision/spawn-supervised.js";
 import type { SupervisedServer, SupervisionTimings } from "../../../src/supervision/types.js";
 import { connect, initialize } from "./lsp.js";
