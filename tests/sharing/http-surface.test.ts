@@ -33,16 +33,24 @@ interface RawAnswer {
   body: string;
 }
 
-/** One raw HTTP request to the shared server's port, headers exactly as given. */
+/**
+ * One raw HTTP request to the shared server's port, headers exactly as given. The answer counts
+ * from the moment it arrives: a server that refuses a body answers and closes before it has read
+ * it, so the rest of our write may fail (EPIPE, ECONNRESET), which says nothing about the answer.
+ */
 function raw(port: number, method: string, path: string, headers: Record<string, string>, body?: string | Buffer): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
+    let answer: RawAnswer | undefined;
+    const chunks: Buffer[] = [];
+    const done = (): void => resolve({ ...answer!, body: Buffer.concat(chunks).toString("utf8") });
     const req = request({ host: "127.0.0.1", port, method, path, headers }, (res) => {
-      const chunks: Buffer[] = [];
+      answer = { status: res.statusCode ?? 0, headers: res.headers, body: "" };
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", reject);
+      res.on("end", done);
+      res.on("error", done);
+      res.on("aborted", done);
     });
-    req.on("error", reject);
+    req.on("error", (error) => (answer === undefined ? reject(error) : done()));
     req.end(body);
   });
 }
