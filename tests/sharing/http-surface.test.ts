@@ -1,11 +1,11 @@
 // The shared server's HTTP side as any Streamable HTTP client sees it: the SDK's own client
 // works with the lease's secret; everything else at the door is refused.
 import { request } from "node:http";
-import { setTimeout as delay } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Bridge } from "../helpers/bridge.js";
+import { pollUntil } from "../helpers/poll.js";
 import { leaseOf, SharedRun, sharedFixture, treeOf } from "./helpers/shared.js";
 
 const run = new SharedRun();
@@ -123,7 +123,7 @@ describe("the shared server's HTTP endpoint", () => {
     // whose event stream stays open, is never expired.
     const quiet = (await raw(port, "POST", "/mcp", mcpHeaders(port, token), INITIALIZE)).headers["mcp-session-id"] as string;
     expect(await peers()).toBe(2);
-    for (const until = Date.now() + 5000; (await peers()) !== 1 && Date.now() < until; ) await delay(50);
+    await pollUntil(async () => (await peers()) === 1, 5000, 50);
     expect(await peers()).toBe(1);
     const stale = await raw(port, "POST", "/mcp", { ...mcpHeaders(port, token), "mcp-session-id": quiet }, INITIALIZE);
     expect(stale.status).toBe(404);

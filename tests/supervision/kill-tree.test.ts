@@ -5,7 +5,7 @@ import { describe, expect, test } from "vitest";
 import { reapTree, signal } from "../../src/supervision/kill-tree.js";
 import { identify } from "../../src/supervision/proc-table.js";
 import { startDecoy } from "./helpers/decoy.js";
-import { alive } from "./helpers/proc.js";
+import { alive } from "../helpers/proc.js";
 
 describe("kill-tree", () => {
   test("signal() refuses a pid whose start time does not match (a reused pid is never hit)", async () => {

@@ -6,7 +6,7 @@ import { identify } from "../../src/supervision/proc-table.js";
 import { withParentDeathSignal } from "../../src/supervision/parent-death.js";
 import { TOKEN_VAR, newSessionToken } from "../../src/supervision/server-env.js";
 import { scanTree } from "../../src/supervision/tree-scan.js";
-import { pollUntil } from "./helpers/proc.js";
+import { pollUntil } from "../helpers/poll.js";
 
 const started: number[] = [];
 afterEach(() => {

@@ -6,8 +6,8 @@ import { scrubbedEnv } from "../../../src/supervision/server-env.js";
 import { spawnSupervised } from "../../../src/supervision/spawn-supervised.js";
 import type { SupervisedServer, SupervisionTimings } from "../../../src/supervision/types.js";
 import { connect, initialize } from "./lsp.js";
-import { FAKE_SERVER } from "./paths.js";
-import { treeByEnv, type Proc } from "./proc.js";
+import { FAKE_SERVER } from "../../helpers/paths.js";
+import { type Proc, treeByEnv } from "../../helpers/proc.js";
 
 export const MARK_VAR = "LSPMCP_TEST_MARK";
 
