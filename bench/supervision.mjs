@@ -17,7 +17,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node";
 import { spawnSupervised } from "../dist/src/supervision/spawn-supervised.js";
-import { scrubbedEnv } from "../dist/src/supervision/scrubbed-env.js";
+import { scrubbedEnv } from "../dist/src/supervision/server-env.js";
 import { sweepOrphans } from "../dist/src/supervision/orphan-sweep.js";
 import { alive, kib, procOf, treeWhere } from "./proc.mjs";
 

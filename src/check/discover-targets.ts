@@ -1,8 +1,9 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
+import { compareStrings } from "../contract/compare.js";
 import { BridgeError } from "../contract/errors.js";
-import { resolveFile, resolveServerForFile, type FileTarget } from "../sessions/resolve-target.js";
+import { resolveFile, pickServerForFile, type FileTarget } from "../sessions/resolve-target.js";
 import { filesUnder, workspaceFiles } from "./workspace-files.js";
 
 /** One file to check, with the session that checks it. */
@@ -39,7 +40,7 @@ export async function discoverTargets(config: ResolvedConfig, paths: readonly st
       found.push(...(await claimed(config, workspace, filesUnder(await listing(workspace), file.path))));
     } else {
       // An explicit file is checked even when `exclude` or .gitignore would skip it in a walk.
-      found.push({ workspace, server: resolveServerForFile(config, workspace, undefined, file).server, file });
+      found.push({ workspace, server: pickServerForFile(config, workspace, undefined, file).server, file });
     }
   }
   return ordered(config, found);
@@ -53,7 +54,7 @@ async function claimed(config: ResolvedConfig, workspace: ResolvedWorkspace, rel
       let server: ResolvedServer;
       try {
         file = resolveFile(workspace, relativePath);
-        server = resolveServerForFile(config, workspace, undefined, file).server;
+        server = pickServerForFile(config, workspace, undefined, file).server;
       } catch {
         return null;
       }
@@ -87,7 +88,7 @@ function ordered(config: ResolvedConfig, targets: readonly CheckTarget[]): Check
   const serverRank = (t: CheckTarget) => t.workspace.servers.indexOf(t.server.name);
   const seen = new Set<string>();
   return [...targets]
-    .sort((a, b) => workspaceRank(a) - workspaceRank(b) || serverRank(a) - serverRank(b) || (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0))
+    .sort((a, b) => workspaceRank(a) - workspaceRank(b) || serverRank(a) - serverRank(b) || compareStrings(a.file.path, b.file.path))
     .filter((target) => {
       const key = JSON.stringify([target.workspace.name, target.server.name, target.file.absolutePath]);
       if (seen.has(key)) return false;

@@ -11,7 +11,7 @@ export function formatText(report: CheckReport, cwd: string): string {
   const roots = new Map(report.summary.runs.map((run) => [run.workspace, run.root]));
   const lines = report.findings
     .filter((finding) => finding.baseline_state !== "unchanged")
-    .flatMap((finding) => findingLines(finding, displayPath(cwd, roots.get(finding.workspace), finding.path)));
+    .flatMap((finding) => findingLines(finding, pathFromCwd(cwd, roots.get(finding.workspace), finding.path)));
   return [...lines, summaryLine(report)].join("\n") + "\n";
 }
 
@@ -38,7 +38,7 @@ function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-function displayPath(cwd: string, root: string | undefined, path: string): string {
+function pathFromCwd(cwd: string, root: string | undefined, path: string): string {
   if (root === undefined) return path;
   const shown = relative(cwd, join(root, path));
   return isAbsolute(shown) || shown === "" ? join(root, path) : shown;

@@ -1,7 +1,7 @@
 import type { ResolvedConfig } from "../config/types.js";
+import { compareStrings } from "../contract/compare.js";
 import { compareDiagnostics, type BridgeDiagnostic } from "../contract/diagnostic-order.js";
 import { severityRank, type SeverityName } from "../contract/names.js";
-import type { FailOn } from "./fail-on.js";
 import { fingerprint, lineContents } from "./fingerprint.js";
 import type { CheckRun } from "./run-check.js";
 
@@ -34,6 +34,9 @@ export interface ReportRun {
   readonly version: string;
   readonly files: number;
 }
+
+/** `--fail-on`: the least severe finding that fails the run, or "never". */
+export type FailOn = SeverityName | "never";
 
 export interface CheckSummary {
   readonly files: number;
@@ -69,7 +72,8 @@ export function buildReport(config: ResolvedConfig, run: CheckRun, failOn: FailO
     const lines = result.diagnostics.length > 0 ? lineContents(result.text) : [];
     return result.diagnostics.map((diagnostic) => ({ workspace: result.workspace.name, server: result.server.name, diagnostic, line: lines[diagnostic.range.start.line - 1] ?? "" }));
   });
-  placed.sort((a, b) => workspaceRank.get(a.workspace)! - workspaceRank.get(b.workspace)! || compareDiagnostics(a.diagnostic, b.diagnostic) || compareServers(a.server, b.server));
+  // Two servers on one diagnostic position is rare (one server per file); name order keeps it total.
+  placed.sort((a, b) => workspaceRank.get(a.workspace)! - workspaceRank.get(b.workspace)! || compareDiagnostics(a.diagnostic, b.diagnostic) || compareStrings(a.server, b.server));
   const remaining = new Map(baseline ?? []);
   const findings = placed.map(({ workspace, server, diagnostic: d, line }): Finding => {
     const print = fingerprint({ workspace, path: d.path, code: d.code, message: d.message, line });
@@ -100,9 +104,4 @@ export function buildReport(config: ResolvedConfig, run: CheckRun, failOn: FailO
       })),
     },
   };
-}
-
-// Two servers on one diagnostic position is rare (one server per file); name order keeps it total.
-function compareServers(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -7,7 +7,7 @@ import { ProgressLine } from "../check/progress-line.js";
 import { buildReport, type CheckReport } from "../check/report.js";
 import { runCheck } from "../check/run-check.js";
 import { loadConfig } from "../config/load-config.js";
-import { asBridgeError, BridgeError, type ErrorCode } from "../contract/errors.js";
+import { asBridgeError, BridgeError, isCallersFault } from "../contract/errors.js";
 import { SessionRegistry } from "../sessions/session-registry.js";
 import { sweepOrphans } from "../supervision/index.js";
 import type { Command } from "./parse-args.js";
@@ -17,19 +17,6 @@ export type CheckCommand = Extract<Command, { kind: "check" }>;
 
 /** Exit codes of `check` (CONTRACT §2). */
 export const CHECK_EXIT = { clean: 0, findings: 1, usage: 2, serverFailed: 3 } as const;
-
-/** Codes that are the caller's to fix (bad config, path or file): exit 2, not a server failure. */
-const USAGE_CODES: ReadonlySet<ErrorCode> = new Set([
-  "ConfigInvalid",
-  "InvalidArguments",
-  "UnknownWorkspace",
-  "UnknownServer",
-  "AmbiguousServer",
-  "NoServerForFile",
-  "PathOutsideWorkspace",
-  "FileNotFound",
-  "FileUnreadable",
-]);
 
 /**
  * `lspmcp check`: the CI gate. Resolves with the exit code and never rejects, except with
@@ -91,7 +78,7 @@ function render(report: CheckReport, format: CheckCommand["format"], cwd: string
 }
 
 function reportFailure(error: BridgeError): number {
-  const usage = USAGE_CODES.has(error.code);
+  const usage = isCallersFault(error.code);
   process.stderr.write(`lspmcp check: ${usage ? "" : "no report: "}${error.message} (${error.code})\n`);
   // The server's last words usually say why it failed.
   const tail = error.details.stderr_tail;

@@ -1,13 +1,12 @@
+import { fileURLToPath } from "node:url";
 import type { Logger } from "../contract/logger.js";
 import type { ResolvedConfig } from "../config/types.js";
 import { BoundedStdioTransport } from "../mcp/bounded-stdio-transport.js";
 import type { UpstreamTarget } from "../mcp/http/http-upstream.js";
 import { StdioForwarder } from "../mcp/http/stdio-forwarder.js";
-import { configDigest } from "../sharing/config-digest.js";
 import { launchSharedServer } from "../sharing/launch-shared-server.js";
-import { findSharedServer } from "../sharing/lease-holder.js";
+import { configDigest, findSharedServer } from "../sharing/lease-holder.js";
 import { leasePaths, prepareLeaseDir, type LeasePaths } from "../sharing/lease-location.js";
-import { sharedServerArgv } from "./shared-server-argv.js";
 
 /** Deadline of one election: finding the lease's server, or launching one and hearing its report. */
 const ELECTION_TIMEOUT_MS = 20_000;
@@ -81,4 +80,9 @@ async function standalone(config: ResolvedConfig, logger: Logger, version: strin
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The command that runs the shared server of `configPath`: this very lspmcp build, by absolute paths. */
+function sharedServerArgv(configPath: string): string[] {
+  return [process.execPath, fileURLToPath(new URL("./main.js", import.meta.url)), "shared-server", "--config", configPath];
 }

@@ -1,28 +1,39 @@
 /**
- * The closed set of error codes of CONTRACT §6. Codes are stable: programs match on them.
+ * The closed set of error codes of CONTRACT §6, each with whether it is the caller's to fix (a bad
+ * config, argument, path or file) rather than a failure of a server or of the bridge. `lspmcp
+ * check` exits 2 for the caller's faults and 3 for the others. Codes are stable: programs match
+ * on them.
  */
-export const ERROR_CODES = [
-  "ConfigInvalid",
-  "InvalidArguments",
-  "UnknownWorkspace",
-  "UnknownServer",
-  "AmbiguousServer",
-  "NoServerForFile",
-  "PathOutsideWorkspace",
-  "FileNotFound",
-  "FileUnreadable",
-  "SessionLimit",
-  "SessionDead",
-  "ServerStartFailed",
-  "ServerVersionMismatch",
-  "ServerCrashed",
-  "NotSupported",
-  "Timeout",
-  "ResultTooLarge",
-  "Internal",
-] as const;
+const CALLERS_FAULT = {
+  ConfigInvalid: true,
+  InvalidArguments: true,
+  UnknownWorkspace: true,
+  UnknownServer: true,
+  AmbiguousServer: true,
+  NoServerForFile: true,
+  PathOutsideWorkspace: true,
+  FileNotFound: true,
+  FileUnreadable: true,
+  SessionLimit: false,
+  SessionDead: false,
+  ServerStartFailed: false,
+  ServerVersionMismatch: false,
+  ServerCrashed: false,
+  NotSupported: false,
+  Timeout: false,
+  ResultTooLarge: false,
+  Internal: false,
+} as const satisfies Record<string, boolean>;
 
-export type ErrorCode = (typeof ERROR_CODES)[number];
+export type ErrorCode = keyof typeof CALLERS_FAULT;
+
+/** Every code, in the order of CONTRACT §6. */
+export const ERROR_CODES: readonly ErrorCode[] = Object.keys(CALLERS_FAULT) as ErrorCode[];
+
+/** True for the codes the caller fixes (config, arguments, path, file), false for every other. */
+export function isCallersFault(code: ErrorCode): boolean {
+  return CALLERS_FAULT[code];
+}
 
 export type ErrorDetails = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import type { LspClient } from "../lsp/lsp-client.js";
-import { resolveFile, resolveServerForFile, resolveWorkspace, type FileTarget } from "../sessions/resolve-target.js";
+import { resolveFile, pickServerForFile, pickWorkspace, type FileTarget } from "../sessions/resolve-target.js";
 import { readSourceFile } from "../sessions/read-source-file.js";
 import { syncText, type SyncedDocument } from "../sessions/synced-document.js";
 import type { CallContext } from "./call-context.js";
@@ -23,9 +23,9 @@ export async function openTarget(
   context: CallContext,
   args: { workspace?: string | undefined; server?: string | undefined; path: string },
 ): Promise<OpenTarget> {
-  const workspace = resolveWorkspace(context.config, args.workspace, args.path);
+  const workspace = pickWorkspace(context.config, args.workspace, args.path);
   const file = resolveFile(workspace, args.path);
-  const { server, languageId } = resolveServerForFile(context.config, workspace, args.server, file);
+  const { server, languageId } = pickServerForFile(context.config, workspace, args.server, file);
   const text = await readSourceFile(file.absolutePath, file.path);
   const client = await context.sessions.ready(workspace, server, context.deadline);
   const synced = await syncText(client, file, languageId, text);

@@ -20,29 +20,30 @@ const readFd = promisify(readFile);
  * FIFO or device, a binary file (NUL bytes) or invalid UTF-8 is `FileUnreadable`; a missing file
  * is `FileNotFound`. A FIFO is opened non-blocking so that no writer is ever waited for.
  */
-export async function readSourceFile(absolutePath: string, displayPath: string): Promise<string> {
+/** `shownPath` is how errors name the file (the workspace-relative path the caller gave). */
+export async function readSourceFile(absolutePath: string, shownPath: string): Promise<string> {
   let fd: number;
   try {
     fd = openSync(absolutePath, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") {
-      throw new BridgeError("FileNotFound", `no such file: ${displayPath}`, { path: displayPath });
+      throw new BridgeError("FileNotFound", `no such file: ${shownPath}`, { path: shownPath });
     }
-    throw unreadable(displayPath, `cannot open it (${code ?? "error"})`);
+    throw unreadable(shownPath, `cannot open it (${code ?? "error"})`);
   }
   try {
     const stat = fstatSync(fd);
-    if (stat.isDirectory()) throw unreadable(displayPath, "it is a directory");
-    if (!stat.isFile()) throw unreadable(displayPath, "it is not a regular file");
-    if (stat.size > MAX_SOURCE_BYTES) throw unreadable(displayPath, `it is larger than ${MAX_SOURCE_BYTES} bytes`, { size: stat.size });
+    if (stat.isDirectory()) throw unreadable(shownPath, "it is a directory");
+    if (!stat.isFile()) throw unreadable(shownPath, "it is not a regular file");
+    if (stat.size > MAX_SOURCE_BYTES) throw unreadable(shownPath, `it is larger than ${MAX_SOURCE_BYTES} bytes`, { size: stat.size });
     const bytes = stat.size <= SYNC_READ_BYTES ? readToEndSync(fd, stat.size) : await readFd(fd);
-    if (bytes.length > MAX_SOURCE_BYTES) throw unreadable(displayPath, `it is larger than ${MAX_SOURCE_BYTES} bytes`, { size: bytes.length });
-    if (bytes.includes(0)) throw unreadable(displayPath, "it is binary (contains NUL bytes)");
+    if (bytes.length > MAX_SOURCE_BYTES) throw unreadable(shownPath, `it is larger than ${MAX_SOURCE_BYTES} bytes`, { size: bytes.length });
+    if (bytes.includes(0)) throw unreadable(shownPath, "it is binary (contains NUL bytes)");
     try {
       return UTF8.decode(bytes);
     } catch {
-      throw unreadable(displayPath, "it is not valid UTF-8 text");
+      throw unreadable(shownPath, "it is not valid UTF-8 text");
     }
   } finally {
     closeSync(fd);

@@ -13,7 +13,7 @@ export interface FileTarget {
 }
 
 /** Picks the workspace: named, the only one, or the one whose root holds an absolute path. */
-export function resolveWorkspace(config: ResolvedConfig, name: string | undefined, path?: string): ResolvedWorkspace {
+export function pickWorkspace(config: ResolvedConfig, name: string | undefined, path?: string): ResolvedWorkspace {
   if (name !== undefined) {
     const found = config.workspaces.find((workspace) => workspace.name === name);
     if (!found) {
@@ -54,11 +54,11 @@ export function resolveFile(workspace: ResolvedWorkspace, path: string): FileTar
       root: workspace.root,
     });
   }
-  return { absolutePath: real, path: displayPath(workspace.root, real), extension: extname(real).toLowerCase() };
+  return { absolutePath: real, path: workspaceRelativePath(workspace.root, real), extension: extname(real).toLowerCase() };
 }
 
 /** The workspace-relative path of an absolute path, or the absolute path when it lies outside. */
-export function displayPath(root: string, absolutePath: string): string {
+export function workspaceRelativePath(root: string, absolutePath: string): string {
   if (!isInside(root, absolutePath)) return absolutePath;
   return relative(root, absolutePath).split(sep).join("/");
 }
@@ -67,7 +67,7 @@ export function displayPath(root: string, absolutePath: string): string {
  * Picks the server for a file: the named one (it must belong to the workspace and claim the
  * extension), else the only claimant, else the workspace's `default_server` for the extension.
  */
-export function resolveServerForFile(
+export function pickServerForFile(
   config: ResolvedConfig,
   workspace: ResolvedWorkspace,
   serverName: string | undefined,
@@ -106,7 +106,7 @@ export function resolveServerForFile(
 }
 
 /** Picks the server for a call without a file: named, or the workspace's only server. */
-export function resolveServer(config: ResolvedConfig, workspace: ResolvedWorkspace, serverName: string | undefined): ResolvedServer {
+export function pickServer(config: ResolvedConfig, workspace: ResolvedWorkspace, serverName: string | undefined): ResolvedServer {
   if (serverName !== undefined) return namedServer(config, workspace, serverName);
   const servers = workspaceServers(config, workspace);
   if (servers.length === 1) return servers[0]!;

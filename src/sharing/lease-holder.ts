@@ -1,4 +1,6 @@
-import { isAlive } from "../supervision/process-identity.js";
+import { createHash } from "node:crypto";
+import type { ResolvedConfig } from "../config/types.js";
+import { isAlive } from "../supervision/proc-table.js";
 import { readLease } from "./lease-file.js";
 import type { LeasePaths } from "./lease-location.js";
 import type { Lease } from "./lease-schema.js";
@@ -8,6 +10,14 @@ import { probeLease } from "./probe-lease.js";
 export interface SharingKey {
   readonly version: string;
   readonly configDigest: string;
+}
+
+/**
+ * A digest of the loaded configuration (profiles merged, paths absolute): two lspmcp processes
+ * may share a server only when they would have started the very same sessions.
+ */
+export function configDigest(config: ResolvedConfig): string {
+  return createHash("sha256").update(JSON.stringify(config)).digest("hex");
 }
 
 /** Longest wait for a probe answer: a live server on loopback answers in milliseconds. */

@@ -3,7 +3,7 @@
  * a SupervisedServer are bytes.
  */
 export { spawnSupervised } from "./spawn-supervised.js";
-export { scrubbedEnv } from "./scrubbed-env.js";
+export { scrubbedEnv } from "./server-env.js";
 export { sweepOrphans, type SweepLog } from "./orphan-sweep.js";
-export { DEFAULT_TIMINGS, resolveTimings } from "./timings.js";
+export { DEFAULT_TIMINGS, resolveTimings } from "./types.js";
 export type { ExitInfo, SpawnSpec, SupervisedServer, SupervisionTimings } from "./types.js";

@@ -1,6 +1,5 @@
 import { setTimeout as delay } from "node:timers/promises";
-import { readStat } from "./proc-table.js";
-import { formatIdentity, isAlive, isDeadState, type ProcessIdentity } from "./process-identity.js";
+import { formatIdentity, isAlive, isDeadState, type ProcessIdentity, readStat } from "./proc-table.js";
 import type { SupervisionTimings } from "./types.js";
 
 /** How often /proc is looked at while waiting for a tree to go. Short: it is a deadline poll, not a sleep. */

@@ -1,10 +1,8 @@
-import { readAllStats, readEnvironValue, readUid } from "./proc-table.js";
-import { isAlive, isDeadState, parseIdentity } from "./process-identity.js";
+import { isAlive, isDeadState, parseIdentity, readAllStats, readEnvironValue, readUid } from "./proc-table.js";
 import { reapTree } from "./kill-tree.js";
-import { resolveTimings } from "./timings.js";
-import { OWNER_VAR, TOKEN_VAR } from "./tree-env.js";
+import { resolveTimings, type SupervisionTimings } from "./types.js";
+import { OWNER_VAR, TOKEN_VAR } from "./server-env.js";
 import { scanTree } from "./tree-scan.js";
-import type { SupervisionTimings } from "./types.js";
 
 /** A log sink in the shape the bridge's logger takes. */
 export type SweepLog = (msg: string, fields?: Record<string, unknown>) => void;

@@ -1,14 +1,15 @@
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { spawn } from "node:child_process";
 import type { Duplex } from "node:stream";
 import { BridgeError } from "../contract/errors.js";
 import { readMessages, writeMessage, type SupervisorMessage } from "./control-channel.js";
-import { checkExecutable } from "./executable-check.js";
-import { formatIdentity, identify } from "./process-identity.js";
+import { checkExecutable } from "./executable.js";
+import { formatIdentity, identify } from "./proc-table.js";
 import { SupervisedProcess } from "./supervised-process.js";
-import { supervisorMainPath } from "./supervisor-path.js";
-import { resolveTimings } from "./timings.js";
-import { newSessionToken, treeEnv } from "./tree-env.js";
-import type { SpawnSpec, SupervisedServer, SupervisionTimings } from "./types.js";
+import { resolveTimings, type SpawnSpec, type SupervisedServer, type SupervisionTimings } from "./types.js";
+import { newSessionToken, treeEnv } from "./server-env.js";
 
 /**
  * How long the supervisor may take to report the server running. Generous: it covers a cold node
@@ -93,4 +94,18 @@ export async function spawnSupervised(
   }
   server.setServer({ pid: first.serverPid, startTime: first.serverStartTime });
   return server;
+}
+
+/**
+ * The compiled supervisor entry. From the built bridge it sits next to this module; when this
+ * module runs from source (vitest transpiles `src/`), the supervisor still has to be the compiled
+ * one, because a plain `node` cannot run TypeScript — so `npm run build` comes first.
+ * Returns undefined when it has not been built.
+ */
+function supervisorMainPath(): string | undefined {
+  const here = fileURLToPath(import.meta.url);
+  const candidate = here.endsWith(".ts")
+    ? join(resolve(dirname(here), "..", ".."), "dist", "src", "supervision", "supervisor-main.js")
+    : join(dirname(here), "supervisor-main.js");
+  return existsSync(candidate) ? candidate : undefined;
 }

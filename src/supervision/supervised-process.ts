@@ -2,7 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import type { Duplex, Readable, Writable } from "node:stream";
 import { writeMessage, type SupervisorMessage } from "./control-channel.js";
 import { reapTree, signal } from "./kill-tree.js";
-import type { ProcessIdentity } from "./process-identity.js";
+import type { ProcessIdentity } from "./proc-table.js";
 import { scanTree } from "./tree-scan.js";
 import type { ExitInfo, SupervisedServer, SupervisionTimings } from "./types.js";
 
@@ -31,8 +31,6 @@ export class SupervisedProcess implements SupervisedServer {
   readonly stdout: Readable;
   readonly stderr: Readable;
   readonly exited: Promise<ExitInfo>;
-  /** The supervisor's account of its last reap, for logs and status. */
-  lastReap: Extract<SupervisorMessage, { type: "reaped" }> | undefined;
 
   private server: ProcessIdentity | undefined;
   private settleExit!: (info: ExitInfo) => void;
@@ -70,7 +68,6 @@ export class SupervisedProcess implements SupervisedServer {
   /** One message from the supervisor. */
   onMessage(message: SupervisorMessage): void {
     if (message.type === "exited") this.settleExit({ code: message.code, signal: message.signal });
-    else if (message.type === "reaped") this.lastReap = message;
   }
 
   /** The control pipe closed: the supervisor has gone or is going. */

@@ -2,11 +2,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { openSync } from "node:fs";
 import type { Duplex } from "node:stream";
 import { readMessages, writeMessage, type BridgeMessage, type StartMessage, type SupervisorMessage } from "./control-channel.js";
-import { waitForExecPast } from "./exec-watch.js";
-import { checkExecutable } from "./executable-check.js";
+import { findSetpriv, waitForExecPast, withParentDeathSignal } from "./parent-death.js";
+import { checkExecutable } from "./executable.js";
 import { reapTree } from "./kill-tree.js";
-import { identify, isAlive, parseIdentity, type ProcessIdentity } from "./process-identity.js";
-import { findSetpriv, withParentDeathSignal } from "./setpriv.js";
+import { identify, isAlive, parseIdentity, type ProcessIdentity } from "./proc-table.js";
 import { scanTree } from "./tree-scan.js";
 
 /** How often the supervisor checks that its bridge (pid + start time) is still alive. */

@@ -1,6 +1,5 @@
-import { readAllStats, readEnvironValue, readUid, type ProcStat } from "./proc-table.js";
-import { isDeadState, type ProcessIdentity } from "./process-identity.js";
-import { TOKEN_VAR } from "./tree-env.js";
+import { isDeadState, type ProcessIdentity, type ProcStat, readAllStats, readEnvironValue, readUid } from "./proc-table.js";
+import { TOKEN_VAR } from "./server-env.js";
 
 /** Which processes make up one supervised tree. */
 export interface TreeQuery {

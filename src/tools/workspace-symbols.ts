@@ -5,7 +5,7 @@ import { LineIndex, type BridgeRange, type PositionEncoding } from "../contract/
 import { sortWorkspaceSymbols, type WorkspaceSymbolItem } from "../contract/symbol-order.js";
 import { requestWorkspaceSymbols, type RawWorkspaceSymbol } from "../lsp/features/workspace-symbols.js";
 import { readSourceFile } from "../sessions/read-source-file.js";
-import { displayPath, resolveServer, resolveWorkspace } from "../sessions/resolve-target.js";
+import { workspaceRelativePath, pickServer, pickWorkspace } from "../sessions/resolve-target.js";
 import { boundedPage, limitBytes } from "./bounded-answer.js";
 import { limitArg, maxBytesArg, offsetArg, pageFields, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";
 import { defineTool } from "./tool-definition.js";
@@ -34,8 +34,8 @@ export const workspaceSymbolsTool = defineTool({
   }),
   outputSchema: z.object({ items: z.array(WorkspaceSymbolSchema), ...pageFields }),
   handler: async (args, context) => {
-    const workspace = resolveWorkspace(context.config, args.workspace);
-    const server = resolveServer(context.config, workspace, args.server);
+    const workspace = pickWorkspace(context.config, args.workspace);
+    const server = pickServer(context.config, workspace, args.server);
     const client = await context.sessions.ready(workspace, server, context.deadline);
     const raw = await requestWorkspaceSymbols(client, args.query, { deadline: context.deadline, signal: context.signal });
     const converted = await convertAll(raw, workspace.root, client.positionEncoding);
@@ -79,7 +79,7 @@ async function convertAll(raw: RawWorkspaceSymbol[], root: string, encoding: Pos
         name: symbol.name,
         kind: symbolKindName(symbol.kind),
         container: symbol.containerName,
-        path: absolutePath === null ? symbol.uri : displayPath(root, absolutePath),
+        path: absolutePath === null ? symbol.uri : workspaceRelativePath(root, absolutePath),
         range,
       };
     }),

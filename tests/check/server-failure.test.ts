@@ -1,29 +1,18 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { REPO, writeConfig } from "../helpers/bridge.js";
+import { fakeWorkspace } from "../helpers/fake-config.js";
+import { FAKE_SERVER, REPO } from "../helpers/paths.js";
 import { runCheckCli } from "./helpers/cli.js";
 
-/** A workspace with two `.fake` files and a config whose one server is `serverToml`. */
-function fakeWorkspace(serverToml: string, timeoutMs = 60000): { config: string; root: string } {
-  const root = mkdtempSync(join(tmpdir(), "lspmcp-check-fail-"));
-  writeFileSync(join(root, "a.fake"), "one\n");
-  writeFileSync(join(root, "b.fake"), "two\n");
-  const config = writeConfig(
-    `[bridge]\nrequest_timeout_ms = ${timeoutMs}\n\n[[server]]\nname = "fake"\n${serverToml}\nlanguages = [{ id = "fake", extensions = [".fake"] }]\n\n` +
-      `[[workspace]]\nname = "w"\nroot = ${JSON.stringify(root)}\nservers = ["fake"]\n`,
-    mkdtempSync(join(tmpdir(), "lspmcp-check-config-")),
-  );
-  return { config, root };
+/** A config whose one server "fake" runs `args` under node, on a workspace with two `.fake` files. */
+function fakeCheckWorkspace(args: string[], timeoutMs = 60000): { config: string; root: string } {
+  const server = { name: "fake", extension: ".fake", command: process.execPath, args };
+  return fakeWorkspace([server], `request_timeout_ms = ${timeoutMs}`, { "a.fake": "one\n", "b.fake": "two\n" });
 }
-
-const node = JSON.stringify(process.execPath);
-const fixture = (path: string) => JSON.stringify(join(REPO, path));
 
 describe("check exits 3 with the reason, and prints no report, when a server fails", () => {
   it("a server whose version is not its pin", async () => {
-    const { config, root } = fakeWorkspace(`command = ${node}\nargs = [${fixture("tests/fixtures/servers/fake-server.mjs")}, "--no-daemon", "--no-child", "--version", "2.0.0"]\nversion = "1.0.0"`);
+    const { config, root } = fakeCheckWorkspace([FAKE_SERVER, "--no-daemon", "--no-child", "--version", "2.0.0"]);
     const result = await runCheckCli(["--config", config, "--format", "json"], { cwd: root });
     expect(result.code).toBe(3);
     expect(result.stdout).toBe("");
@@ -31,7 +20,7 @@ describe("check exits 3 with the reason, and prints no report, when a server fai
   });
 
   it("a server that never settles (no diagnostics before the deadline)", async () => {
-    const { config, root } = fakeWorkspace(`command = ${node}\nargs = [${fixture("tests/fixtures/servers/fake-server.mjs")}, "--no-daemon", "--no-child"]\nversion = "1.0.0"`, 1500);
+    const { config, root } = fakeCheckWorkspace([FAKE_SERVER, "--no-daemon", "--no-child"], 1500);
     const result = await runCheckCli(["--config", config], { cwd: root });
     expect(result.code).toBe(3);
     expect(result.stdout).toBe("");
@@ -39,7 +28,7 @@ describe("check exits 3 with the reason, and prints no report, when a server fai
   });
 
   it("a server that dies during the run", async () => {
-    const { config, root } = fakeWorkspace(`command = ${node}\nargs = [${fixture("tests/fixtures/check/servers/dies-on-open.mjs")}, "--stdio"]\nversion = "1.0.0"`);
+    const { config, root } = fakeCheckWorkspace([join(REPO, "tests/fixtures/check/servers/dies-on-open.mjs"), "--stdio"]);
     const result = await runCheckCli(["--config", config, "--format", "sarif"], { cwd: root });
     expect(result.code).toBe(3);
     expect(result.stdout).toBe("");

@@ -1,11 +1,10 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { BRIDGE_MAIN } from "./paths.js";
+import { tempDir } from "./temp.js";
 
-export const REPO = resolve(import.meta.dirname, "../..");
-export const BRIDGE_MAIN = join(REPO, "dist/src/cli/main.js");
 
 /** A running `lspmcp serve` driven by the MCP SDK's real client over stdio. */
 export interface Bridge {
@@ -26,8 +25,8 @@ export interface ToolResult {
   structuredContent?: Record<string, unknown>;
 }
 
-/** Writes `toml` to a fresh temp dir (relative paths in it resolve there) and returns its path. */
-export function writeConfig(toml: string, dir = mkdtempSync(join(tmpdir(), "lspmcp-test-"))): string {
+/** Writes `toml` to `dir` (by default a temp folder of the test file; relative paths in it resolve there) and returns its path. */
+export function writeConfig(toml: string, dir = tempDir()): string {
   const path = join(dir, "bridge.toml");
   writeFileSync(path, toml);
   return path;

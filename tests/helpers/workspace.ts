@@ -1,11 +1,11 @@
-import { cpSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync } from "node:fs";
 import { join } from "node:path";
-import { REPO } from "./bridge.js";
+import { REPO } from "./paths.js";
+import { tempDir } from "./temp.js";
 
 /** A private copy of a fixture workspace, so tests may add links and odd files to it. */
 export function copyFixtureWorkspace(name: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `lspmcp-${name}-`));
+  const dir = tempDir(`lspmcp-${name}-`);
   const root = join(dir, name);
   cpSync(join(REPO, "tests/fixtures/workspaces", name), root, { recursive: true });
   return root;

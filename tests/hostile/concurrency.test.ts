@@ -6,8 +6,11 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { REPO, startBridge, type Bridge } from "../helpers/bridge.js";
-import { eventually, fakeWorkspace, memoryOf, recordedMessages } from "./helpers/fake-config.js";
+import { type Bridge, startBridge } from "../helpers/bridge.js";
+import { fakeWorkspace, recordedMessages } from "../helpers/fake-config.js";
+import { REPO } from "../helpers/paths.js";
+import { pollUntil } from "../helpers/poll.js";
+import { memoryOf } from "../helpers/proc.js";
 
 const SESSIONS = ["s1", "s2", "s3", "s4"];
 const CALLERS = 8;
@@ -64,12 +67,12 @@ describe("cancellation", () => {
     const call = bridge.client.callTool({ name: "hover", arguments: { path: "a.slow", line: 1, column: 1 } }, undefined, { signal: controller.signal });
     const received = () => recordedMessages(recordFile);
     // Abort only once the hover is at the server, so the cancellation has something to cancel.
-    expect(await eventually(() => received().some((message) => message.method === "textDocument/hover"), 10_000)).toBe(true);
+    expect(await pollUntil(() => received().some((message) => message.method === "textDocument/hover"), 10_000)).toBe(true);
     const started = Date.now();
     controller.abort("test cancels");
     await expect(call).rejects.toThrow();
     const hoverId = received().find((message) => message.method === "textDocument/hover")!.id;
-    expect(await eventually(() => received().some((m) => m.method === "$/cancelRequest" && m.params?.id === hoverId), 5000)).toBe(true);
+    expect(await pollUntil(() => received().some((m) => m.method === "$/cancelRequest" && m.params?.id === hoverId), 5000)).toBe(true);
     console.log(`[figure] cancellation to_server_ms=${Date.now() - started}`);
     // The session is fine and answers the next call (symbols need no answer to the hover).
     const status = ((await bridge.ok("session_status")).sessions as any[]).find((s) => s.server === "slow");

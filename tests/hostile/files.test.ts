@@ -5,8 +5,9 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startBridge, type Bridge } from "../helpers/bridge.js";
-import { fakeWorkspace, memoryOf } from "./helpers/fake-config.js";
+import { type Bridge, startBridge } from "../helpers/bridge.js";
+import { fakeWorkspace } from "../helpers/fake-config.js";
+import { memoryOf } from "../helpers/proc.js";
 
 const TIMEOUT_MS = 10_000;
 

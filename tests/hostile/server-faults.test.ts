@@ -4,8 +4,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startBridge, type Bridge } from "../helpers/bridge.js";
-import { SAMPLE_TEXT, eventually, fakeWorkspace, memoryOf } from "./helpers/fake-config.js";
+import { type Bridge, startBridge } from "../helpers/bridge.js";
+import { fakeWorkspace, SAMPLE_TEXT } from "../helpers/fake-config.js";
+import { pollUntil } from "../helpers/poll.js";
+import { memoryOf } from "../helpers/proc.js";
 
 const FAULTS = ["garbage", "bad-length", "huge", "unknown-id", "never-answer", "exit", "log-flood", "apply-edit"] as const;
 const TIMEOUT_MS = 3000;
@@ -118,7 +120,7 @@ describe("server faults give typed errors and the other session keeps answering"
     expect(elapsed).toBeLessThan(TIMEOUT_MS + 1500);
     const received = () => readFileSync(recordFile, "utf8").trim().split("\n").map((line) => JSON.parse(line));
     const hoverId = received().find((message) => message.method === "textDocument/hover").id;
-    expect(await eventually(() => received().some((m) => m.method === "$/cancelRequest" && m.params?.id === hoverId), 2000)).toBe(true);
+    expect(await pollUntil(() => received().some((m) => m.method === "$/cancelRequest" && m.params?.id === hoverId), 2000)).toBe(true);
     expect((await statusOf("never-answer")).state).toBe("ready");
     await afterFault("never-answer");
   });

@@ -1,7 +1,7 @@
 import { symlinkSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
+import { type Bridge, startBridge, writeConfig } from "../helpers/bridge.js";
 import { copyFixtureWorkspace } from "../helpers/workspace.js";
 
 let bridge: Bridge;

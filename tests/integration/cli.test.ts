@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, test } from "vitest";
-import { BRIDGE_MAIN, writeConfig } from "../helpers/bridge.js";
+import { writeConfig } from "../helpers/bridge.js";
+import { BRIDGE_MAIN } from "../helpers/paths.js";
 
 const run = (...args: string[]) => spawnSync(process.execPath, [BRIDGE_MAIN, ...args], { encoding: "utf8", input: "" });
 

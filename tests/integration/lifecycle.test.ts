@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
+import { type Bridge, startBridge, writeConfig } from "../helpers/bridge.js";
 import { isAlive, waitForExit } from "../helpers/proc.js";
 import { copyFixtureWorkspace } from "../helpers/workspace.js";
 

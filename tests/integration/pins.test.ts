@@ -1,7 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { join } from "node:path";
-import { REPO, startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
+import { type Bridge, startBridge, writeConfig } from "../helpers/bridge.js";
+import { REPO } from "../helpers/paths.js";
 import { isAlive } from "../helpers/proc.js";
 import { copyFixtureWorkspace } from "../helpers/workspace.js";
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { positionOf, startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
+import { type Bridge, positionOf, startBridge, writeConfig } from "../helpers/bridge.js";
 import { requireBinary } from "../helpers/require-binary.js";
 import { copyFixtureWorkspace, polyConfig } from "../helpers/workspace.js";
 

@@ -1,7 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { REPO, startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
+import { type Bridge, startBridge, writeConfig } from "../helpers/bridge.js";
+import { REPO } from "../helpers/paths.js";
 import { copyFixtureWorkspace } from "../helpers/workspace.js";
 
 const FAKE = join(REPO, "tests/fixtures/servers/fake-server.mjs");

@@ -5,7 +5,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -13,17 +13,18 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MAUDE_FLAGS } from "../../servers/maude/src/run-maude.js";
 import { parseMaudeStderr } from "../../servers/maude/src/stderr-parser.js";
-import { waitUntilGone } from "./helpers/proc-scan.js";
-import { FIXTURES, fixtureText, MARKER, requireMaude, ROOT } from "./helpers/server-process.js";
+import { BRIDGE_MAIN as BRIDGE } from "../helpers/paths.js";
+import { waitUntilGone } from "../helpers/proc.js";
+import { requireBuild } from "../helpers/require-binary.js";
+import { FIXTURES, fixtureText, MARKER, requireMaude } from "./helpers/server-process.js";
 
-const BRIDGE = resolve(ROOT, "dist/src/cli/main.js");
 const marker = randomUUID();
 let client: Client;
 let dir: string;
 
 beforeAll(async () => {
   requireMaude();
-  if (!existsSync(BRIDGE)) throw new Error(`the bridge is not built (${BRIDGE}): run \`npm run build\``);
+  requireBuild();
   dir = mkdtempSync(join(tmpdir(), "maude-bridge-e2e-"));
   const config = join(dir, "bridge.toml");
   // The marker rides in the server's env, so every maude the server starts carries it too.

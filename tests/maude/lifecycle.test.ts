@@ -4,7 +4,7 @@
  * variable that the server and every maude it starts inherit.
  */
 import { afterEach, describe, expect, test } from "vitest";
-import { pidsNamed, waitForProcesses, waitUntilGone } from "./helpers/proc-scan.js";
+import { pidsNamed, waitForProcesses, waitUntilGone } from "../helpers/proc.js";
 import { fixtureText, MARKER, requireMaude, ServerProcess, withDeadline } from "./helpers/server-process.js";
 
 let server: ServerProcess | undefined;

@@ -51,6 +51,15 @@ describe("WarningLocator", () => {
     expect(covered(text, new WarningLocator(text).rangeFor(2, "undeclared sort Baz."))).toBe("op f : Foo -> Bar .");
   });
 
+  test("a lone \\r ends a line for LSP positions, while Maude's line numbers count \\n only", () => {
+    // Maude 3.2 reports the undeclared T on its line 1 and U on its line 2 for this very text.
+    const text = "fmod A is\r  sort S .\r  op f : -> T .\r\nop g : -> U .\nendfm\n";
+    const locator = new WarningLocator(text);
+    expect(locator.rangeFor(1, "undeclared sort T.")).toEqual({ start: { line: 2, character: 12 }, end: { line: 2, character: 13 } });
+    expect(locator.rangeFor(2, "undeclared sort U.")).toEqual({ start: { line: 3, character: 10 }, end: { line: 3, character: 11 } });
+    expect(locator.rangeFor(2, "no parse for statement")).toEqual({ start: { line: 3, character: 0 }, end: { line: 3, character: 13 } });
+  });
+
   test("lines past the end clamp to the last line", () => {
     const r = new WarningLocator("a\nb").rangeFor(99, "x");
     expect(r.start.line).toBe(1);

@@ -110,6 +110,12 @@ describe("tokenizeMaude", () => {
     expect(tokenizeMaude(fixtureText("no-module.maude"))).toEqual({ symbols: [], loads: [], errors: [] });
   });
 
+  test("positions count lines as LSP does: \\n, \\r\\n and a lone \\r each end one", () => {
+    const at = (text: string) => lexMaude(text).tokens.map((t) => [t.text, t.line, t.character]);
+    expect(at("a\rb\r\nc\nd")).toEqual([["a", 0, 0], ["b", 1, 0], ["c", 2, 0], ["d", 3, 0]]);
+    expect(tokenizeMaude("fmod A is\r  sort S .\rendfm\r").symbols[0]?.range).toEqual({ start: { line: 0, character: 0 }, end: { line: 2, character: 5 } });
+  });
+
   test("never throws, and keeps ranges inside the text (property)", () => {
     const maudeish = fc.array(
       fc.oneof(
@@ -121,7 +127,7 @@ describe("tokenizeMaude", () => {
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.string({ unit: "binary" }), maudeish.map((parts) => parts.join(" "))), (text) => {
         const r = tokenizeMaude(text);
-        const lines = lexMaude(text).lines.lineCount;
+        const lines = lexMaude(text).document.lineCount;
         const check = (s: MaudeSymbol): void => {
           expect(s.range.end.line).toBeLessThan(lines);
           expect(s.selectionRange.start.line).toBeGreaterThanOrEqual(s.range.start.line);

@@ -6,11 +6,12 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load-config.js";
 import { packageVersion } from "../../src/cli/package-version.js";
-import { configDigest } from "../../src/sharing/config-digest.js";
+import { configDigest } from "../../src/sharing/lease-holder.js";
 import { leasePaths } from "../../src/sharing/lease-location.js";
 import type { Bridge } from "../helpers/bridge.js";
+import { pollUntil } from "../helpers/poll.js";
+import { allProcs, proc } from "../helpers/proc.js";
 import { requireBinary } from "../helpers/require-binary.js";
-import { allProcs, pollUntil, proc } from "../supervision/helpers/proc.js";
 import { leaseOf, SharedRun, sharedFixture, sharedServers, treeOf, tsServers } from "./helpers/shared.js";
 
 const run = new SharedRun();

@@ -3,9 +3,10 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { BRIDGE_MAIN, startBridge, type Bridge } from "../helpers/bridge.js";
-import { eventually, fakeWorkspace, recordedMessages } from "../hostile/helpers/fake-config.js";
-import { pollUntil } from "../supervision/helpers/proc.js";
+import { type Bridge, startBridge } from "../helpers/bridge.js";
+import { fakeWorkspace, recordedMessages } from "../helpers/fake-config.js";
+import { BRIDGE_MAIN } from "../helpers/paths.js";
+import { pollUntil } from "../helpers/poll.js";
 import { sharedServers } from "./helpers/shared.js";
 
 let bridge: Bridge | undefined;
@@ -30,11 +31,11 @@ describe("an attached serve", () => {
     const controller = new AbortController();
     const call = bridge.client.callTool({ name: "hover", arguments: { path: "a.slow", line: 1, column: 1 } }, undefined, { signal: controller.signal });
     const received = () => recordedMessages(recordFile);
-    expect(await eventually(() => received().some((message) => message.method === "textDocument/hover"), 10_000)).toBe(true);
+    expect(await pollUntil(() => received().some((message) => message.method === "textDocument/hover"), 10_000)).toBe(true);
     controller.abort("test cancels");
     await expect(call).rejects.toThrow();
     const hoverId = received().find((message) => message.method === "textDocument/hover")!.id;
-    expect(await eventually(() => received().some((m) => m.method === "$/cancelRequest" && m.params?.id === hoverId), 5000)).toBe(true);
+    expect(await pollUntil(() => received().some((m) => m.method === "$/cancelRequest" && m.params?.id === hoverId), 5000)).toBe(true);
     expect(await bridge.ok("document_symbols", { path: "a.slow" })).toMatchObject({ total: 2 });
   });
 
@@ -54,10 +55,10 @@ describe("an attached serve", () => {
     child.stdin.write("{not json\n");
     child.stdin.write("x".repeat(5 * 1024 * 1024) + "\n");
     child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } }) + "\n");
-    expect(await eventually(() => lines.some((line) => line.id === 1), 20_000)).toBe(true);
+    expect(await pollUntil(() => lines.some((line) => line.id === 1), 20_000)).toBe(true);
     child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
     child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "document_symbols", arguments: { path: "a.fake" } } }) + "\n");
-    expect(await eventually(() => lines.some((line) => line.id === 2), 20_000)).toBe(true);
+    expect(await pollUntil(() => lines.some((line) => line.id === 2), 20_000)).toBe(true);
 
     expect(lines.filter((line) => line.error?.code === -32700)).toHaveLength(2);
     expect(lines.find((line) => line.id === 1).result.serverInfo.name).toBe("lspmcp");

@@ -1,11 +1,11 @@
 // The shared server's HTTP side as any Streamable HTTP client sees it: the SDK's own client
 // works with the lease's secret; everything else at the door is refused.
 import { request } from "node:http";
-import { setTimeout as delay } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Bridge } from "../helpers/bridge.js";
+import { pollUntil } from "../helpers/poll.js";
 import { leaseOf, SharedRun, sharedFixture, treeOf } from "./helpers/shared.js";
 
 const run = new SharedRun();
@@ -33,16 +33,24 @@ interface RawAnswer {
   body: string;
 }
 
-/** One raw HTTP request to the shared server's port, headers exactly as given. */
+/**
+ * One raw HTTP request to the shared server's port, headers exactly as given. The answer counts
+ * from the moment it arrives: a server that refuses a body answers and closes before it has read
+ * it, so the rest of our write may fail (EPIPE, ECONNRESET), which says nothing about the answer.
+ */
 function raw(port: number, method: string, path: string, headers: Record<string, string>, body?: string | Buffer): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
+    let answer: RawAnswer | undefined;
+    const chunks: Buffer[] = [];
+    const done = (): void => resolve({ ...answer!, body: Buffer.concat(chunks).toString("utf8") });
     const req = request({ host: "127.0.0.1", port, method, path, headers }, (res) => {
-      const chunks: Buffer[] = [];
+      answer = { status: res.statusCode ?? 0, headers: res.headers, body: "" };
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", reject);
+      res.on("end", done);
+      res.on("error", done);
+      res.on("aborted", done);
     });
-    req.on("error", reject);
+    req.on("error", (error) => (answer === undefined ? reject(error) : done()));
     req.end(body);
   });
 }
@@ -115,7 +123,7 @@ describe("the shared server's HTTP endpoint", () => {
     // whose event stream stays open, is never expired.
     const quiet = (await raw(port, "POST", "/mcp", mcpHeaders(port, token), INITIALIZE)).headers["mcp-session-id"] as string;
     expect(await peers()).toBe(2);
-    for (const until = Date.now() + 5000; (await peers()) !== 1 && Date.now() < until; ) await delay(50);
+    await pollUntil(async () => (await peers()) === 1, 5000, 50);
     expect(await peers()).toBe(1);
     const stale = await raw(port, "POST", "/mcp", { ...mcpHeaders(port, token), "mcp-session-id": quiet }, INITIALIZE);
     expect(stale.status).toBe(404);

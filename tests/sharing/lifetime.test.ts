@@ -4,8 +4,10 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BRIDGE_MAIN, type Bridge } from "../helpers/bridge.js";
-import { pollUntil, waitAllGone, type Proc } from "../supervision/helpers/proc.js";
+import type { Bridge } from "../helpers/bridge.js";
+import { BRIDGE_MAIN } from "../helpers/paths.js";
+import { pollUntil } from "../helpers/poll.js";
+import { type Proc, waitAllGone } from "../helpers/proc.js";
 import { leaseFileName, leaseOf, SharedRun, sharedFixture, treeOf, tsServers } from "./helpers/shared.js";
 
 const run = new SharedRun();

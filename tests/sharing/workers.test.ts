@@ -2,7 +2,8 @@
 // SIGKILLed shared server replaced with no failed call visible to any worker.
 import { afterEach, describe, expect, it } from "vitest";
 import { requireBinary } from "../helpers/require-binary.js";
-import { alive, pollUntil, waitAllGone } from "../supervision/helpers/proc.js";
+import { pollUntil } from "../helpers/poll.js";
+import { alive, waitAllGone } from "../helpers/proc.js";
 import { leaseOf, SharedRun, sharedFixture, sharedServers, treeOf, tsServers } from "./helpers/shared.js";
 
 const run = new SharedRun();

@@ -6,12 +6,13 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { sweepOrphans } from "../../src/supervision/orphan-sweep.js";
-import { scrubbedEnv } from "../../src/supervision/scrubbed-env.js";
+import { scrubbedEnv } from "../../src/supervision/server-env.js";
 import { startDecoy, type Decoy } from "./helpers/decoy.js";
 import { startDyingBridge, type DyingBridge } from "./helpers/dying-bridge.js";
 import { MARK_VAR } from "./helpers/fake-session.js";
-import { FAKE_SERVER } from "./helpers/paths.js";
-import { alive, killLeftovers, pollUntil, proc, treeByEnv, waitAllGone, type Proc } from "./helpers/proc.js";
+import { FAKE_SERVER } from "../helpers/paths.js";
+import { pollUntil } from "../helpers/poll.js";
+import { alive, killLeftovers, proc, type Proc, treeByEnv, waitAllGone } from "../helpers/proc.js";
 
 const RUNS = [1, 2, 3];
 const LIMIT_MS = 5000;

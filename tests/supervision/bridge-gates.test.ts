@@ -4,12 +4,12 @@
 // tree is gone from /proc within 5 s, and a decoy with the fake daemon's command line survives.
 // Each gate runs three times. Needs `npm run build` (dist/src/cli/main.js).
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { BRIDGE_MAIN, callTool, startBridge, writeFakeConfig, type Bridge, type SessionStatus } from "./helpers/bridge-process.js";
+import { requireBuild } from "../helpers/require-binary.js";
+import { callTool, startBridge, writeFakeConfig, type Bridge, type SessionStatus } from "./helpers/bridge-process.js";
 import { startDecoy, type Decoy } from "./helpers/decoy.js";
 import { MARK_VAR } from "./helpers/fake-session.js";
-import { alive, killLeftovers, proc, treeByEnv, waitAllGone, type Proc } from "./helpers/proc.js";
+import { alive, killLeftovers, proc, type Proc, treeByEnv, waitAllGone } from "../helpers/proc.js";
 
 const RUNS = [1, 2, 3];
 const LIMIT_MS = 5000;
@@ -44,7 +44,9 @@ async function bridgeWithSession(): Promise<{ bridge: Bridge; tree: Proc[]; mark
   return { bridge, tree, mark, status };
 }
 
-describe.skipIf(!existsSync(BRIDGE_MAIN))("bridge gates: lspmcp serve + fake server", () => {
+requireBuild();
+
+describe("bridge gates: lspmcp serve + fake server", () => {
   test.each(RUNS)("session_restart: the old tree is gone before it returns (run %i)", async () => {
     const { bridge, tree } = await bridgeWithSession();
     const status = await callTool<SessionStatus>(bridge, "session_restart", { server: "fake" });

@@ -3,9 +3,9 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { describe, expect, test } from "vitest";
 import { reapTree, signal } from "../../src/supervision/kill-tree.js";
-import { identify } from "../../src/supervision/process-identity.js";
+import { identify } from "../../src/supervision/proc-table.js";
 import { startDecoy } from "./helpers/decoy.js";
-import { alive } from "./helpers/proc.js";
+import { alive } from "../helpers/proc.js";
 
 describe("kill-tree", () => {
   test("signal() refuses a pid whose start time does not match (a reused pid is never hit)", async () => {

@@ -1,6 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { parseStat, readEnvironValue, readStat, readUid } from "../../src/supervision/proc-table.js";
-import { formatIdentity, identify, isAlive, parseIdentity } from "../../src/supervision/process-identity.js";
+import { formatIdentity, identify, isAlive, parseIdentity, parseStat, readEnvironValue, readStat, readUid } from "../../src/supervision/proc-table.js";
 
 describe("proc-table", () => {
   test("parseStat finds the fields after a comm with spaces and parentheses", () => {

@@ -2,15 +2,17 @@
 // children (started once a file is open) and pyright-langserver. Decoys: the fake daemon's command
 // line and a stand-alone tsserver started by the test, neither of which may be touched.
 import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { sweepOrphans } from "../../src/supervision/orphan-sweep.js";
-import { scrubbedEnv } from "../../src/supervision/scrubbed-env.js";
+import { scrubbedEnv } from "../../src/supervision/server-env.js";
 import { spawnSupervised } from "../../src/supervision/spawn-supervised.js";
 import { startDecoy, type Decoy } from "./helpers/decoy.js";
 import { startDyingBridge } from "./helpers/dying-bridge.js";
 import { connect, initialize } from "./helpers/lsp.js";
-import { REPO } from "./helpers/paths.js";
-import { alive, pollUntil, proc, treeByEnv, waitAllGone, type Proc } from "./helpers/proc.js";
+import { REPO } from "../helpers/paths.js";
+import { pollUntil } from "../helpers/poll.js";
+import { alive, proc, type Proc, treeByEnv, waitAllGone } from "../helpers/proc.js";
 import { pyrightCase, typescriptCase, type RealServerCase } from "./helpers/real-servers.js";
 
 const LIMIT_MS = 5000;
@@ -25,7 +27,7 @@ let tsserverDecoy: ChildProcess;
 let tsserverDecoyProc: Proc;
 beforeAll(async () => {
   decoy = await startDecoy();
-  tsserverDecoy = spawn(process.execPath, [`${REPO}node_modules/typescript/lib/tsserver.js`, "--serverMode", "semantic"], { stdio: ["pipe", "ignore", "ignore"] });
+  tsserverDecoy = spawn(process.execPath, [join(REPO, "node_modules/typescript/lib/tsserver.js"), "--serverMode", "semantic"], { stdio: ["pipe", "ignore", "ignore"] });
   tsserverDecoyProc = proc(tsserverDecoy.pid!)!;
 });
 afterAll(() => {

@@ -1,20 +1,21 @@
 // spawnSupervised's contract apart from the tree gates: start failures are ServerStartFailed and
 // leave nothing behind; the server gets exactly the scrubbed environment plus the tree variables,
 // its stdio is the returned streams, and it holds no copy of the control pipe.
-import { chmodSync, mkdtempSync, readFileSync, readlinkSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, readlinkSync, readdirSync, writeFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { BridgeError } from "../../src/contract/errors.js";
-import { scrubbedEnv } from "../../src/supervision/scrubbed-env.js";
+import { scrubbedEnv } from "../../src/supervision/server-env.js";
 import { spawnSupervised } from "../../src/supervision/spawn-supervised.js";
 import type { SpawnSpec, SupervisedServer } from "../../src/supervision/types.js";
 import { initialize, connect } from "./helpers/lsp.js";
-import { FAKE_SERVER } from "./helpers/paths.js";
-import { allProcs, pollUntil } from "./helpers/proc.js";
+import { FAKE_SERVER } from "../helpers/paths.js";
+import { pollUntil } from "../helpers/poll.js";
+import { allProcs } from "../helpers/proc.js";
+import { tempDir } from "../helpers/temp.js";
 
-const dir = mkdtempSync(join(tmpdir(), "lspmcp-spawn-"));
+const dir = tempDir("lspmcp-spawn-");
 const spec = (over: Partial<SpawnSpec>): SpawnSpec => ({ command: process.execPath, args: [FAKE_SERVER], env: scrubbedEnv({}), cwd: "/tmp", label: "test/spawn", ...over });
 let running: SupervisedServer | undefined;
 afterEach(async () => {
@@ -104,7 +105,12 @@ describe("spawnSupervised running server", () => {
 
   test("concurrent stop() calls share one stop and never reject", async () => {
     running = await spawnSupervised(spec({}));
-    await expect(Promise.all([running.stop(), running.stop(), running.stop()])).resolves.toBeDefined();
+    const stops = [running.stop(), running.stop(), running.stop()];
+    // One stop: every caller is handed the very same promise, and so is a caller after it ended.
+    expect(stops[1]).toBe(stops[0]);
+    expect(stops[2]).toBe(stops[0]);
+    await expect(Promise.all(stops)).resolves.toEqual([undefined, undefined, undefined]);
+    expect(running.stop()).toBe(stops[0]);
     expect(running.liveProcessCount()).toBe(0);
   });
 });

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { startDecoy, type Decoy } from "./helpers/decoy.js";
 import { startFakeSession, type FakeSession } from "./helpers/fake-session.js";
-import { alive, killLeftovers, proc, waitAllGone } from "./helpers/proc.js";
+import { alive, killLeftovers, proc, waitAllGone } from "../helpers/proc.js";
 
 const RUNS = [1, 2, 3];
 const LIMIT_MS = 5000;

@@ -2,11 +2,11 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { afterEach, describe, expect, test } from "vitest";
-import { identify } from "../../src/supervision/process-identity.js";
-import { withParentDeathSignal } from "../../src/supervision/setpriv.js";
-import { TOKEN_VAR, newSessionToken } from "../../src/supervision/tree-env.js";
+import { identify } from "../../src/supervision/proc-table.js";
+import { withParentDeathSignal } from "../../src/supervision/parent-death.js";
+import { TOKEN_VAR, newSessionToken } from "../../src/supervision/server-env.js";
 import { scanTree } from "../../src/supervision/tree-scan.js";
-import { pollUntil } from "./helpers/proc.js";
+import { pollUntil } from "../helpers/poll.js";
 
 const started: number[] = [];
 afterEach(() => {

@@ -3,6 +3,7 @@
  * escapes, `***` / `---` comments, strings) and nothing about modules or LSP. It never throws:
  * every input yields tokens plus a list of lexical problems.
  */
+import { TextDocument } from "vscode-languageserver-textdocument";
 
 /** A zero-based position counted in UTF-16 code units, as LSP's default encoding counts. */
 export interface TextPosition {
@@ -16,7 +17,7 @@ export interface TextRange {
   readonly end: TextPosition;
 }
 
-/** One token; `start`/`end` are UTF-16 offsets into the text. */
+/** One token; `start`/`end` are UTF-16 offsets into the text, `line`/`character` its LSP position. */
 export interface Token {
   readonly text: string;
   readonly start: number;
@@ -32,11 +33,14 @@ export interface LexError {
   readonly end: number;
 }
 
-/** Tokens in text order, the problems met on the way, and the line index used for positions. */
+/**
+ * Tokens in text order, the problems met on the way, and the text as an LSP document, which maps
+ * offsets to positions the way LSP counts lines (`\n`, `\r\n` and a lone `\r` each end one).
+ */
 export interface LexResult {
   readonly tokens: Token[];
   readonly errors: LexError[];
-  readonly lines: LineIndex;
+  readonly document: TextDocument;
 }
 
 // Maude splits these out as tokens of their own unless escaped with a backquote.
@@ -46,49 +50,13 @@ function isSpace(ch: string): boolean {
   return ch === " " || ch === "\t" || ch === "\n" || ch === "\r" || ch === "\f" || ch === "\v";
 }
 
-/** Maps UTF-16 offsets to line/character positions. */
-export class LineIndex {
-  /** Offsets at which each line starts; line breaks are `\n` (a preceding `\r` stays on its line). */
-  readonly starts: number[] = [0];
-
-  constructor(readonly text: string) {
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.starts.push(i + 1);
-  }
-
-  /** The position of an offset, clamped into the text. */
-  positionAt(offset: number): TextPosition {
-    const off = Math.max(0, Math.min(offset, this.text.length));
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if ((this.starts[mid] ?? 0) <= off) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo, character: off - (this.starts[lo] ?? 0) };
-  }
-
-  /** The text of a zero-based line without its line break, or "" past the end. */
-  lineText(line: number): string {
-    const start = this.starts[line];
-    if (start === undefined) return "";
-    const next = this.starts[line + 1];
-    const raw = this.text.slice(start, next === undefined ? this.text.length : next - 1);
-    return raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-  }
-
-  get lineCount(): number {
-    return this.starts.length;
-  }
-}
-
 /** Splits Maude text into tokens. Total: any string in, a result out. */
 export function lexMaude(text: string): LexResult {
-  const lines = new LineIndex(text);
+  const document = TextDocument.create("", "maude", 0, text);
   const tokens: Token[] = [];
   const errors: LexError[] = [];
   const push = (start: number, end: number): void => {
-    const pos = lines.positionAt(start);
+    const pos = document.positionAt(start);
     tokens.push({ text: text.slice(start, end), start, end, line: pos.line, character: pos.character });
   };
   let i = 0;
@@ -132,7 +100,7 @@ export function lexMaude(text: string): LexResult {
       push(start, i);
     }
   }
-  return { tokens, errors, lines };
+  return { tokens, errors, document };
 }
 
 // `***(` / `---(` open a comment that ends at the matching `)`; otherwise it runs to end of line.

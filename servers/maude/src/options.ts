@@ -3,7 +3,7 @@
  * Parsing is strict: a wrong type, an out-of-range number or an unknown key is an error that
  * names the key, because a typo silently ignored would leave a 60 s timeout nobody asked for.
  */
-import { findExecutable } from "./find-executable.js";
+import { findExecutable } from "../../../src/supervision/executable.js";
 
 export interface MaudeServerOptions {
   /** Absolute path of the maude executable, resolved once at start. */
@@ -23,7 +23,8 @@ export type OptionsResult = { ok: true; options: MaudeServerOptions } | { ok: fa
 
 /**
  * Validates raw `initializationOptions` and resolves `maudePath`.
- * @param env supplies PATH for the lookup; `cwd` anchors a relative `maudePath`.
+ * @param env supplies PATH for the lookup (the bridge's rule: empty and relative entries are
+ *   skipped); `cwd` anchors a relative `maudePath`.
  */
 export function parseOptions(raw: unknown, env: NodeJS.ProcessEnv, cwd: string): OptionsResult {
   const problems: string[] = [];
@@ -38,8 +39,9 @@ export function parseOptions(raw: unknown, env: NodeJS.ProcessEnv, cwd: string):
   let maudePath: string | null = null;
   if (typeof rawPath !== "string" || rawPath === "") problems.push("maudePath must be a non-empty string");
   else {
-    maudePath = findExecutable(rawPath, env.PATH, cwd);
-    if (maudePath === null) {
+    const lookup = findExecutable(rawPath, env.PATH, cwd);
+    if (lookup.found) maudePath = lookup.path;
+    else {
       problems.push(
         rawPath.includes("/")
           ? `maudePath ${JSON.stringify(rawPath)} is not an executable file`

@@ -30,8 +30,3 @@ export function killAllGroups(): void {
   for (const pgid of live) killGroup(pgid);
   live.clear();
 }
-
-/** How many checks are running (for tests and logs). */
-export function liveGroupCount(): number {
-  return live.size;
-}

@@ -4,7 +4,7 @@
  * Never rejects; every way it can end is a field of the result.
  */
 import { spawn } from "node:child_process";
-import { withParentDeathSignal } from "./parent-death.js";
+import { findSetpriv, withParentDeathSignal } from "../../../src/supervision/parent-death.js";
 import { killGroup, trackGroup, untrackGroup } from "./process-groups.js";
 
 /**
@@ -52,8 +52,10 @@ export function runMaude(opts: RunMaudeOptions): Promise<MaudeRun> {
     let truncated = false;
     let timedOut = false;
     let settled = false;
-    const argv = withParentDeathSignal(opts.maudePath, [...MAUDE_FLAGS, opts.file]);
-    const child = spawn(argv.file, argv.args, {
+    // maude dies with this server however it dies (see parent-death.ts); without setpriv, only
+    // the server's own exit handlers and the bridge's supervision end it.
+    const argv = withParentDeathSignal(findSetpriv(), opts.maudePath, [...MAUDE_FLAGS, opts.file]);
+    const child = spawn(argv.file, argv.argv, {
       cwd: opts.cwd,
       env: opts.env ?? process.env,
       // detached puts maude in a new process group, so the timeout can kill the whole group.

@@ -29,40 +29,46 @@ export function namedToken(message: string): string | null {
   return null;
 }
 
-/** Ranges for warnings in one document; lexes the text once for all of its warnings. */
+/**
+ * Ranges for warnings in one document; lexes the text once for all of its warnings. Maude numbers
+ * lines by `\n` alone, while LSP also ends a line at a lone `\r`: a warning's line is found by
+ * Maude's count, and its range is given in LSP positions (from the lexer's document).
+ */
 export class WarningLocator {
   private readonly lex: LexResult;
-  // Index of the first token on each line (or of the next token after it), so that a file with
-  // many warnings costs one lex plus a lookup per warning, not a scan per warning.
+  private readonly text: string;
+  /** Offset at which each of Maude's lines starts. */
+  private readonly maudeLineStarts: number[] = [0];
+  // Index of the first token on each Maude line (or of the next token after it), so that a file
+  // with many warnings costs one lex plus a lookup per warning, not a scan per warning.
   private readonly firstOnLine: number[];
 
   constructor(text: string) {
     this.lex = lexMaude(text);
-    this.firstOnLine = new Array<number>(this.lex.lines.lineCount + 1);
+    this.text = text;
+    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) this.maudeLineStarts.push(i + 1);
+    this.firstOnLine = [];
     let k = 0;
-    for (let line = 0; line <= this.lex.lines.lineCount; line++) {
-      while (k < this.lex.tokens.length && (this.lex.tokens[k] as Token).line < line) k++;
-      this.firstOnLine[line] = k;
+    for (const start of [...this.maudeLineStarts, Infinity]) {
+      while (k < this.lex.tokens.length && (this.lex.tokens[k] as Token).start < start) k++;
+      this.firstOnLine.push(k);
     }
   }
 
-  /** The range for a warning on one-based `line` with `message`; lines past the end clamp. */
+  /** The range for a warning on Maude's one-based `line` with `message`; lines past the end clamp. */
   rangeFor(line: number, message: string): TextRange {
-    const lines = this.lex.lines;
-    const zero = Math.max(0, Math.min(line - 1, lines.lineCount - 1));
+    const zero = Math.max(0, Math.min(line - 1, this.maudeLineStarts.length - 1));
     const token = namedToken(message);
     if (token !== null) {
       const hit = this.findToken(zero, token, occurrenceFromMarker(message, token));
-      if (hit !== undefined) {
-        return { start: { line: zero, character: hit.character }, end: { line: zero, character: hit.character + hit.text.length } };
-      }
+      if (hit !== undefined) return this.range(hit.start, hit.end);
     }
-    return wholeLine(zero, lines.lineText(zero));
+    return this.wholeLine(zero);
   }
 
   /** Range of the first line, for whole-file errors. */
   firstLine(): TextRange {
-    return wholeLine(0, this.lex.lines.lineText(0));
+    return this.wholeLine(0);
   }
 
   // The occurrence on `line`: the k-th of the statement when Maude's HERE marker says which.
@@ -80,9 +86,25 @@ export class WarningLocator {
       const t = toks[k] as Token;
       if (t.text !== token) continue;
       seen++;
-      if (seen === occurrence) return t.line === line ? t : onLine[0];
+      if (seen === occurrence) return k >= from ? t : onLine[0];
     }
     return onLine[0];
+  }
+
+  // The line without its break, trimmed; a blank line is covered whole.
+  private wholeLine(line: number): TextRange {
+    const start = this.maudeLineStarts[line] ?? 0;
+    const next = this.maudeLineStarts[line + 1];
+    let end = next === undefined ? this.text.length : next - 1;
+    if (end > start && this.text[end - 1] === "\r") end--;
+    const raw = this.text.slice(start, end);
+    const lead = raw.length - raw.trimStart().length;
+    const trimmedEnd = raw.trimEnd().length;
+    return trimmedEnd > lead ? this.range(start + lead, start + trimmedEnd) : this.range(start, end);
+  }
+
+  private range(start: number, end: number): TextRange {
+    return { start: this.lex.document.positionAt(start), end: this.lex.document.positionAt(end) };
   }
 }
 
@@ -92,10 +114,4 @@ function occurrenceFromMarker(message: string, token: string): number | null {
   if (marker === undefined) return null;
   const count = marker.slice(0, -HERE_MARKER.length).split(/\s+/).filter((w) => w === token).length;
   return count > 0 ? count : null;
-}
-
-function wholeLine(line: number, text: string): TextRange {
-  const start = text.length - text.trimStart().length;
-  const end = text.trimEnd().length;
-  return { start: { line, character: end > start ? start : 0 }, end: { line, character: end > start ? end : text.length } };
 }

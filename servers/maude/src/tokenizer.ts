@@ -87,7 +87,7 @@ class Walker {
   }
 
   private range(start: number, end: number): TextRange {
-    return { start: this.lex.lines.positionAt(start), end: this.lex.lines.positionAt(end) };
+    return { start: this.lex.document.positionAt(start), end: this.lex.document.positionAt(end) };
   }
 
   private error(message: string, start: number, end: number): void {
@@ -96,7 +96,7 @@ class Walker {
 
   // The file name runs to the end of the line; tokens on the rest of that line are consumed.
   private load(tok: Token): void {
-    const text = this.lex.lines.text;
+    const text = this.lex.document.getText();
     const nl = text.indexOf("\n", tok.end);
     const lineEnd = nl < 0 ? text.length : nl;
     const raw = text.slice(tok.end, lineEnd);
@@ -130,7 +130,7 @@ class Walker {
   private raw(run: Token[]): string {
     const first = run[0] as Token;
     const last = run.at(-1) as Token;
-    return this.lex.lines.text.slice(first.start, last.end).replace(/\s+/g, " ");
+    return this.lex.document.getText().slice(first.start, last.end).replace(/\s+/g, " ");
   }
 
   private startsLine(t: Token): boolean {

@@ -137,7 +137,7 @@ export class SharedHttpServer {
     };
     await server.connect(transport);
     response.once("close", () => {
-      if (peer) settle(peer);
+      if (peer) requestEnded(peer);
     });
     await transport.handleRequest(request, response, body);
     if (!peer) await server.close();
@@ -156,14 +156,14 @@ export class SharedHttpServer {
     } else {
       peer.requests++;
       peer.inFlight++;
-      response.once("close", () => settle(peer));
+      response.once("close", () => requestEnded(peer));
     }
     await peer.handle(request, response, body);
   }
 }
 
 // A POST is over: the peer is idle from now unless other requests are still running.
-function settle(peer: Peer): void {
+function requestEnded(peer: Peer): void {
   peer.inFlight--;
   peer.lastActivity = Date.now();
 }

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { BRIDGE_MAIN, REPO } from "../../helpers/bridge.js";
+import { BRIDGE_MAIN, REPO } from "../../helpers/paths.js";
 
 /** The fixture of check's tests: its config and its workspace (TypeScript, Python, Maude). */
 export const FIXTURE = join(REPO, "tests/fixtures/check");

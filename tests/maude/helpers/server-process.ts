@@ -5,22 +5,22 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from "vscode-jsonrpc/node";
 import type { Diagnostic, DocumentSymbol, InitializeResult, PublishDiagnosticsParams } from "vscode-languageserver-protocol";
-import { waitUntilGone } from "./proc-scan.js";
+import { REPO } from "../../helpers/paths.js";
+import { waitUntilGone } from "../../helpers/proc.js";
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-export const FIXTURES = resolve(ROOT, "tests/fixtures/maude");
-export const SERVER_BIN = resolve(ROOT, "servers/maude/bin/lspmcp-maude-server");
+export const FIXTURES = resolve(REPO, "tests/fixtures/maude");
+export const SERVER_BIN = resolve(REPO, "servers/maude/bin/lspmcp-maude-server");
 export const MARKER = "LSPMCP_MAUDE_TEST";
 
 /** Fails loudly when the real interpreter is missing: these tests are about it. */
 export function requireMaude(): string {
   const path = "/usr/bin/maude";
   if (!existsSync(path)) throw new Error("maude is not installed at /usr/bin/maude: `apt-get install maude` (3.2) is required for these tests");
-  if (!existsSync(resolve(ROOT, "dist/servers/maude/src/main.js"))) throw new Error("the server is not built: run `npx tsc -p tsconfig.json` first");
+  if (!existsSync(resolve(REPO, "dist/servers/maude/src/main.js"))) throw new Error("the server is not built: run `npx tsc -p tsconfig.json` first");
   return path;
 }
 

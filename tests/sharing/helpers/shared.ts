@@ -3,8 +3,10 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { REPO, startBridge, writeConfig, type Bridge } from "../../helpers/bridge.js";
-import { allProcs, killLeftovers, pollUntil, proc, treeByEnv, type Proc } from "../../supervision/helpers/proc.js";
+import { type Bridge, startBridge, writeConfig } from "../../helpers/bridge.js";
+import { REPO } from "../../helpers/paths.js";
+import { pollUntil } from "../../helpers/poll.js";
+import { allProcs, killLeftovers, proc, type Proc, treeByEnv } from "../../helpers/proc.js";
 
 export const EXAMPLE_APP = join(REPO, "examples/app");
 

@@ -3,16 +3,12 @@
 // Transport on that child's stdio (the SDK's StdioClientTransport owns its child and would
 // SIGTERM it on close, which would blur the stdin-EOF gate).
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { FAKE_SERVER, REPO } from "./paths.js";
-
-export const BRIDGE_MAIN = `${REPO}dist/src/cli/main.js`;
+import { fakeWorkspace } from "../../helpers/fake-config.js";
+import { BRIDGE_MAIN, REPO } from "../../helpers/paths.js";
 
 class ChildStdioTransport implements Transport {
   onclose?: () => void;
@@ -46,29 +42,9 @@ export interface Bridge {
   stderr(): string;
 }
 
-/** A temp bridge.toml with one workspace served by the fake server; `env` goes to the server. */
+/** A temp bridge.toml with one workspace served by the fake server (daemon and child included); `env` goes to the server. */
 export function writeFakeConfig(env: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), "lspmcp-bridge-gate-"));
-  mkdirSync(join(dir, "ws"));
-  writeFileSync(join(dir, "ws", "a.fake"), "x\n");
-  const envToml = Object.entries(env).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(", ");
-  const config = [
-    "[[server]]",
-    'name = "fake"',
-    `command = ${JSON.stringify(FAKE_SERVER)}`,
-    'version = "1.0.0"',
-    'languages = [ { id = "fake", extensions = [".fake"] } ]',
-    `env = { ${envToml} }`,
-    "",
-    "[[workspace]]",
-    'name = "ws"',
-    'root = "ws"',
-    'servers = ["fake"]',
-    "",
-  ].join("\n");
-  const path = join(dir, "bridge.toml");
-  writeFileSync(path, config);
-  return path;
+  return fakeWorkspace([{ name: "fake", extension: ".fake", args: [], env }], "", { "a.fake": "x\n" }).config;
 }
 
 /** Starts `lspmcp serve --config F` and connects an MCP client (initialize done). */

@@ -2,8 +2,8 @@
 // the test itself, outside any supervised tree. Every gate asserts that it survives.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { DAEMON_SCRIPT } from "./paths.js";
-import { proc, type Proc } from "./proc.js";
+import { FAKE_DAEMON } from "../../helpers/paths.js";
+import { proc, type Proc } from "../../helpers/proc.js";
 
 export interface Decoy {
   readonly proc: Proc;
@@ -11,7 +11,7 @@ export interface Decoy {
 }
 
 export async function startDecoy(): Promise<Decoy> {
-  const child = spawn(process.execPath, [DAEMON_SCRIPT], { detached: true, stdio: ["ignore", "ignore", "ignore", "ipc"] });
+  const child = spawn(process.execPath, [FAKE_DAEMON], { detached: true, stdio: ["ignore", "ignore", "ignore", "ipc"] });
   await once(child, "message");
   child.disconnect();
   child.unref();

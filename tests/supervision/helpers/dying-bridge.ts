@@ -1,7 +1,7 @@
 // Runs tests/supervision/fixtures/bridge-that-dies.mjs and returns what it reports.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
-import { DYING_BRIDGE, REPO } from "./paths.js";
+import { DYING_BRIDGE, REPO } from "../../helpers/paths.js";
 
 export interface DyingBridge {
   readonly child: ChildProcess;

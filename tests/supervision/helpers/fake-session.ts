@@ -2,12 +2,12 @@
 // sees it in /proc (by a marker variable of its own, not the bridge's token).
 import { randomUUID } from "node:crypto";
 import type { MessageConnection } from "vscode-jsonrpc/node";
-import { scrubbedEnv } from "../../../src/supervision/scrubbed-env.js";
+import { scrubbedEnv } from "../../../src/supervision/server-env.js";
 import { spawnSupervised } from "../../../src/supervision/spawn-supervised.js";
 import type { SupervisedServer, SupervisionTimings } from "../../../src/supervision/types.js";
 import { connect, initialize } from "./lsp.js";
-import { FAKE_SERVER } from "./paths.js";
-import { treeByEnv, type Proc } from "./proc.js";
+import { FAKE_SERVER } from "../../helpers/paths.js";
+import { type Proc, treeByEnv } from "../../helpers/proc.js";
 
 export const MARK_VAR = "LSPMCP_TEST_MARK";
 

@@ -1,10 +1,10 @@
 // Workspaces and specs for the real-server gates: typescript-language-server (which starts
 // tsserver processes once a file is open) and pyright-langserver.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { PYRIGHT, TSLS } from "./paths.js";
+import { PYRIGHT, TSLS } from "../../helpers/paths.js";
+import { tempDir } from "../../helpers/temp.js";
 
 export interface RealServerCase {
   readonly name: string;
@@ -17,7 +17,7 @@ export interface RealServerCase {
 }
 
 export function typescriptCase(): RealServerCase {
-  const root = mkdtempSync(join(tmpdir(), "lspmcp-ts-"));
+  const root = tempDir("lspmcp-ts-");
   writeFileSync(join(root, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true } }));
   const text = "export const answer: number = 42;\n";
   writeFileSync(join(root, "a.ts"), text);
@@ -32,7 +32,7 @@ export function typescriptCase(): RealServerCase {
 }
 
 export function pyrightCase(): RealServerCase {
-  const root = mkdtempSync(join(tmpdir(), "lspmcp-py-"));
+  const root = tempDir("lspmcp-py-");
   const text = "def answer() -> int:\n    return 42\n";
   writeFileSync(join(root, "a.py"), text);
   return {

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Lease } from "../../../src/sharing/lease-schema.js";
-import { identify } from "../../../src/supervision/process-identity.js";
+import { identify } from "../../../src/supervision/proc-table.js";
 
 /** A fresh temp folder; `cleanup` removes it. */
 export function tempDir(): { dir: string; cleanup: () => void } {

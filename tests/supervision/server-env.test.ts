@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { scrubbedEnv } from "../../src/supervision/scrubbed-env.js";
+import { scrubbedEnv } from "../../src/supervision/server-env.js";
 
 describe("scrubbedEnv", () => {
   test("keeps only PATH, HOME and LANG of the bridge's environment, then the extras", () => {
