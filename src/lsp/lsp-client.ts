@@ -184,8 +184,8 @@ export class LspClient {
     if (this.closed) throw this.closedError(type.method);
     if (signal?.aborted) throw new BridgeError("Timeout", `${type.method} was cancelled by the client`, { cancelled: true });
     const cancellation = new CancellationTokenSource();
-    // The one way a call ends early besides its answer: abort, deadline or close all go through
-    // `stop`, and `finally` takes every listener and timer off again.
+    // A caller's abort and a server that dies mid-request both end the call now through `stop`
+    // (the deadline through `race`); `finally` takes every listener off again, however it ended.
     let stop: (error: BridgeError) => void = () => {};
     const stopped = new Promise<never>((_, reject) => {
       stop = (error) => {
