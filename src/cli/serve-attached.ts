@@ -65,7 +65,7 @@ async function elect(config: ResolvedConfig, paths: LeasePaths, version: string)
   let lastError: unknown;
   for (let round = 0; round < ELECTION_ROUNDS && Date.now() < until; round++) {
     try {
-      const lease = (await findSharedServer(paths, key, until)) ?? (await launchSharedServer(sharedServerArgv(config.configPath), paths, until)).lease;
+      const lease = (await findSharedServer(paths, key, until)) ?? (await launchSharedServer(sharedServerArgv(config), paths, until)).lease;
       return { url: lease.url, token: lease.token };
     } catch (error) {
       lastError = error;
