@@ -36,13 +36,20 @@ export function writeConfig(toml: string, dir = mkdtempSync(join(tmpdir(), "lspm
 /**
  * Starts `lspmcp serve` with the SDK's stdio client and initializes it. Standalone unless
  * `shared`: the suites that test one bridge's own sessions must not attach to another's.
+ * `configPath` null starts it with no `--config`, in `options.cwd`.
  */
-export async function startBridge(configPath: string, env: Record<string, string> = {}, options: { shared?: boolean } = {}): Promise<Bridge> {
+export async function startBridge(
+  configPath: string | null,
+  env: Record<string, string> = {},
+  options: { shared?: boolean; cwd?: string } = {},
+): Promise<Bridge> {
+  // A null config path means none on the command line: discovery or the embedded default from `cwd`.
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BRIDGE_MAIN, "serve", ...(options.shared ? [] : ["--standalone"]), "--config", configPath],
+    args: [BRIDGE_MAIN, "serve", ...(options.shared ? [] : ["--standalone"]), ...(configPath === null ? [] : ["--config", configPath])],
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LSPMCP_LOG_LEVEL: "warn", ...env },
     stderr: "pipe",
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
   });
   const client = new Client({ name: "lspmcp-tests", version: "0" });
   await client.connect(transport);
