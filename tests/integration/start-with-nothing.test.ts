@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startBridge, type Bridge } from "../helpers/bridge.js";
+import { okAfterWarmUp, startBridge, type Bridge } from "../helpers/bridge.js";
 import { waitForExit } from "../helpers/proc.js";
 import { BROKEN_PY, BROKEN_TS, tempRepo, type TempRepo } from "../helpers/temp-repo.js";
 import { pollUntil } from "../supervision/helpers/proc.js";
@@ -34,10 +34,10 @@ describe("serve with no config, from a sub-folder of a repo", () => {
     expect(status.left_out).toEqual([]);
   });
 
-  test("diagnostics for both files come from the shipped, pinned profiles", async () => {
-    const ts = await bridge.ok("diagnostics", { path: "web/src/app.ts" });
+  test("diagnostics for both files come from the shipped, pinned profiles", { timeout: 300_000 }, async () => {
+    const ts = await okAfterWarmUp(bridge!, "diagnostics", { path: "web/src/app.ts" });
     expect(ts.items).toEqual([expect.objectContaining({ severity: "error", code: "2322", range: expect.objectContaining({ start: { line: 1, column: 14 } }) })]);
-    const py = await bridge.ok("diagnostics", { path: "tools/report.py" });
+    const py = await okAfterWarmUp(bridge!, "diagnostics", { path: "tools/report.py" });
     expect(py.items).toEqual([expect.objectContaining({ severity: "error", source: "Pyright", range: expect.objectContaining({ start: { line: 1, column: 14 } }) })]);
   });
 
