@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { planDefault } from "../../../src/config/default-plan.js";
 import { loadDefaultConfig } from "../../../src/config/default-config.js";
+import { loadConfig } from "../../../src/config/load-config.js";
+import { renderDefaultToml } from "../../../src/config/render-default-toml.js";
 import { REPO } from "../../helpers/bridge.js";
 import { tempDir, writeFiles } from "./fixture.js";
 
@@ -81,6 +83,18 @@ describe("the embedded default's plan", () => {
     expect(config.omitted[1]!.reason).toContain('"maude" not found on PATH');
     expect(config.source).toEqual({ kind: "default", root: repo });
     expect(config.workspaces[0]!.root).toBe(repo);
+  });
+
+  test("init's rendering loads as the very configuration the embedded default is, from a sub-folder too", async () => {
+    const repo = gitInit(await writeFiles(await tempDir(), { "a.ts": "", "tools/b.py": "", "c.c": "", "sub/.keep": "" }));
+    const options = { packageRoot: REPO, searchPath: "/nonexistent" };
+    const plan = await planDefault(repo, options);
+    await writeFiles(repo, { "sub/bridge.toml": renderDefaultToml(plan, join(repo, "sub"), "/schema.json") });
+    const fromFile = await loadConfig(join(repo, "sub/bridge.toml"), options);
+    const embedded = await loadDefaultConfig(repo, options);
+    expect(fromFile.servers).toEqual(embedded.servers);
+    expect(fromFile.workspaces).toEqual(embedded.workspaces);
+    expect(fromFile.bridge).toEqual(embedded.bridge);
   });
 
   test("nothing to serve is ConfigInvalid naming lspmcp init", async () => {
