@@ -6,7 +6,7 @@ import { formatText } from "../check/format-text.js";
 import { ProgressLine } from "../check/progress-line.js";
 import { buildReport, type CheckReport } from "../check/report.js";
 import { runCheck } from "../check/run-check.js";
-import { loadConfig } from "../config/load-config.js";
+import { configSourceFor, describeConfig, loadConfigSource } from "../config/config-source.js";
 import { asBridgeError, BridgeError, isCallersFault } from "../contract/errors.js";
 import { SessionRegistry } from "../sessions/session-registry.js";
 import { sweepOrphans } from "../supervision/index.js";
@@ -28,7 +28,9 @@ export async function check(command: CheckCommand, cwd: string = process.cwd()):
   // Off a terminal or with --quiet, stderr stays quiet unless something is wrong.
   const level = process.env.LSPMCP_LOG_LEVEL ?? (command.quiet ? "error" : "warn");
   const logger = createStderrLogger({ ...process.env, LSPMCP_LOG_LEVEL: level });
-  const config = await loadConfig(command.config);
+  const config = await loadConfigSource(configSourceFor(command.config, cwd));
+  // Named on stderr when the user did not name it; --quiet keeps stderr for problems only.
+  if (command.config === null && !command.quiet) process.stderr.write(`lspmcp: ${describeConfig(config)}\n`);
   let sessions: SessionRegistry | null = null;
   let closing: Promise<void> | null = null;
   const closeSessions = (): Promise<void> => (closing ??= sessions?.closeAll() ?? Promise.resolve());

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import type { ConfigSource } from "../config/types.js";
 import { BridgeError } from "../contract/errors.js";
 import { packageVersion } from "./package-version.js";
 import { parseCommand, USAGE } from "./parse-args.js";
@@ -22,22 +23,31 @@ async function main(argv: readonly string[]): Promise<number> {
         return 0;
       case "validate": {
         const { validateConfig } = await import("../config/validate-config.js");
-        const result = await validateConfig(command.config);
+        const result = await validateConfig(await configSource(command.config));
         (result.ok ? process.stdout : process.stderr).write(result.text);
         return result.ok ? 0 : EXIT_USAGE;
       }
+      case "init":
+        return await (await import("./init.js")).init(process.cwd());
       case "serve":
-        return await (await import("./serve.js")).serve(command.config, command.standalone, logger, packageVersion());
-      case "shared-server":
-        return await (await import("./serve-shared.js")).serveShared(command.config, logger, packageVersion());
+        return await (await import("./serve.js")).serve(await configSource(command.config), command.standalone, logger, packageVersion());
+      case "shared-server": {
+        const source = command.defaultRoot === null ? await configSource(command.config) : ({ kind: "default", root: command.defaultRoot } as const);
+        return await (await import("./serve-shared.js")).serveShared(source, logger, packageVersion());
+      }
       case "status":
-        return await (await import("./status.js")).status(command.config, command.format);
+        return await (await import("./status.js")).status(await configSource(command.config), command.format);
       case "check":
         return await (await import("./check.js")).check(command);
     }
   } catch (error) {
     return reportFatal(error, logger);
   }
+}
+
+/** `--config FILE`, or the discovered file or embedded default (CONTRACT §2). */
+async function configSource(configArg: string | null): Promise<ConfigSource> {
+  return (await import("../config/config-source.js")).configSourceFor(configArg);
 }
 
 /** Config and usage problems are the user's to fix: a clear message and exit 2, no stack trace. */

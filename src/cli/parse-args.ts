@@ -6,14 +6,19 @@ export const FAIL_ON = ["error", "warning", "information", "hint", "never"] as c
 
 export const STATUS_FORMATS = ["text", "json"] as const;
 
+/**
+ * `config` is the `--config` argument, or null for discovery (CONTRACT §2). The internal
+ * `shared-server` is given either a file or, with `--default-root`, the root of an embedded default.
+ */
 export type Command =
-  | { readonly kind: "serve"; readonly config: string; readonly standalone: boolean }
-  | { readonly kind: "shared-server"; readonly config: string }
-  | { readonly kind: "status"; readonly config: string; readonly format: (typeof STATUS_FORMATS)[number] }
-  | { readonly kind: "validate"; readonly config: string }
+  | { readonly kind: "serve"; readonly config: string | null; readonly standalone: boolean }
+  | { readonly kind: "shared-server"; readonly config: string | null; readonly defaultRoot: string | null }
+  | { readonly kind: "status"; readonly config: string | null; readonly format: (typeof STATUS_FORMATS)[number] }
+  | { readonly kind: "validate"; readonly config: string | null }
+  | { readonly kind: "init" }
   | {
       readonly kind: "check";
-      readonly config: string;
+      readonly config: string | null;
       readonly format: (typeof FORMATS)[number];
       readonly failOn: (typeof FAIL_ON)[number];
       readonly quiet: boolean;
@@ -26,16 +31,22 @@ export type Command =
   | { readonly kind: "version" };
 
 export const USAGE = `usage:
-  lspmcp [serve] --config FILE [--standalone]
+  lspmcp [serve] [--config FILE] [--standalone]
                                       MCP over stdio until EOF or signal; shares one bridge per
                                       config with other lspmcp processes unless --standalone
-  lspmcp check --config FILE [--format text|json|sarif] [--fail-on error|warning|information|hint|never] [--quiet]
+  lspmcp check [--config FILE] [--format text|json|sarif] [--fail-on error|warning|information|hint|never] [--quiet]
                [--baseline FILE] [--write-baseline FILE] [--batch-size N] [PATH...]
-  lspmcp validate --config FILE       check a bridge.toml and list every problem
-  lspmcp status --config FILE [--format text|json]
+  lspmcp validate [--config FILE]     check a bridge.toml and list every problem
+  lspmcp status [--config FILE] [--format text|json]
                                       the shared bridge of this config, its peers and sessions
-  lspmcp shared-server --config FILE  (internal) the shared bridge that serve launches
+  lspmcp init                         write the embedded default as a commented bridge.toml here
+  lspmcp shared-server --config FILE | --default-root DIR
+                                      (internal) the shared bridge that serve launches
   lspmcp --version | --help
+
+without --config: the first bridge.toml or .lspmcp.toml in the current folder or its parents
+(up to the git top-level), else an embedded default for the git top-level (or this folder)
+serving every shipped profile whose language occurs there.
 
 exit codes: 0 ok; 1 findings at/above --fail-on (check), or no shared bridge (status);
             2 invalid config or usage; 3 a server failed (check)
@@ -44,7 +55,7 @@ exit codes: 0 ok; 1 findings at/above --fail-on (check), or no shared bridge (st
 /** argv (without node and script) → a command; bad usage is `InvalidArguments` (exit 2). */
 export function parseCommand(argv: readonly string[]): Command {
   const first = argv[0];
-  const named = first === "serve" || first === "check" || first === "validate" || first === "status" || first === "shared-server";
+  const named = first === "serve" || first === "check" || first === "validate" || first === "status" || first === "shared-server" || first === "init";
   const kind = named ? first : "serve";
   const rest = named ? argv.slice(1) : [...argv];
   let parsed;
@@ -55,6 +66,7 @@ export function parseCommand(argv: readonly string[]): Command {
       strict: true,
       options: {
         config: { type: "string", short: "c" },
+        "default-root": { type: "string" },
         format: { type: "string" },
         "fail-on": { type: "string" },
         quiet: { type: "boolean", short: "q" },
@@ -72,20 +84,31 @@ export function parseCommand(argv: readonly string[]): Command {
   const { values, positionals } = parsed;
   if (values.help) return { kind: "help" };
   if (values.version) return { kind: "version" };
-  if (!values.config) throw usage(`${kind} needs --config FILE`);
+  const config = values.config ?? null;
+  if (config === "") throw usage("--config needs a file name");
+  if (kind === "init") {
+    if (Object.values(values).some((value) => value !== undefined)) throw usage("init takes no options: it writes ./bridge.toml");
+    return { kind };
+  }
+  if (kind === "shared-server") {
+    const defaultRoot = values["default-root"] ?? null;
+    if ((config === null) === (defaultRoot === null)) throw usage("shared-server needs exactly one of --config FILE and --default-root DIR");
+    return { kind, config, defaultRoot };
+  }
+  if (values["default-root"] !== undefined) throw usage("--default-root belongs to shared-server");
   if (values.standalone !== undefined && kind !== "serve") throw usage("--standalone belongs to serve");
   const checkOnly = [values["fail-on"], values.quiet, values.baseline, values["write-baseline"], values["batch-size"]];
   if (kind !== "check" && (checkOnly.some((value) => value !== undefined) || (kind !== "status" && values.format !== undefined))) {
     throw usage("--format belongs to check and status; --fail-on, --quiet, --baseline, --write-baseline and --batch-size to check");
   }
-  if (kind === "serve") return { kind, config: values.config, standalone: values.standalone ?? false };
-  if (kind === "status") return { kind, config: values.config, format: oneOf(values.format ?? "text", STATUS_FORMATS, "--format") };
-  if (kind !== "check") return { kind, config: values.config };
+  if (kind === "serve") return { kind, config, standalone: values.standalone ?? false };
+  if (kind === "status") return { kind, config, format: oneOf(values.format ?? "text", STATUS_FORMATS, "--format") };
+  if (kind !== "check") return { kind, config };
   const format = oneOf(values.format ?? "text", FORMATS, "--format");
   const failOn = oneOf(values["fail-on"] ?? "error", FAIL_ON, "--fail-on");
   return {
     kind,
-    config: values.config,
+    config,
     format,
     failOn,
     quiet: values.quiet ?? false,

@@ -64,7 +64,7 @@ async function elect(config: ResolvedConfig, paths: LeasePaths, version: string)
   let lastError: unknown;
   for (let round = 0; round < ELECTION_ROUNDS && Date.now() < until; round++) {
     try {
-      const lease = (await findSharedServer(paths, key, until)) ?? (await launchSharedServer(sharedServerArgv(config.configPath), paths, until)).lease;
+      const lease = (await findSharedServer(paths, key, until)) ?? (await launchSharedServer(sharedServerArgv(config), paths, until)).lease;
       return { url: lease.url, token: lease.token };
     } catch (error) {
       lastError = error;
@@ -82,7 +82,11 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The command that runs the shared server of `configPath`: this very lspmcp build, by absolute paths. */
-function sharedServerArgv(configPath: string): string[] {
-  return [process.execPath, fileURLToPath(new URL("./main.js", import.meta.url)), "shared-server", "--config", configPath];
+/**
+ * The command that runs the shared server of `config`: this very lspmcp build, by absolute paths,
+ * given the config file, or the root of the embedded default (which it plans again for itself).
+ */
+function sharedServerArgv(config: ResolvedConfig): string[] {
+  const source = config.source.kind === "file" ? ["--config", config.source.path] : ["--default-root", config.source.root];
+  return [process.execPath, fileURLToPath(new URL("./main.js", import.meta.url)), "shared-server", ...source];
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Logger } from "../contract/logger.js";
-import { loadConfig } from "../config/load-config.js";
-import type { ResolvedConfig } from "../config/types.js";
+import { loadConfigSource } from "../config/config-source.js";
+import type { ConfigSource, ResolvedConfig } from "../config/types.js";
 import { createMcpServer } from "../mcp/create-mcp-server.js";
 import { SharedHttpServer } from "../mcp/http/shared-http-server.js";
 import { SessionRegistry } from "../sessions/session-registry.js";
@@ -21,13 +21,13 @@ const LOCK_TIMEOUT_MS = 15_000;
 const FIRST_PEER_GRACE_MS = 10_000;
 
 /**
- * `lspmcp shared-server --config FILE` (launched by `serve`, not by people): listens on loopback,
+ * `lspmcp shared-server --config FILE | --default-root DIR` (launched by `serve`, not by people): listens on loopback,
  * runs the election, reports the lease to attach to on stdout, and — when it won — serves its
  * peers until the last one has been gone for `linger_ms`, or a signal arrives. Then it removes
  * its lease (only if still its own), ends its peers and reaps every session's process tree.
  */
-export async function serveShared(configPath: string, logger: Logger, version: string): Promise<number> {
-  const config = await loadConfig(configPath);
+export async function serveShared(source: ConfigSource, logger: Logger, version: string): Promise<number> {
+  const config = await loadConfigSource(source);
   const paths = leasePaths(config.configPath, config.shared.lease_dir);
   prepareLeaseDir(paths);
   const token = randomBytes(32).toString("hex");

@@ -1,5 +1,5 @@
-import type { ResolvedConfig } from "../config/types.js";
-import { loadConfig } from "../config/load-config.js";
+import { describeConfig, loadConfigSource } from "../config/config-source.js";
+import type { ConfigSource, ResolvedConfig } from "../config/types.js";
 import { readLease } from "../sharing/lease-file.js";
 import { PROBE_TIMEOUT_MS } from "../sharing/lease-holder.js";
 import { leasePaths } from "../sharing/lease-location.js";
@@ -17,11 +17,12 @@ interface StatusReport {
 }
 
 /**
- * `lspmcp status --config FILE`: the shared server of this config, its peers and its sessions,
+ * `lspmcp status [--config FILE]`: the shared server of this config, its peers and its sessions,
  * asked of the server itself. Exit 0 when one is serving, 1 when there is none (or its lease is stale).
  */
-export async function status(configPath: string, format: (typeof STATUS_FORMATS)[number]): Promise<number> {
-  const config = await loadConfig(configPath);
+export async function status(source: ConfigSource, format: (typeof STATUS_FORMATS)[number]): Promise<number> {
+  const config = await loadConfigSource(source);
+  process.stderr.write(`lspmcp: ${describeConfig(config)}\n`);
   const report = await gather(config);
   process.stdout.write(format === "json" ? JSON.stringify(report, null, 2) + "\n" : render(report));
   return report.shared ? 0 : 1;

@@ -1,5 +1,5 @@
 import { dirname, resolve } from "node:path";
-import type { LanguageClaim, ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "./types.js";
+import type { ConfigSource, LanguageClaim, OmittedServer, ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "./types.js";
 import { packageRoot } from "./package-root.js";
 import { configInvalid, PARSE_OPTIONS, problemAt, problemsFromIssues, type ConfigProblem } from "./problems.js";
 import { readToml } from "./read-toml.js";
@@ -27,13 +27,28 @@ export async function loadConfig(path: string, options: LoadOptions = {}): Promi
   const configPath = resolve(path);
   const toml = await readToml(configPath);
   if (!toml.ok) throw configInvalid(configPath, [toml.problem]);
+  return resolveDocument(toml.value, { configPath, configDir: dirname(configPath), source: { kind: "file", path: configPath }, omitted: [] }, options);
+}
 
-  const document = toml.value;
+/** What a parsed document is resolved as: its name, the base of its relative paths, its origin. */
+export interface DocumentOrigin {
+  readonly configPath: string;
+  readonly configDir: string;
+  readonly source: ConfigSource;
+  readonly omitted: readonly OmittedServer[];
+}
+
+/**
+ * Validates and resolves a parsed bridge.toml document exactly as {@link loadConfig} does (the
+ * embedded default goes through here too, so it is held to the same rules as a file).
+ */
+export async function resolveDocument(document: Record<string, unknown>, origin: DocumentOrigin, options: LoadOptions = {}): Promise<ResolvedConfig> {
+  const { configPath } = origin;
   const parsed = ConfigSchema.safeParse(document, PARSE_OPTIONS);
   const problems: ConfigProblem[] = parsed.success ? [] : problemsFromIssues([], parsed.error.issues);
 
   const context: ResolveContext = {
-    configDir: dirname(configPath),
+    configDir: origin.configDir,
     packageRoot: options.packageRoot ?? packageRoot(),
     searchPath: options.searchPath ?? process.env.PATH ?? "",
   };
@@ -64,6 +79,8 @@ export async function loadConfig(path: string, options: LoadOptions = {}): Promi
   if (problems.length > 0 || !parsed.success) throw configInvalid(configPath, problems);
   return {
     configPath,
+    source: origin.source,
+    omitted: origin.omitted,
     bridge: parsed.data.bridge,
     shared: {
       ...parsed.data.shared,

@@ -53,7 +53,7 @@ const SharedSchema = z
       .string()
       .min(1)
       .optional()
-      .describe("Folder of the lease, lock and log files, relative to this file. Default: $XDG_RUNTIME_DIR/lspmcp when set, else .lspmcp beside this file."),
+      .describe("Folder of the lease and log files, relative to this file. Default: $XDG_RUNTIME_DIR/lspmcp when set, else lspmcp-UID in the system temp folder (mode 0700, this user's)."),
     linger_ms: z
       .int()
       .nonnegative()

@@ -3,8 +3,15 @@
  * checked. This is what the rest of the bridge consumes; nothing outside `src/config/` sees TOML.
  */
 export interface ResolvedConfig {
-  /** Absolute path of the bridge.toml that was loaded. */
+  /**
+   * Absolute path of the bridge.toml that was loaded; for the embedded default (no file), the
+   * workspace root it was made for. Either way it names this configuration (its lease derives from it).
+   */
   readonly configPath: string;
+  /** Where the configuration came from: a file, or the embedded default of a root. */
+  readonly source: ConfigSource;
+  /** Shipped profiles the embedded default would have served but whose server is missing here. */
+  readonly omitted: readonly OmittedServer[];
   readonly bridge: BridgeSettings;
   readonly shared: SharedSettings;
   /** In configuration order. */
@@ -61,4 +68,21 @@ export interface ResolvedWorkspace {
   readonly default_server: Readonly<Record<string, string>>;
   /** Glob-like patterns (relative to root) that `check` skips when it walks the tree. */
   readonly exclude: readonly string[];
+}
+
+/**
+ * Where a configuration comes from: a bridge.toml (given with `--config` or discovered), or the
+ * embedded default made for a root folder when no file was found (CONTRACT §2).
+ */
+export type ConfigSource =
+  | { readonly kind: "file"; readonly path: string }
+  | { readonly kind: "default"; readonly root: string };
+
+/** A shipped profile that the embedded default left out, and how to get its server. */
+export interface OmittedServer {
+  readonly server: string;
+  /** Why: the missing executable, as the loader would say it. */
+  readonly reason: string;
+  /** How to install it, in one line. */
+  readonly install: string;
 }

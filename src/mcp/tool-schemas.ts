@@ -13,11 +13,42 @@ export function listedTool(tool: ToolDefinition): Tool {
     description: tool.description,
     inputSchema: jsonSchemaOf(tool.inputSchema, "input") as Tool["inputSchema"],
     outputSchema: jsonSchemaOf(tool.outputSchema, "output") as Tool["outputSchema"],
-    annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: toolAnnotations(tool),
   };
+}
+
+/**
+ * What a tool's annotations promise (CONTRACT §4): every tool only reads and touches nothing
+ * outside the bridge; each is idempotent unless its definition says otherwise (`session_restart`).
+ * A client, or lspmcp's own forwarder, may re-send a call only when `idempotentHint` is true.
+ */
+export function toolAnnotations(tool: ToolDefinition): NonNullable<Tool["annotations"]> {
+  return { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: tool.idempotent ?? true, openWorldHint: false };
 }
 
 function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: "draft-7", io, unrepresentable: "any" }) as Record<string, unknown>;
-  return rest;
+  return singleTyped(rest) as Record<string, unknown>;
+}
+
+/**
+ * Rewrites every `type: [T, "null"]` (zod's nullable) as `anyOf: [{type: T, …}, {type: "null"}]`:
+ * the same schema, but one that clients mapping schemas onto a single-`type` dialect (Gemini's
+ * OpenAPI subset) can read. The MCP Inspector's `--strict` check warns about the array form.
+ */
+function singleTyped(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(singleTyped);
+  if (node === null || typeof node !== "object") return node;
+  const entries = Object.entries(node as Record<string, unknown>).map(([key, value]) => [key, key === "enum" || key === "const" || key === "default" ? value : singleTyped(value)] as const);
+  const object = Object.fromEntries(entries) as Record<string, unknown>;
+  const type = object.type;
+  if (!Array.isArray(type) || type.length < 2) return object;
+  // Annotations stay on the outside; constraints go with the branch of their own type.
+  const { type: _types, description, title, default: fallback, ...constraints } = object;
+  const outer: Record<string, unknown> = {};
+  if (description !== undefined) outer.description = description;
+  if (title !== undefined) outer.title = title;
+  if (fallback !== undefined) outer.default = fallback;
+  outer.anyOf = (type as string[]).map((one) => (one === "null" ? { type: "null" } : { type: one, ...constraints }));
+  return outer;
 }

@@ -1,3 +1,6 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { isAlive } from "../supervision/proc-table.js";
 import { readLease, removeLease, writeLease } from "./lease-file.js";
 import { isServing } from "./lease-holder.js";
 import type { LeasePaths } from "./lease-location.js";
@@ -11,10 +14,13 @@ export type Claim = { readonly won: true } | { readonly won: false; readonly hol
  * The election. Under the lease lock: a lease whose server is serving this same build and config
  * wins over `candidate`; any other lease (missing, empty, corrupt, foreign, owner gone, not
  * answering, never published, another version or config) is replaced by `candidate`. Two
- * candidates at the same instant are serialized by the lock, so exactly one of them wins.
+ * candidates at the same instant are serialized by the lock, so exactly one of them wins. While it
+ * holds the lock it also removes the leases, of any config, whose owner is gone (a server killed
+ * outright cannot remove its own), so the folder does not grow with configs no longer used.
  */
 export function claimLease(paths: LeasePaths, candidate: Lease, until: number): Promise<Claim> {
   return withLock(paths.lock, until, async () => {
+    removeDeadLeases(paths);
     const current = readLease(paths.lease);
     const key = { version: candidate.version, configDigest: candidate.config_digest };
     if (current.state === "present" && current.lease.token !== candidate.token && (await isServing(current.lease, key, until))) {
@@ -39,4 +45,14 @@ export function releaseLease(paths: LeasePaths, token: string, until: number): P
 export function holdsLease(paths: LeasePaths, token: string): boolean {
   const current = readLease(paths.lease);
   return current.state === "present" && current.lease.token === token;
+}
+
+/** Removes every lease in the folder whose owner process is gone; callers hold the folder's lock. */
+function removeDeadLeases(paths: LeasePaths): void {
+  const names = readdirSync(paths.dir).filter((name) => name.endsWith(".lease"));
+  for (const name of names) {
+    const path = join(paths.dir, name);
+    const read = readLease(path);
+    if (read.state === "present" && !isAlive({ pid: read.lease.pid, startTime: read.lease.start_time })) removeLease(path);
+  }
 }

@@ -2,31 +2,42 @@ import { createHash } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 
-/** The files of one config's lease, all in one folder. */
+/** The files of one config's lease, in the per-user runtime folder. */
 export interface LeasePaths {
   readonly dir: string;
-  /** Who serves this config now (JSON, mode 0600). */
+  /** Who serves this config now (JSON, mode 0600); removed when that server ends. */
   readonly lease: string;
-  /** flock target guarding every rewrite and removal of `lease`. */
+  /**
+   * flock target guarding every rewrite and removal of a lease: the folder itself, so that no
+   * lock file is ever left behind, and a holder may tidy other configs' dead leases too.
+   */
   readonly lock: string;
-  /** The shared server's stderr, written anew at each start. */
+  /** The shared servers' stderr, one file for the folder, cut back once it passes 1 MiB. */
   readonly log: string;
 }
 
 /**
- * Where the lease of a config lives: `leaseDir` when configured, else `$XDG_RUNTIME_DIR/lspmcp`
- * (a per-user tmpfs made for exactly this), else `.lspmcp/` beside the config. One config, one
- * lease: the file names derive from the config's absolute path.
+ * Where the lease of a config lives (CONTRACT §2): `leaseDir` when configured, else
+ * `$XDG_RUNTIME_DIR/lspmcp` (a per-user tmpfs made for exactly this), else `lspmcp-UID` in the
+ * system temp folder — never in a workspace or beside a config. One config, one lease: the lease's
+ * name derives from the config's absolute path.
  */
 export function leasePaths(configPath: string, leaseDir: string | null, env: NodeJS.ProcessEnv = process.env): LeasePaths {
-  const dir = leaseDir ?? (env.XDG_RUNTIME_DIR ? join(env.XDG_RUNTIME_DIR, "lspmcp") : join(configPath, "..", ".lspmcp"));
+  const dir = leaseDir ?? (env.XDG_RUNTIME_DIR ? join(env.XDG_RUNTIME_DIR, "lspmcp") : join(systemTemp(env), `lspmcp-${process.getuid?.() ?? "user"}`));
   const stem = "bridge-" + createHash("sha256").update(configPath).digest("hex").slice(0, 16);
-  return { dir, lease: join(dir, `${stem}.lease`), lock: join(dir, `${stem}.lock`), log: join(dir, `${stem}.log`) };
+  return { dir, lease: join(dir, `${stem}.lease`), lock: dir, log: join(dir, "shared-servers.log") };
+}
+
+// What os.tmpdir() answers on Linux, but read from `env` so that callers and tests can pass theirs.
+function systemTemp(env: NodeJS.ProcessEnv): string {
+  const temp = env.TMPDIR?.replace(/\/+$/, "");
+  return temp ? temp : "/tmp";
 }
 
 /**
  * Makes sure the lease folder exists (mode 0700), is this user's and writable by nobody else, and
  * takes a durable write; throws with the reason when not, which callers take as "run standalone".
+ * In the shared temp folder this is what keeps another user from planting the folder first.
  */
 export function prepareLeaseDir(paths: LeasePaths): void {
   makeFolder(paths.dir);

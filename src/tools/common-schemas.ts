@@ -1,10 +1,15 @@
 import { z } from "zod";
 import { SEVERITY_NAMES } from "../contract/names.js";
 
+/** A 1-based line (CONTRACT §4); every tool that takes a position uses this one schema. */
+export const lineArg = z.int().min(1).describe("1-based line number, as an editor shows it.");
+/** A 1-based column counted in Unicode code points (CONTRACT §4), not UTF-16 units or bytes. */
+export const columnArg = z.int().min(1).describe("1-based column in Unicode code points (a tab or an emoji is one column).");
+
 /** 1-based line and 1-based column in Unicode code points (CONTRACT §4). */
 export const PositionSchema = z.object({
-  line: z.number().int(),
-  column: z.number().int(),
+  line: lineArg,
+  column: columnArg,
 });
 
 export const RangeSchema = z.object({ start: PositionSchema, end: PositionSchema });
@@ -13,6 +18,10 @@ export const SeveritySchema = z.enum(SEVERITY_NAMES);
 
 /** Default page size of list tools: large enough for most files, small enough to fit the bound. */
 export const DEFAULT_LIMIT = 100;
+/** Largest page: at the default 32 KiB bound even tiny items stop fitting well before this. */
+export const MAX_LIMIT = 1000;
+/** Largest offset: far past any real list, small enough to stay an ordinary integer everywhere. */
+export const MAX_OFFSET = 1_000_000;
 
 export const workspaceArg = z.string().min(1).optional().describe("Workspace name; optional when only one is configured.");
 export const serverArg = z
@@ -21,14 +30,23 @@ export const serverArg = z
   .optional()
   .describe("Server name; optional when exactly one server of the workspace claims the file's extension.");
 export const pathArg = z.string().min(1).describe("File path relative to the workspace root, or absolute inside it.");
-export const offsetArg = z.number().int().min(0).default(0).describe("Index of the first item of the page.");
-export const limitArg = z.number().int().min(0).max(10_000).default(DEFAULT_LIMIT).describe("Items per page.");
+export const offsetArg = z
+  .int()
+  .min(0)
+  .max(MAX_OFFSET)
+  .default(0)
+  .describe("0-based index of the first item of the page (default 0); the next page starts at offset + returned.");
+export const limitArg = z
+  .int()
+  .min(1)
+  .max(MAX_LIMIT)
+  .default(DEFAULT_LIMIT)
+  .describe(`Most items to return (1 to ${MAX_LIMIT}, default ${DEFAULT_LIMIT}); a page that does not fit the byte bound fails with ResultTooLarge, whose details say how many fit.`);
 export const maxBytesArg = z
-  .number()
   .int()
   .min(1)
   .optional()
-  .describe("Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes.");
+  .describe("Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes (which is also the default).");
 
 /** The paging envelope every list result shares, after its `items`. */
 export const pageFields = {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { requestHover } from "../lsp/features/hover.js";
 import { boundedSingle, limitBytes } from "./bounded-answer.js";
-import { maxBytesArg, pathArg, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";
+import { columnArg, lineArg, maxBytesArg, pathArg, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";
 import { openTarget } from "../pipeline/open-target.js";
 import { defineTool } from "./tool-definition.js";
 
@@ -15,8 +15,8 @@ export const hoverTool = defineTool({
     workspace: workspaceArg,
     server: serverArg,
     path: pathArg,
-    line: z.number().int().describe("1-based line."),
-    column: z.number().int().describe("1-based column in Unicode code points."),
+    line: lineArg,
+    column: columnArg,
     max_bytes: maxBytesArg,
   }),
   outputSchema: z.object({ path: z.string(), range: RangeSchema.nullable(), contents: z.string() }),

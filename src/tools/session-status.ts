@@ -27,6 +27,13 @@ export const SessionStatusSchema = z.object({
 
 export type SessionStatus = z.output<typeof SessionStatusSchema>;
 
+/** A shipped profile the embedded default left out because its server is not installed here. */
+const LeftOutSchema = z.object({
+  server: z.string().describe("The profile's name."),
+  reason: z.string().describe("What is missing."),
+  install: z.string().describe("How to install it; the next serve then includes it."),
+});
+
 /** A session's status in schema key order. */
 export function sessionStatus(workspace: ResolvedWorkspace, server: ResolvedServer, session: Session): SessionStatus {
   const snapshot = session.snapshot();
@@ -54,19 +61,25 @@ export function renderStatusLine(status: SessionStatus): string {
   return `${status.workspace}/${status.server}: ${status.state}${pid} (pinned ${status.pinned_version}, reported ${status.reported_version ?? "-"})${exit}`;
 }
 
-/** `session_status`: every configured (workspace, server), whether started or not. */
+/**
+ * `session_status`: every configured (workspace, server), whether started or not, and (for the
+ * embedded default) the shipped servers left out because they are missing, with how to install them.
+ */
 export const sessionStatusTool = defineTool({
   name: "session_status",
   title: "Session status",
-  description: "State, pids, pinned and reported versions, uptime, restarts, open documents and stderr tail of every configured (workspace, server) session.",
+  description:
+    "State, pids, pinned and reported versions, uptime, restarts, open documents and stderr tail of every configured (workspace, server) session, and the servers the embedded default left out because they are not installed.",
   inputSchema: z.strictObject({}),
-  outputSchema: z.object({ sessions: z.array(SessionStatusSchema) }),
+  outputSchema: z.object({ sessions: z.array(SessionStatusSchema), left_out: z.array(LeftOutSchema) }),
   handler: async (_args, context) => {
     const sessions = context.sessions.all().map(({ workspace, server, session }) => sessionStatus(workspace, server, session));
+    const leftOut = context.config.omitted.map(({ server, reason, install }) => ({ server, reason, install }));
+    const leftOutLines = leftOut.map((left) => `left out ${left.server}: ${left.reason} (install: ${left.install})`);
     const bytes = context.config.bridge.max_result_bytes;
     const render = (keep: number) => {
       const trimmed = sessions.map((status) => ({ ...status, stderr_tail: keep === 0 ? [] : status.stderr_tail.slice(-keep) }));
-      return { structured: { sessions: trimmed }, text: trimmed.map(renderStatusLine).join("\n") };
+      return { structured: { sessions: trimmed, left_out: leftOut }, text: [...trimmed.map(renderStatusLine), ...leftOutLines].join("\n") };
     };
     // Many sessions with chatty servers could outgrow the bound: the oldest stderr lines go first.
     for (const keep of TAIL_STEPS) {

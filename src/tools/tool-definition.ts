@@ -20,6 +20,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   readonly name: string;
   readonly title: string;
   readonly description: string;
+  /**
+   * Whether calling twice with the same arguments has the effect of calling once (MCP's
+   * `idempotentHint`). Default true; every tool only reads, but `session_restart` restarts each time.
+   */
+  readonly idempotent?: boolean;
   readonly inputSchema: I;
   readonly outputSchema: O;
   readonly handler: (args: z.output<I>, context: ToolContext) => Promise<ToolAnswer<z.output<O>>>;

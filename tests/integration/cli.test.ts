@@ -28,9 +28,11 @@ describe("the command line", () => {
   });
 
   test("bad usage exits 2 with the usage on stderr", () => {
-    const result = run("serve");
+    const result = run("serve", "--bogus");
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("--config");
+    expect(run("shared-server").status).toBe(2);
+    expect(run("init", "--config", "x.toml").status).toBe(2);
     expect(run("validate", "--config", "x.toml", "--bogus").status).toBe(2);
   });
 

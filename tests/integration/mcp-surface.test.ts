@@ -28,6 +28,36 @@ describe("the MCP surface", () => {
     }
   });
 
+  test("input schemas an agent can read: 1-based positions, bounded pages with defaults, a description on every argument", async () => {
+    const { tools } = await bridge.client.listTools();
+    for (const tool of tools) {
+      const properties = (tool.inputSchema.properties ?? {}) as Record<string, Record<string, unknown>>;
+      for (const [name, schema] of Object.entries(properties)) {
+        expect(schema.description, `${tool.name}.${name}`).toEqual(expect.any(String));
+        if (name === "line" || name === "column") expect(schema).toMatchObject({ type: "integer", minimum: 1 });
+        if (name === "limit") expect(schema).toMatchObject({ type: "integer", minimum: 1, maximum: 1000, default: 100 });
+        if (name === "offset") expect(schema).toMatchObject({ type: "integer", minimum: 0, default: 0 });
+      }
+      // No `type: [T, "null"]` anywhere: clients with single-type schema dialects reject it.
+      expect(JSON.stringify([tool.inputSchema, tool.outputSchema])).not.toMatch(/"type":\[/);
+    }
+    const hover = tools.find((tool) => tool.name === "hover")!;
+    expect(hover.inputSchema.required).toEqual(expect.arrayContaining(["line", "column"]));
+  });
+
+  test("annotations tell the truth: session_restart is read-only but not idempotent; every other tool is both", async () => {
+    const { tools } = await bridge.client.listTools();
+    for (const tool of tools) {
+      expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: tool.name !== "session_restart" });
+    }
+  });
+
+  test("a line or column below 1 is InvalidArguments naming the field", async () => {
+    const error = await bridge.fail("hover", { path: "src/shapes.ts", line: 0, column: 1 });
+    expect(error.code).toBe("InvalidArguments");
+    expect(JSON.stringify(error.details)).toContain("line");
+  });
+
   test("initialize and tools/list start no language server", async () => {
     await bridge.client.listTools();
     expect(childrenOf(bridge.pid)).toEqual([]);

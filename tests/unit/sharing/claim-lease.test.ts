@@ -44,6 +44,17 @@ function onDisk(): Lease | undefined {
 }
 
 describe("claimLease", () => {
+  test("an election removes other configs' leases whose owner is gone, and keeps live ones", async () => {
+    const other = leasePaths("/elsewhere/bridge.toml", paths.dir, {});
+    const live = leasePaths("/live/bridge.toml", paths.dir, {});
+    const dead = await deadIdentity();
+    writeLease(other.lease, leaseFor(await closedPort(), { pid: dead.pid, start_time: dead.startTime }));
+    writeLease(live.lease, leaseFor(await closedPort()));
+    expect(await claimLease(paths, await candidate(), soon())).toEqual({ won: true });
+    expect(readLease(other.lease).state).toBe("missing");
+    expect(readLease(live.lease).state).toBe("present");
+  });
+
   test("no lease: the candidate wins and its lease is on disk", async () => {
     const mine = await candidate();
     expect(await claimLease(paths, mine, soon())).toEqual({ won: true });

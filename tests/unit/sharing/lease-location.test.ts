@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { leasePaths, prepareLeaseDir } from "../../../src/sharing/lease-location.js";
@@ -20,25 +20,25 @@ describe("leasePaths", () => {
     expect(leasePaths("/repo/bridge.toml", null, { XDG_RUNTIME_DIR: "/run/user/1000" }).dir).toBe("/run/user/1000/lspmcp");
   });
 
-  test("without either (or with an empty XDG_RUNTIME_DIR): .lspmcp beside the config", () => {
-    expect(leasePaths("/repo/sub/bridge.toml", null, {}).dir).toBe("/repo/sub/.lspmcp");
-    expect(leasePaths("/repo/sub/bridge.toml", null, { XDG_RUNTIME_DIR: "" }).dir).toBe("/repo/sub/.lspmcp");
+  test("without either (or with an empty XDG_RUNTIME_DIR): a per-user folder in the system temp folder, never beside the config", () => {
+    const uid = process.getuid!();
+    expect(leasePaths("/repo/sub/bridge.toml", null, {}).dir).toBe(`/tmp/lspmcp-${uid}`);
+    expect(leasePaths("/repo/sub/bridge.toml", null, { XDG_RUNTIME_DIR: "" }).dir).toBe(`/tmp/lspmcp-${uid}`);
+    expect(leasePaths("/repo/sub/bridge.toml", null, { TMPDIR: "/var/tmp/" }).dir).toBe(`/var/tmp/lspmcp-${uid}`);
   });
 
-  test("lease, lock and log share one stem in the folder", () => {
+  test("the lease is named after the config; the lock is the folder itself and the log is one file, so neither multiplies", () => {
     const paths = leasePaths("/repo/bridge.toml", "/leases", {});
-    const stem = /^\/leases\/(bridge-[0-9a-f]{16})\.lease$/.exec(paths.lease)?.[1];
-    expect(stem).toBeDefined();
-    expect(paths.lock).toBe(`/leases/${stem}.lock`);
-    expect(paths.log).toBe(`/leases/${stem}.log`);
+    expect(paths.lease).toMatch(/^\/leases\/bridge-[0-9a-f]{16}\.lease$/);
+    expect(paths.lock).toBe("/leases");
+    expect(paths.log).toBe("/leases/shared-servers.log");
   });
 
-  test("one config, one lease: same path same files, another path other files", () => {
+  test("one config, one lease: same path same files, another path another lease", () => {
     const a = leasePaths("/repo/bridge.toml", "/leases", {});
     expect(leasePaths("/repo/bridge.toml", "/leases", {})).toEqual(a);
     const b = leasePaths("/other/bridge.toml", "/leases", {});
     expect(b.lease).not.toBe(a.lease);
-    expect(b.lock).not.toBe(a.lock);
   });
 
   test("defaults to process.env", () => {
@@ -70,10 +70,18 @@ describe("prepareLeaseDir", () => {
     expect(readdirSync(dir)).toEqual(["keep"]);
   });
 
-  test("the default .lspmcp beside the config is created", () => {
-    const paths = leasePaths(join(dir, "bridge.toml"), null, {});
+  test("the default folder in the temp folder is created 0700, and nothing appears beside the config", () => {
+    const paths = leasePaths(join(dir, "bridge.toml"), null, { TMPDIR: join(dir, "tmp") });
     prepareLeaseDir(paths);
-    expect(existsSync(join(dir, ".lspmcp"))).toBe(true);
+    expect(statSync(join(dir, "tmp", `lspmcp-${process.getuid!()}`)).mode & 0o777).toBe(0o700);
+    expect(readdirSync(dir)).toEqual(["tmp"]);
+  });
+
+  test("a default folder that another user could write in is refused", () => {
+    const paths = leasePaths(join(dir, "bridge.toml"), null, { TMPDIR: dir });
+    mkdirSync(paths.dir, { mode: 0o777 });
+    chmodSync(paths.dir, 0o777);
+    expect(() => prepareLeaseDir(paths)).toThrow(/writable by others/);
   });
 
   test("a file where the folder should be throws", () => {

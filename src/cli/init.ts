@@ -1,0 +1,41 @@
+import { closeSync, openSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { planDefault } from "../config/default-plan.js";
+import { gitTopLevel } from "../config/discover-config.js";
+import { packageRoot } from "../config/package-root.js";
+import { renderDefaultToml } from "../config/render-default-toml.js";
+
+/**
+ * `lspmcp init`: writes the embedded default for this folder's git top-level (else this folder)
+ * as a commented `bridge.toml` in `cwd`. Exit 0 when written; 2, with the file untouched, when
+ * one exists already (the exclusive create makes that true even against a racing writer), or
+ * when the folder holds nothing any shipped profile serves.
+ */
+export async function init(cwd: string): Promise<number> {
+  const target = join(cwd, "bridge.toml");
+  const root = gitTopLevel(cwd) ?? cwd;
+  const plan = await planDefault(root, { packageRoot: packageRoot(), searchPath: process.env.PATH ?? "" });
+  if (plan.servers.length === 0) {
+    const left = plan.omitted.map((omitted) => ` ${omitted.server} is missing (${omitted.reason}; install: ${omitted.install}).`).join("");
+    process.stderr.write(`lspmcp init: no language of a shipped profile found in ${root};${left} nothing written\n`);
+    return 2;
+  }
+  const text = renderDefaultToml(plan, cwd, join(packageRoot(), "config", "bridge.schema.json"));
+  let fd: number;
+  try {
+    fd = openSync(target, "wx", 0o644);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    process.stderr.write(`lspmcp init: ${target} exists; left untouched (remove it first to write a fresh one)\n`);
+    return 2;
+  }
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+  const servers = plan.servers.map((server) => server.name).join(", ") || "none";
+  const left = plan.omitted.map((omitted) => `\n  left out ${omitted.server}: ${omitted.reason} (install: ${omitted.install})`).join("");
+  process.stderr.write(`lspmcp init: wrote ${target} (workspace ${plan.root}; servers ${servers})${left}\n`);
+  return 0;
+}

@@ -1,0 +1,36 @@
+import { BridgeError } from "../contract/errors.js";
+import { planDefault, type DefaultPlan } from "./default-plan.js";
+import { resolveDocument, type LoadOptions } from "./load-config.js";
+import { packageRoot } from "./package-root.js";
+import type { ResolvedConfig } from "./types.js";
+
+/**
+ * The embedded default for `root` as a bridge.toml document: one workspace at `root` ("."), each
+ * planned profile by name with its shipped pin, default limits.
+ */
+export function defaultDocument(plan: DefaultPlan): Record<string, unknown> {
+  const workspace: Record<string, unknown> = { name: plan.workspace, root: ".", servers: plan.servers.map((server) => server.name) };
+  if (Object.keys(plan.defaultServer).length > 0) workspace.default_server = plan.defaultServer;
+  return {
+    server: plan.servers.map((server) => ({ name: server.name, profile: server.name })),
+    workspace: [workspace],
+  };
+}
+
+/**
+ * Plans the embedded default for `root` and resolves it exactly as a bridge.toml would be, so it
+ * is held to the same rules. Rejects with ConfigInvalid when no shipped profile's language occurs
+ * in `root` (or every such server is missing), saying so and naming `lspmcp init`.
+ */
+export async function loadDefaultConfig(root: string, options: LoadOptions = {}): Promise<ResolvedConfig> {
+  const plan = await planDefault(root, { packageRoot: options.packageRoot ?? packageRoot(), searchPath: options.searchPath ?? process.env.PATH ?? "" });
+  if (plan.servers.length === 0) {
+    const missing = plan.omitted.map((omitted) => `${omitted.server} (${omitted.reason}; ${omitted.install})`);
+    const message =
+      `no bridge.toml or .lspmcp.toml found, and the embedded default found no language it can serve in ${root}` +
+      (missing.length > 0 ? `: servers missing: ${missing.join("; ")}` : "") +
+      "; write a config with `lspmcp init`, or pass --config FILE";
+    throw new BridgeError("ConfigInvalid", message, { path: root, problems: [] });
+  }
+  return resolveDocument(defaultDocument(plan), { configPath: root, configDir: root, source: { kind: "default", root }, omitted: plan.omitted }, options);
+}

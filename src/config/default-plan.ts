@@ -1,0 +1,143 @@
+import { basename } from "node:path";
+import { detectLanguages, type Detected } from "./detect-languages.js";
+import { normalizeExtension } from "./extensions.js";
+import { loadProfile, profileNames } from "./profiles.js";
+import { resolveExecutable } from "./resolve-executable.js";
+import type { RawProfile } from "./schema.js";
+import type { OmittedServer } from "./types.js";
+
+/**
+ * Marker files that show a profile's language even before a file of it exists, by profile name.
+ * Everything else is detected from the profiles' own `languages` (extensions, and `filenames`
+ * where a profile has them), so a new profile in `servers/` is detected without a change here.
+ */
+const MARKERS: Readonly<Record<string, readonly string[]>> = {
+  typescript: ["tsconfig.json", "jsconfig.json"],
+  pyright: ["pyproject.toml", "pyrightconfig.json", "setup.py", "setup.cfg", "requirements.txt"],
+  clangd: ["compile_commands.json", "compile_flags.txt"],
+};
+
+/**
+ * The order in which profiles take the extensions they claim: these first, then the rest by name,
+ * then the alternatives (a second server for a language another profile already serves). A
+ * profile is chosen only when it serves something no earlier profile does, so the default runs
+ * one server per language.
+ */
+const FIRST = ["typescript", "pyright", "clangd", "bash", "maude"];
+const LAST = ["biome", "ccls", "pylsp"];
+
+/** What a profile needs beyond its own command, and how to install what is missing. */
+const NEEDS: Readonly<Record<string, { readonly executables: readonly string[]; readonly install: string }>> = {
+  clangd: { executables: [], install: "apt-get install clangd (Debian/Ubuntu), or put clangd 14.0.6 on PATH" },
+  maude: { executables: ["maude"], install: "apt-get install maude (Debian/Ubuntu), or put Maude 3.2 on PATH as maude" },
+};
+
+/** One profile the default serves, with the shipped pin. */
+export interface PlannedServer {
+  readonly name: string;
+  readonly profile: RawProfile;
+  /** The occurring keys it serves: extensions (".ts") and file names (tsconfig.json). */
+  readonly serves: readonly string[];
+}
+
+/** The embedded default for a root, before it is resolved like a file. */
+export interface DefaultPlan {
+  readonly root: string;
+  readonly workspace: string;
+  readonly servers: readonly PlannedServer[];
+  /** Extension → server, for each extension that two chosen profiles claim. */
+  readonly defaultServer: Readonly<Record<string, string>>;
+  readonly omitted: readonly OmittedServer[];
+  readonly detected: Detected;
+}
+
+/** Test seams; production callers pass the package root and the bridge's PATH. */
+export interface PlanOptions {
+  readonly packageRoot: string;
+  readonly searchPath: string;
+}
+
+/**
+ * Plans the embedded default for `root` (CONTRACT §2): every shipped profile whose language occurs
+ * there (by extension, file name or marker), one per language, leaving out — with the reason and
+ * how to install it — each whose server is not installed. Never throws for a missing server.
+ */
+export async function planDefault(root: string, options: PlanOptions): Promise<DefaultPlan> {
+  const profiles = await loadProfiles(options.packageRoot);
+  const keysOf = new Map(profiles.map(({ name, profile }) => [name, claimedKeys(name, profile)]));
+  const extensions = new Set<string>();
+  const filenames = new Set<string>();
+  for (const keys of keysOf.values()) for (const key of keys) (key.startsWith(".") ? extensions : filenames).add(key);
+  const detected = await detectLanguages(root, { extensions, filenames });
+  const occurs = (key: string) => detected.extensions.has(key) || detected.filenames.has(key);
+
+  const servers: PlannedServer[] = [];
+  const omitted: OmittedServer[] = [];
+  const owned = new Set<string>();
+  for (const { name, profile } of profiles) {
+    const serves = keysOf.get(name)!.filter((key) => occurs(key) && !owned.has(key));
+    if (serves.length === 0) continue;
+    const missing = await whyMissing(name, profile, options);
+    if (missing !== null) {
+      omitted.push({ server: name, reason: missing, install: NEEDS[name]?.install ?? `install ${profile.command ?? name} so that the profile's command resolves` });
+      continue;
+    }
+    serves.forEach((key) => owned.add(key));
+    servers.push({ name, profile, serves });
+  }
+  return { root, workspace: workspaceName(root), servers, defaultServer: defaultServers(servers), omitted, detected };
+}
+
+/** The shipped profiles in choosing order; an unreadable profile cannot be planned and is skipped. */
+async function loadProfiles(packageRoot: string): Promise<{ name: string; profile: RawProfile }[]> {
+  const rank = (name: string) => (FIRST.includes(name) ? FIRST.indexOf(name) : LAST.includes(name) ? FIRST.length + 1 + LAST.indexOf(name) : FIRST.length);
+  const names = (await profileNames(packageRoot)).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  const loaded = await Promise.all(names.map(async (name) => ({ name, result: await loadProfile(packageRoot, name) })));
+  return loaded.flatMap(({ name, result }) => (result.ok && result.profile.languages ? [{ name, profile: result.profile }] : []));
+}
+
+/** A profile's detection keys: its languages' extensions and file names, then its markers. */
+function claimedKeys(name: string, profile: RawProfile): string[] {
+  const keys = new Set<string>();
+  for (const language of profile.languages ?? []) {
+    for (const extension of language.extensions ?? []) {
+      const normalized = normalizeExtension(extension);
+      if (normalized !== null) keys.add(normalized);
+    }
+    // `filenames` (whole file names such as Dockerfile) where the schema has them.
+    for (const filename of (language as { filenames?: readonly string[] }).filenames ?? []) keys.add(filename);
+  }
+  for (const marker of MARKERS[name] ?? []) keys.add(marker);
+  return [...keys];
+}
+
+/** Why the profile's server cannot run here, or null when its executables are all found. */
+async function whyMissing(name: string, profile: RawProfile, options: PlanOptions): Promise<string | null> {
+  const commands = [profile.command, profile.version_command?.[0], ...(NEEDS[name]?.executables ?? [])];
+  for (const command of commands) {
+    if (command === undefined) continue;
+    const found = await resolveExecutable(command, options.packageRoot, options.searchPath);
+    if (!found.ok) return found.message;
+  }
+  return null;
+}
+
+/** For each extension claimed by two chosen profiles, the earlier one answers (diagnostics asks both). */
+function defaultServers(servers: readonly PlannedServer[]): Record<string, string> {
+  const owner = new Map<string, string>();
+  const choice: Record<string, string> = {};
+  for (const server of servers) {
+    for (const key of claimedKeys(server.name, server.profile).filter((key) => key.startsWith("."))) {
+      const first = owner.get(key);
+      if (first === undefined) owner.set(key, server.name);
+      else choice[key] = first;
+    }
+  }
+  return choice;
+}
+
+/** The root folder's name, made into a valid workspace name. */
+function workspaceName(root: string): string {
+  const cleaned = basename(root).replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[^A-Za-z0-9]+/, "");
+  return cleaned === "" ? "workspace" : cleaned;
+}

@@ -1,0 +1,100 @@
+import { spawn } from "node:child_process";
+import { opendir } from "node:fs/promises";
+import { basename, extname, join } from "node:path";
+
+/** What to look for: lower-case extensions with their dot (".ts"), and exact file names ("tsconfig.json"). */
+export interface DetectionKeys {
+  readonly extensions: ReadonlySet<string>;
+  readonly filenames: ReadonlySet<string>;
+}
+
+/** Which of the keys occur under the root. */
+export interface Detected {
+  readonly extensions: Set<string>;
+  readonly filenames: Set<string>;
+  /** Paths looked at before the answer was complete (all keys seen, or the listing ended). */
+  readonly scanned: number;
+  /** How the files were listed. */
+  readonly via: "git" | "walk";
+}
+
+/** A walk outside git stops after this many entries: a huge folder must not stall `serve`. */
+const MAX_WALK_ENTRIES = 200_000;
+/** Folders a walk never enters: dependencies, version-control state, caches and other dot-folders. */
+const SKIPPED = new Set(["node_modules", "__pycache__"]);
+
+/**
+ * Finds which of `keys` occur among the files of `root`: git's tracked and untracked-not-ignored
+ * files when `root` is in a work tree (`git ls-files`, streamed, stopped as soon as every key has
+ * been seen), else a walk that skips dependencies and dot-folders. Never throws: an unreadable
+ * folder is skipped.
+ */
+export async function detectLanguages(root: string, keys: DetectionKeys): Promise<Detected> {
+  return (await fromGit(root, keys)) ?? (await fromWalk(root, keys));
+}
+
+class Tally {
+  readonly extensions = new Set<string>();
+  readonly filenames = new Set<string>();
+  scanned = 0;
+  constructor(private readonly keys: DetectionKeys) {}
+
+  /** Records one path; true once every key has been seen. */
+  see(path: string): boolean {
+    this.scanned++;
+    const name = basename(path);
+    if (this.keys.filenames.has(name)) this.filenames.add(name);
+    const extension = extname(name).toLowerCase();
+    if (extension !== "" && this.keys.extensions.has(extension)) this.extensions.add(extension);
+    return this.extensions.size === this.keys.extensions.size && this.filenames.size === this.keys.filenames.size;
+  }
+}
+
+// Streamed rather than buffered: on a big checkout the keys are usually all seen long before the
+// end of the listing, and then git is stopped.
+function fromGit(root: string, keys: DetectionKeys): Promise<Detected | null> {
+  return new Promise((resolve) => {
+    const tally = new Tally(keys);
+    const child = spawn("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: root, stdio: ["ignore", "pipe", "ignore"] });
+    let rest = "";
+    let done = false;
+    const finish = (ok: boolean): void => {
+      if (done) return;
+      done = true;
+      child.stdout.destroy();
+      if (child.exitCode === null) child.kill();
+      resolve(ok ? { extensions: tally.extensions, filenames: tally.filenames, scanned: tally.scanned, via: "git" } : null);
+    };
+    child.once("error", () => finish(false));
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      const parts = (rest + chunk).split("\0");
+      rest = parts.pop() ?? "";
+      for (const path of parts) if (path !== "" && tally.see(path)) return finish(true);
+    });
+    child.once("close", (code) => {
+      if (rest !== "") tally.see(rest);
+      finish(code === 0);
+    });
+  });
+}
+
+async function fromWalk(root: string, keys: DetectionKeys): Promise<Detected> {
+  const tally = new Tally(keys);
+  const pending = [root];
+  let complete = false;
+  while (pending.length > 0 && !complete && tally.scanned < MAX_WALK_ENTRIES) {
+    const dir = pending.pop()!;
+    const entries = await opendir(dir).catch(() => null);
+    if (entries === null) continue;
+    for await (const entry of entries) {
+      if (entry.isDirectory()) {
+        if (!entry.name.startsWith(".") && !SKIPPED.has(entry.name)) pending.push(join(dir, entry.name));
+      } else if ((entry.isFile() || entry.isSymbolicLink()) && tally.see(entry.name)) {
+        complete = true;
+        break;
+      }
+    }
+  }
+  return { extensions: tally.extensions, filenames: tally.filenames, scanned: tally.scanned, via: "walk" };
+}

@@ -1,0 +1,60 @@
+import { relative } from "node:path";
+import type { DefaultPlan } from "./default-plan.js";
+
+/** TOML's basic string: JSON's escaping is a subset of it for the text we write. */
+const str = (value: string): string => JSON.stringify(value);
+const list = (values: readonly string[]): string => `[${values.map(str).join(", ")}]`;
+
+/**
+ * The embedded default as a commented bridge.toml for `lspmcp init` (CONTRACT §2): the `#:schema`
+ * line for editors, each chosen profile with its pin spelled out (`version`, and the command it
+ * runs in a comment), the servers left out as commented tables with why and how to install them,
+ * and the workspace root relative to `dir` (the folder the file is written to). Loading the text
+ * gives the same configuration as the embedded default of the same root.
+ */
+export function renderDefaultToml(plan: DefaultPlan, dir: string, schemaPath: string): string {
+  const lines = [
+    `#:schema ${schemaPath}`,
+    "# lspmcp configuration, written by `lspmcp init` from the embedded default: one workspace and",
+    "# the shipped profiles whose languages occur in it. Edit freely; `lspmcp validate` checks it.",
+    "# Relative paths resolve against this file's folder. Reference: docs/configuration.md.",
+    "",
+    "[bridge]",
+    "max_sessions = 4            # live language servers at once",
+    "max_result_bytes = 32768    # ceiling on any tool result, in UTF-8 bytes",
+    "request_timeout_ms = 30000  # per LSP request; also the diagnostics settle deadline",
+    "",
+  ];
+  for (const server of plan.servers) {
+    const profile = server.profile;
+    lines.push(
+      `# ${server.name}: serves ${server.serves.join(", ")} here.`,
+      `# The profile runs ${[profile.command ?? "?", ...(profile.args ?? [])].join(" ")}` +
+        (profile.version_command ? `; the pin is checked against \`${profile.version_command.join(" ")}\`.` : "; the pin is checked against serverInfo.version."),
+      "[[server]]",
+      `name = ${str(server.name)}`,
+      `profile = ${str(server.name)}`,
+      `version = ${str(profile.version ?? "")}  # the pin: a server reporting another version is refused`,
+      "",
+    );
+  }
+  for (const omitted of plan.omitted) {
+    lines.push(
+      `# ${omitted.server} is left out: ${omitted.reason}.`,
+      `# Install: ${omitted.install}; then uncomment (and add it to the workspace's servers).`,
+      "# [[server]]",
+      `# name = ${str(omitted.server)}`,
+      `# profile = ${str(omitted.server)}`,
+      "",
+    );
+  }
+  const root = relative(dir, plan.root) || ".";
+  lines.push("[[workspace]]", `name = ${str(plan.workspace)}`, `root = ${str(root)}`, `servers = ${list(plan.servers.map((server) => server.name))}`);
+  const choices = Object.entries(plan.defaultServer);
+  if (choices.length > 0) {
+    lines.push(`# Extensions claimed by two servers: this one answers (diagnostics asks both).`);
+    lines.push(`default_server = { ${choices.map(([extension, server]) => `${str(extension)} = ${str(server)}`).join(", ")} }`);
+  }
+  lines.push(`# exclude = ["build/**"]  # globs that \`lspmcp check\` skips`, "");
+  return lines.join("\n");
+}

@@ -1,0 +1,90 @@
+// The command line with no --config (CONTRACT §2): init, validate, check and serve in a temp repo.
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { BRIDGE_MAIN } from "../helpers/bridge.js";
+import { BROKEN_PY, BROKEN_TS, tempRepo, type TempRepo } from "../helpers/temp-repo.js";
+
+const repos: TempRepo[] = [];
+afterEach(() => repos.splice(0).forEach((repo) => repo.remove()));
+
+function repoWith(files: Record<string, string>): TempRepo {
+  const repo = tempRepo(files);
+  repos.push(repo);
+  return repo;
+}
+
+const run = (cwd: string, args: string[], env: Record<string, string> = {}) =>
+  spawnSync(process.execPath, [BRIDGE_MAIN, ...args], { cwd, encoding: "utf8", input: "", env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", ...env } });
+
+describe("lspmcp init", () => {
+  test("writes a commented bridge.toml that validates, and refuses a second time leaving the file byte-identical", () => {
+    const repo = repoWith({ "src/a.ts": BROKEN_TS, "tools/b.py": BROKEN_PY });
+    const cwd = join(repo.root, "src");
+    const first = run(cwd, ["init"]);
+    expect(first.status).toBe(0);
+    const written = readFileSync(join(cwd, "bridge.toml"));
+    const text = written.toString("utf8");
+    expect(text).toMatch(/^#:schema \/.*\/config\/bridge\.schema\.json\n/);
+    // The pins are spelled out, and the workspace is the repo, relative to the file.
+    expect(text).toContain('version = "5.3.0"');
+    expect(text).toContain('version = "1.1.414"');
+    expect(text).toContain('root = ".."');
+
+    const validate = run(cwd, ["validate"]);
+    expect(validate.status).toBe(0);
+    expect(validate.stdout).toContain(`OK ${join(cwd, "bridge.toml")}: 2 servers (typescript, pyright)`);
+
+    const second = run(cwd, ["init"]);
+    expect(second.status).toBe(2);
+    expect(second.stderr).toContain("exists");
+    expect(readFileSync(join(cwd, "bridge.toml")).equals(written)).toBe(true);
+  });
+
+  test("the file names the servers it left out, commented, with how to install them", () => {
+    const repo = repoWith({ "a.ts": BROKEN_TS, "m.c": "int main(void) { return 0; }\n" });
+    // PATH without clangd: the bridge's own node is run by absolute path.
+    const result = run(repo.root, ["init"], { PATH: "/nonexistent" });
+    expect(result.status).toBe(0);
+    expect(result.stderr).toContain("left out clangd");
+    const text = readFileSync(join(repo.root, "bridge.toml"), "utf8");
+    expect(text).toContain("# clangd is left out");
+    expect(text).toContain("apt-get install clangd");
+    expect(run(repo.root, ["validate", "--config", "bridge.toml"]).status).toBe(0);
+  });
+});
+
+describe("validate, check and serve without --config", () => {
+  test("validate names the embedded default and what it chose", () => {
+    const repo = repoWith({ "a.ts": BROKEN_TS });
+    const result = run(repo.root, ["validate"]);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe(`OK embedded default for ${repo.root}: 1 server (typescript), 1 workspace (${repo.root.split("/").at(-1)})\n`);
+  });
+
+  test("check exits 1 on the repo's errors, and stderr says which config was used", () => {
+    const repo = repoWith({ "lib/a.ts": BROKEN_TS, "docs/readme.md": "x\n" });
+    const result = run(join(repo.root, "lib"), ["check", "--format", "json"]);
+    expect(result.stderr).toContain(`config: embedded default for ${repo.root}`);
+    expect(result.status).toBe(1);
+    const report = JSON.parse(result.stdout);
+    expect(report.summary.failing).toBe(1);
+    expect(repo.status()).toBe("");
+  });
+
+  test("a discovered bridge.toml is named on stderr", () => {
+    const repo = repoWith({ "a.ts": BROKEN_TS, "bridge.toml": '[[server]]\nname = "ts"\nprofile = "typescript"\n\n[[workspace]]\nname = "w"\nroot = "."\nservers = ["ts"]\n' });
+    const result = run(repo.root, ["status"]);
+    expect(result.stderr).toContain(`config: ${join(repo.root, "bridge.toml")}`);
+    expect(result.status).toBe(1);
+  });
+
+  test("serve in a folder with nothing to serve exits 2 and says how to start", () => {
+    const repo = repoWith({ "notes.txt": "x\n" });
+    const result = run(repo.root, ["serve"]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("lspmcp init");
+    expect(result.stdout).toBe("");
+  });
+});

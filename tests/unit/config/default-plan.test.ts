@@ -1,0 +1,104 @@
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { planDefault } from "../../../src/config/default-plan.js";
+import { loadDefaultConfig } from "../../../src/config/default-config.js";
+import { loadConfig } from "../../../src/config/load-config.js";
+import { renderDefaultToml } from "../../../src/config/render-default-toml.js";
+import { REPO } from "../../helpers/bridge.js";
+import { tempDir, writeFiles } from "./fixture.js";
+
+/** A package root with profiles claiming the given extensions; `missing` ones name a command that does not exist. */
+async function packageWith(profiles: Record<string, { extensions: string[]; missing?: boolean }>): Promise<string> {
+  const root = await tempDir();
+  const files: Record<string, string> = {};
+  for (const [name, { extensions, missing }] of Object.entries(profiles)) {
+    files[`servers/${name}.toml`] = [
+      `command = ${JSON.stringify(missing ? "/nonexistent/server" : "/bin/true")}`,
+      'version = "1.0.0"',
+      `languages = [{ id = "${name}", extensions = ${JSON.stringify(extensions)} }]`,
+    ].join("\n");
+  }
+  return writeFiles(root, files);
+}
+
+function gitInit(dir: string): string {
+  execFileSync("git", ["init", "-q"], { cwd: dir });
+  return dir;
+}
+
+describe("the embedded default's plan", () => {
+  test("every profile whose extension occurs, in git's tracked and untracked-not-ignored files; ignored files do not count", async () => {
+    const pkg = await packageWith({ typescript: { extensions: [".ts"] }, pyright: { extensions: [".py"] }, bash: { extensions: [".sh"] } });
+    const repo = gitInit(await writeFiles(await tempDir(), { "src/a.ts": "", "build/b.sh": "", ".gitignore": "build/\n" }));
+    const plan = await planDefault(repo, { packageRoot: pkg, searchPath: "" });
+    expect(plan.servers.map((server) => server.name)).toEqual(["typescript"]);
+    expect(plan.detected.via).toBe("git");
+  });
+
+  test("marker files count: tsconfig.json brings typescript, pyproject.toml pyright, with no source file yet", async () => {
+    const pkg = await packageWith({ typescript: { extensions: [".ts"] }, pyright: { extensions: [".py"] }, clangd: { extensions: [".c"] } });
+    const repo = gitInit(await writeFiles(await tempDir(), { "tsconfig.json": "{}", "sub/pyproject.toml": "" }));
+    const plan = await planDefault(repo, { packageRoot: pkg, searchPath: "" });
+    expect(plan.servers.map((server) => [server.name, server.serves])).toEqual([
+      ["typescript", ["tsconfig.json"]],
+      ["pyright", ["pyproject.toml"]],
+    ]);
+  });
+
+  test("one server per language: an alternative profile joins only for what the first cannot serve, or when the first is missing", async () => {
+    const both = await packageWith({ pyright: { extensions: [".py"] }, pylsp: { extensions: [".py"] } });
+    const repo = gitInit(await writeFiles(await tempDir(), { "a.py": "" }));
+    expect((await planDefault(repo, { packageRoot: both, searchPath: "" })).servers.map((server) => server.name)).toEqual(["pyright"]);
+    const firstMissing = await packageWith({ pyright: { extensions: [".py"], missing: true }, pylsp: { extensions: [".py"] } });
+    const plan = await planDefault(repo, { packageRoot: firstMissing, searchPath: "" });
+    expect(plan.servers.map((server) => server.name)).toEqual(["pylsp"]);
+    expect(plan.omitted).toEqual([{ server: "pyright", reason: expect.stringContaining("/nonexistent/server"), install: expect.any(String) }]);
+  });
+
+  test("two chosen profiles sharing an extension get a default_server for it, so the default is a valid config", async () => {
+    const pkg = await packageWith({ typescript: { extensions: [".ts", ".json"] }, zjson: { extensions: [".json", ".jsonc"] } });
+    const repo = gitInit(await writeFiles(await tempDir(), { "a.ts": "", "b.jsonc": "" }));
+    const plan = await planDefault(repo, { packageRoot: pkg, searchPath: "" });
+    expect(plan.defaultServer).toEqual({ ".json": "typescript" });
+    const config = await loadDefaultConfig(repo, { packageRoot: pkg, searchPath: "" });
+    expect(config.workspaces[0]!.default_server).toEqual({ ".json": "typescript" });
+  });
+
+  test("outside git, the folder is walked (dependencies and dot-folders skipped)", async () => {
+    const pkg = await packageWith({ typescript: { extensions: [".ts"] }, pyright: { extensions: [".py"] } });
+    const dir = await writeFiles(await tempDir(), { "node_modules/x/index.ts": "", ".venv/lib/y.py": "", "deep/er/z.py": "" });
+    const plan = await planDefault(dir, { packageRoot: pkg, searchPath: "" });
+    expect(plan.servers.map((server) => server.name)).toEqual(["pyright"]);
+    expect(plan.detected.via).toBe("walk");
+  });
+
+  test("the shipped profiles: clangd and maude are left out by name, with how to install them, when not on PATH", async () => {
+    const repo = gitInit(await writeFiles(await tempDir(), { "a.ts": "", "b.c": "", "c.maude": "" }));
+    const config = await loadDefaultConfig(repo, { packageRoot: REPO, searchPath: "/nonexistent" });
+    expect(config.servers.map((server) => server.name)).toEqual(["typescript"]);
+    expect(config.omitted.map((omitted) => omitted.server)).toEqual(["clangd", "maude"]);
+    expect(config.omitted[0]!.reason).toContain('"clangd" not found on PATH');
+    expect(config.omitted[0]!.install).toContain("apt-get install clangd");
+    expect(config.omitted[1]!.reason).toContain('"maude" not found on PATH');
+    expect(config.source).toEqual({ kind: "default", root: repo });
+    expect(config.workspaces[0]!.root).toBe(repo);
+  });
+
+  test("init's rendering loads as the very configuration the embedded default is, from a sub-folder too", async () => {
+    const repo = gitInit(await writeFiles(await tempDir(), { "a.ts": "", "tools/b.py": "", "c.c": "", "sub/.keep": "" }));
+    const options = { packageRoot: REPO, searchPath: "/nonexistent" };
+    const plan = await planDefault(repo, options);
+    await writeFiles(repo, { "sub/bridge.toml": renderDefaultToml(plan, join(repo, "sub"), "/schema.json") });
+    const fromFile = await loadConfig(join(repo, "sub/bridge.toml"), options);
+    const embedded = await loadDefaultConfig(repo, options);
+    expect(fromFile.servers).toEqual(embedded.servers);
+    expect(fromFile.workspaces).toEqual(embedded.workspaces);
+    expect(fromFile.bridge).toEqual(embedded.bridge);
+  });
+
+  test("nothing to serve is ConfigInvalid naming lspmcp init", async () => {
+    const repo = gitInit(await writeFiles(await tempDir(), { "notes.txt": "" }));
+    await expect(loadDefaultConfig(repo, { packageRoot: join(REPO), searchPath: "" })).rejects.toThrow(/lspmcp init/);
+  });
+});
