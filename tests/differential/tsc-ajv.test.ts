@@ -1,7 +1,8 @@
 import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { REPO, startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
+import { startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
+import { REPO } from "../helpers/paths.js";
 import { runCheckCli } from "../check/helpers/cli.js";
 import { diagnostics, startKeys, tscFindings, type Finding } from "../helpers/differential.js";
 

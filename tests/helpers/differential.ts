@@ -1,7 +1,8 @@
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { REPO, type Bridge } from "./bridge.js";
+import type { Bridge } from "./bridge.js";
+import { REPO } from "./paths.js";
 
 /**
  * One finding as both sides can state it: the bridge's positions (1-based line, 1-based column in

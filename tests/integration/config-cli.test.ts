@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { BRIDGE_MAIN } from "../helpers/bridge.js";
+import { BRIDGE_MAIN } from "../helpers/paths.js";
 import { BROKEN_PY, BROKEN_TS, tempRepo, type TempRepo } from "../helpers/temp-repo.js";
 
 const repos: TempRepo[] = [];

@@ -5,10 +5,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { BRIDGE_MAIN, REPO } from "../helpers/bridge.js";
+import { BRIDGE_MAIN, REPO } from "../helpers/paths.js";
 import { requireBinary } from "../helpers/require-binary.js";
 import { BROKEN_TS, tempRepo, type TempRepo } from "../helpers/temp-repo.js";
-import { pollUntil } from "../supervision/helpers/proc.js";
+import { pollUntil } from "../helpers/poll.js";
 
 const INSPECTOR = join(REPO, "node_modules/.bin/mcp-inspector");
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { okAfterWarmUp, startBridge, type Bridge } from "../helpers/bridge.js";
 import { waitForExit } from "../helpers/proc.js";
 import { BROKEN_PY, BROKEN_TS, tempRepo, type TempRepo } from "../helpers/temp-repo.js";
-import { pollUntil } from "../supervision/helpers/proc.js";
+import { pollUntil } from "../helpers/poll.js";
 
 let repo: TempRepo;
 let temp: string;

@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { okAfterWarmUp, REPO, startBridge, type Bridge } from "../helpers/bridge.js";
+import { okAfterWarmUp, startBridge, type Bridge } from "../helpers/bridge.js";
+import { REPO } from "../helpers/paths.js";
 import { requireBinary } from "../helpers/require-binary.js";
 import { BROKEN_TS, tempRepo, type TempRepo } from "../helpers/temp-repo.js";
 

@@ -5,7 +5,7 @@ import { planDefault } from "../../../src/config/default-plan.js";
 import { loadDefaultConfig } from "../../../src/config/default-config.js";
 import { loadConfig } from "../../../src/config/load-config.js";
 import { renderDefaultToml } from "../../../src/config/render-default-toml.js";
-import { REPO } from "../../helpers/bridge.js";
+import { REPO } from "../../helpers/paths.js";
 import { tempDir, writeFiles } from "./fixture.js";
 
 /** A package root with profiles claiming the given extensions; `missing` ones name a command that does not exist. */
