@@ -1,12 +1,12 @@
 import { z } from "zod";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import type { ToolDefinition } from "../tools/index.js";
+import type { Tool as BridgeTool } from "../tools/index.js";
 
 /**
  * The `tools/list` entry of a tool, with JSON Schemas generated from its zod schemas. Draft-07
  * because that is what MCP clients' validators (the SDK's Ajv among them) accept everywhere.
  */
-export function listedTool(tool: ToolDefinition): Tool {
+export function listedTool(tool: BridgeTool): Tool {
   return {
     name: tool.name,
     title: tool.title,
