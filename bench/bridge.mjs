@@ -196,7 +196,7 @@ async function bridgeNavigation() {
   const dir = mkdtempSync(join(tmpdir(), "lspmcp-bench-nav-config-"));
   const config = join(dir, "bridge.toml");
   // Large enough for all 501 references in one page.
-  writeFileSync(config, `[bridge]\nmax_result_bytes = 1048576\n[[server]]\nname = "typescript"\nprofile = "typescript"\n[[workspace]]\nname = "nav"\nroot = ${JSON.stringify(NAV)}\nservers = ["typescript"]\n`);
+  writeFileSync(config, `[bridge]\nmax_result_bytes = 1048576\nrequest_timeout_ms = 300000\n[[server]]\nname = "typescript"\nprofile = "typescript"\n[[workspace]]\nname = "nav"\nroot = ${JSON.stringify(NAV)}\nservers = ["typescript"]\n`);
   const bridge = await startBridge(config);
   const out = {};
   for (const c of NAV_CASES) {

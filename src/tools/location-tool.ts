@@ -1,9 +1,9 @@
+import type { Position } from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { sortLocations, type LocationItem } from "../contract/location-order.js";
-import type { RequestOptions, LspClient } from "../lsp/lsp-client.js";
 import type { TargetLocation } from "../lsp/features/location-answer.js";
+import type { LspClient, RequestOptions } from "../lsp/lsp-client.js";
 import { openNavigation, type NavigationFeature, type OpenNavigation } from "../pipeline/open-navigation.js";
-import type { Position } from "vscode-languageserver-protocol";
 import { boundedPage, limitBytes } from "./bounded-answer.js";
 import {
   limitArg,
