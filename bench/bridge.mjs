@@ -202,7 +202,8 @@ async function bridgeNavigation() {
   for (const c of NAV_CASES) {
     const at = navAt(c);
     const args = { path: c.file, line: at.line, column: at.column, limit: 1000 };
-    const first = await bridge.client.callTool({ name: c.op === "definition" ? "definition" : "references", arguments: args });
+    // The first call waits for the project to load, which on a loaded machine outlasts the SDK's 60 s default.
+    const first = await bridge.client.callTool({ name: c.op === "definition" ? "definition" : "references", arguments: args }, undefined, { timeout: 600_000 });
     if (first.isError) throw new Error(`${c.op} failed: ${first.content[0].text}`);
     const cpuBefore = stat(bridge.pid).cpuMs;
     const p50ms = await time(c.runs, () => bridge.client.callTool({ name: c.op === "definition" ? "definition" : "references", arguments: args }));

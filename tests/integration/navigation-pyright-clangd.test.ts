@@ -43,7 +43,7 @@ describe("pyright", () => {
     ]);
     const later = await bridge.call("references", at("py/shapes.py", "total_area"));
     expect(JSON.stringify(later)).toBe(JSON.stringify(first));
-  });
+  }, 300_000);
 
   test("definition crosses files and lands on the name", async () => {
     const result = await bridge.ok("definition", at("py/summary.py", "total_area", "🟢"));

@@ -45,7 +45,7 @@ describe("the first call of a fresh bridge", () => {
     expect(lines(first.structuredContent)).toEqual(totalAreaUses());
     const later = await bridge.call("references", at("ts/geometry.ts", "totalArea"));
     expect(JSON.stringify(later)).toBe(JSON.stringify(first));
-  });
+  }, 300_000);
 });
 
 describe("definition and references", () => {
