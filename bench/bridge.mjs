@@ -3,7 +3,11 @@
 //  1. hover and document symbols through lspmcp (the SDK's MCP client over stdio) vs a direct
 //     vscode-jsonrpc client of the same pinned server on the same file: p50 of each, the ratio and
 //     the milliseconds added;
-//  2. the bridge process's own RSS with 4 ready sessions (servers excluded).
+//  2. the bridge process's own RSS with 4 ready sessions (servers excluded);
+//  3. definition, references, and references on a symbol used 500 times, through lspmcp vs a
+//     direct vscode-jsonrpc client of typescript-language-server on the navigation fixture, both
+//     waited until the project is loaded: p50, ratio, milliseconds added, and the bridge's own
+//     CPU per call (user + sys from /proc), which a loaded machine disturbs less than wall time.
 // Usage: node bench/bridge.mjs [--runs N]
 import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -13,6 +17,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node";
+import { stat } from "./proc.mjs";
 
 const REPO = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const args = process.argv.slice(2);
@@ -34,8 +39,8 @@ const SERVERS = {
 
 const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
-function positionOf(text, needle) {
-  const index = text.indexOf(needle);
+function positionOf(text, needle, after = "") {
+  const index = text.indexOf(needle, after ? text.indexOf(after) + after.length : 0);
   const before = text.slice(0, index);
   const line = before.split("\n").length;
   const lineText = before.slice(before.lastIndexOf("\n") + 1);
@@ -94,10 +99,10 @@ function bridgeConfig() {
   return path;
 }
 
-async function startBridge() {
+async function startBridge(config = bridgeConfig()) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [join(REPO, "dist/src/cli/main.js"), "serve", "--standalone", "--config", bridgeConfig()],
+    args: [join(REPO, "dist/src/cli/main.js"), "serve", "--standalone", "--config", config],
     stderr: "ignore",
     env: { PATH: process.env.PATH, HOME: process.env.HOME ?? "/root" },
   });
@@ -141,6 +146,76 @@ const ready = structuredContent.sessions.filter((session) => session.state === "
 const rss = rssMiB(bridge.pid);
 await bridge.client.close();
 
+// 3. The read class on typescript-language-server: a private copy of the navigation fixture with a
+// constant used 500 times.
+const NAV = join(mkdtempSync(join(tmpdir(), "lspmcp-bench-nav-")), "nav");
+cpSync(join(REPO, "tests/fixtures/workspaces/nav"), NAV, { recursive: true });
+writeFileSync(join(NAV, "ts/many.ts"), `export const unit = 1;\n${Array.from({ length: 500 }, (_, i) => `export const use${i} = unit + ${i};`).join("\n")}\n`);
+const NAV_CASES = [
+  { op: "definition", file: "ts/report.ts", needle: "totalArea", after: "return ", method: "textDocument/definition", runs: RUNS },
+  { op: "references", file: "ts/geometry.ts", needle: "totalArea", after: "", method: "textDocument/references", runs: RUNS },
+  { op: "refs-500", file: "ts/many.ts", needle: "unit", after: "", method: "textDocument/references", runs: Math.max(10, Math.floor(RUNS / 4)) },
+];
+const navAt = (c) => positionOf(readFileSync(join(NAV, c.file), "utf8"), c.needle, c.after);
+
+async function directNavigation() {
+  const server = SERVERS.typescript;
+  const child = spawn(server.command, server.args, { cwd: NAV, stdio: ["pipe", "pipe", "ignore"] });
+  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  connection.onRequest(() => null);
+  connection.listen();
+  const rootUri = pathToFileURL(NAV).href;
+  await connection.sendRequest("initialize", {
+    processId: process.pid,
+    rootUri,
+    workspaceFolders: [{ uri: rootUri, name: "nav" }],
+    capabilities: { textDocument: { definition: { linkSupport: true }, references: {} } },
+  });
+  await connection.sendNotification("initialized", {});
+  const params = {};
+  for (const c of NAV_CASES) {
+    const path = join(NAV, c.file);
+    const uri = pathToFileURL(path).href;
+    await connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "typescript", version: 1, text: readFileSync(path, "utf8") } });
+    const at = navAt(c);
+    params[c.op] = { textDocument: { uri }, position: { line: at.line - 1, character: at.character }, context: { includeDeclaration: true } };
+  }
+  // Until the project is loaded tsls answers from its syntax server (1 reference of 5): wait
+  // for the full answer, as the bridge does, so both sides measure the same work.
+  for (let i = 0; i < 2000 && (await connection.sendRequest("textDocument/references", params.references))?.length !== 5; i++);
+  const out = {};
+  for (const c of NAV_CASES) out[c.op] = await time(c.runs, () => connection.sendRequest(c.method, params[c.op]));
+  await connection.sendRequest("shutdown");
+  await connection.sendNotification("exit");
+  await new Promise((done) => child.once("exit", done));
+  connection.dispose();
+  return out;
+}
+
+async function bridgeNavigation() {
+  const dir = mkdtempSync(join(tmpdir(), "lspmcp-bench-nav-config-"));
+  const config = join(dir, "bridge.toml");
+  // Large enough for all 501 references in one page.
+  writeFileSync(config, `[bridge]\nmax_result_bytes = 1048576\nrequest_timeout_ms = 300000\n[[server]]\nname = "typescript"\nprofile = "typescript"\n[[workspace]]\nname = "nav"\nroot = ${JSON.stringify(NAV)}\nservers = ["typescript"]\n`);
+  const bridge = await startBridge(config);
+  const out = {};
+  for (const c of NAV_CASES) {
+    const at = navAt(c);
+    const args = { path: c.file, line: at.line, column: at.column, limit: 1000 };
+    // The first call waits for the project to load, which on a loaded machine outlasts the SDK's 60 s default.
+    const first = await bridge.client.callTool({ name: c.op === "definition" ? "definition" : "references", arguments: args }, undefined, { timeout: 600_000 });
+    if (first.isError) throw new Error(`${c.op} failed: ${first.content[0].text}`);
+    const cpuBefore = stat(bridge.pid).cpuMs;
+    const p50ms = await time(c.runs, () => bridge.client.callTool({ name: c.op === "definition" ? "definition" : "references", arguments: args }));
+    out[c.op] = { p50ms, cpuPerCall: (stat(bridge.pid).cpuMs - cpuBefore) / c.runs, items: first.structuredContent.total };
+  }
+  await bridge.client.close();
+  return out;
+}
+
+const navDirect = await directNavigation();
+const navBridge = await bridgeNavigation();
+
 console.log(`bridge overhead vs a direct vscode-jsonrpc client (p50 of ${RUNS} calls each)`);
 for (const row of rows) {
   const ratio = row.bridge / row.direct;
@@ -151,3 +226,12 @@ for (const row of rows) {
   );
 }
 console.log(`bridge RSS with ${ready} ready sessions: ${rss.toFixed(1)} MiB (target < 80 MiB; servers excluded)`);
+console.log(`read class on typescript-language-server vs a direct vscode-jsonrpc client (p50; both after project load)`);
+for (const c of NAV_CASES) {
+  const direct = navDirect[c.op];
+  const via = navBridge[c.op];
+  console.log(
+    `  ${c.op.padEnd(10)} ${String(via.items).padStart(3)} items  direct ${direct.toFixed(2)} ms  bridge ${via.p50ms.toFixed(2)} ms  ` +
+      `ratio ${(via.p50ms / direct).toFixed(2)}x  added ${(via.p50ms - direct).toFixed(2)} ms  bridge CPU ${via.cpuPerCall.toFixed(2)} ms/call`,
+  );
+}

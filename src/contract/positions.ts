@@ -143,6 +143,12 @@ export class LineIndex {
     return this.#codePoints(line - 1);
   }
 
+  /** The text of a 1-based line without its terminator; throws `InvalidArguments` for a bad line. */
+  lineText(line: number): string {
+    this.lineLength(line);
+    return this.#lineText(line - 1);
+  }
+
   #lineText(line0: number): string {
     return this.#text.slice(this.#starts[line0], this.#ends[line0]);
   }

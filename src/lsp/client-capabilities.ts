@@ -1,12 +1,29 @@
 import {
+  CodeActionKind,
   DiagnosticTag,
   MarkupKind,
   PositionEncodingKind,
+  PrepareSupportDefaultBehavior,
+  ResourceOperationKind,
   SymbolKind,
   type ClientCapabilities,
 } from "vscode-languageserver-protocol";
 
 const ALL_SYMBOL_KINDS: SymbolKind[] = Array.from({ length: 26 }, (_, i) => (i + 1) as SymbolKind);
+
+// Every base kind, so that servers send code actions as literals (with kind, diagnostics and
+// isPreferred) rather than bare commands.
+const CODE_ACTION_KINDS = [
+  CodeActionKind.Empty,
+  CodeActionKind.QuickFix,
+  CodeActionKind.Refactor,
+  CodeActionKind.RefactorExtract,
+  CodeActionKind.RefactorInline,
+  CodeActionKind.RefactorRewrite,
+  CodeActionKind.Source,
+  CodeActionKind.SourceOrganizeImports,
+  CodeActionKind.SourceFixAll,
+];
 
 /**
  * What lspmcp honestly supports as a client. Each capability is one that some code in `src/lsp/`
@@ -25,6 +42,13 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
     configuration: true,
     workspaceFolders: true,
     applyEdit: false,
+    // The shapes `rename_preview` reads: document changes with file operations. Nothing is
+    // applied (applyEdit is false and a server's workspace/applyEdit is refused).
+    workspaceEdit: {
+      documentChanges: true,
+      resourceOperations: [ResourceOperationKind.Create, ResourceOperationKind.Rename, ResourceOperationKind.Delete],
+      normalizesLineEndings: false,
+    },
     diagnostics: { refreshSupport: false },
     symbol: {
       dynamicRegistration: true,
@@ -60,6 +84,31 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
       dynamicRegistration: true,
       hierarchicalDocumentSymbolSupport: true,
       symbolKind: { valueSet: ALL_SYMBOL_KINDS },
+    },
+    // linkSupport: servers then answer with LocationLinks, which carry the whole target range and
+    // the name's range apart (a plain Location has only one of them).
+    definition: { dynamicRegistration: true, linkSupport: true },
+    declaration: { dynamicRegistration: true, linkSupport: true },
+    typeDefinition: { dynamicRegistration: true, linkSupport: true },
+    implementation: { dynamicRegistration: true, linkSupport: true },
+    references: { dynamicRegistration: true },
+    // Servers offer call hierarchy only to clients that declare it.
+    callHierarchy: { dynamicRegistration: true },
+    codeAction: {
+      dynamicRegistration: true,
+      codeActionLiteralSupport: { codeActionKind: { valueSet: CODE_ACTION_KINDS } },
+      isPreferredSupport: true,
+      disabledSupport: true,
+      // No dataSupport and no resolveSupport: actions are only listed, never resolved.
+      dataSupport: false,
+      honorsChangeAnnotations: false,
+    },
+    // prepareSupport: servers answer textDocument/prepareRename only when it is declared.
+    rename: {
+      dynamicRegistration: true,
+      prepareSupport: true,
+      prepareSupportDefaultBehavior: PrepareSupportDefaultBehavior.Identifier,
+      honorsChangeAnnotations: false,
     },
   },
 };

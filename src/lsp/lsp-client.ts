@@ -260,6 +260,7 @@ function translateRequestError(method: string, error: unknown): BridgeError {
     return new BridgeError("ServerCrashed", `the server answered ${method} with error ${error.code}: ${error.message}`, {
       method,
       lsp_error_code: error.code,
+      lsp_message: error.message,
     });
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import type { ToolDefinition } from "../tools/index.js";
+import type { Tool as BridgeTool } from "../tools/index.js";
 
 /**
  * The `tools/list` entry of a tool, with JSON Schemas generated from its zod schemas. Draft-07
  * because that is what MCP clients' validators (the SDK's Ajv among them) accept everywhere.
  */
-export function listedTool(tool: ToolDefinition): Tool {
+export function listedTool(tool: BridgeTool): Tool {
   return {
     name: tool.name,
     title: tool.title,
@@ -22,8 +22,8 @@ export function listedTool(tool: ToolDefinition): Tool {
  * outside the bridge; each is idempotent unless its definition says otherwise (`session_restart`).
  * A client, or lspmcp's own forwarder, may re-send a call only when `idempotentHint` is true.
  */
-export function toolAnnotations(tool: ToolDefinition): NonNullable<Tool["annotations"]> {
-  return { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: tool.idempotent ?? true, openWorldHint: false };
+export function toolAnnotations(tool: BridgeTool): NonNullable<Tool["annotations"]> {
+  return { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: tool.idempotent, openWorldHint: false };
 }
 
 function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {

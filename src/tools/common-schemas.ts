@@ -54,3 +54,27 @@ export const pageFields = {
   returned: z.number().int(),
   offset: z.number().int(),
 };
+
+/**
+ * A position as every position tool takes it (CONTRACT §4.1): `line` + `column`, or `symbol`
+ * (then `line` only chooses among several symbols of that name). Which combination is given is
+ * checked in `resolvePosition`, since JSON Schema cannot say "either" for agents to read.
+ */
+export const positionArgs = {
+  line: z.number().int().min(1).optional().describe("1-based line. With `symbol`, chooses among several symbols of that name."),
+  column: z.number().int().min(1).optional().describe("1-based column in Unicode code points. Not together with `symbol`."),
+  symbol: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Instead of line + column: a symbol name or dotted name path of this file (e.g. "Widget.area"); its name\'s start is used.'),
+};
+
+/** A location item (CONTRACT §4.1). */
+export const LocationItemSchema = z.object({
+  path: z.string().describe("Relative to the workspace root when in_workspace, else absolute."),
+  in_workspace: z.boolean(),
+  range: RangeSchema.describe("The whole target."),
+  selection_range: RangeSchema.describe("The target's name."),
+  text: z.string().nullable().describe("The target's start line (null outside the workspace)."),
+});

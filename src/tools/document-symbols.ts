@@ -3,7 +3,7 @@ import { flattenSymbols, type FlatSymbol } from "../contract/symbol-order.js";
 import { requestDocumentSymbols } from "../lsp/features/document-symbols.js";
 import { boundedPage, limitBytes } from "./bounded-answer.js";
 import { limitArg, maxBytesArg, offsetArg, pageFields, pathArg, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";
-import { convertDocumentSymbols } from "./convert-symbols.js";
+import { convertDocumentSymbols } from "../pipeline/convert-symbols.js";
 import { openTarget } from "../pipeline/open-target.js";
 import { defineTool } from "./tool-definition.js";
 

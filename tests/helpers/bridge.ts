@@ -55,8 +55,10 @@ export async function startBridge(
   await client.connect(transport);
   const pid = transport.pid;
   if (pid === null) throw new Error("bridge did not start");
+  // The bridge's own deadline (request_timeout_ms) decides when a call fails; the SDK's 60 s
+  // default would cut a first call that waits for a server to load its project on a busy machine.
   const call = async (name: string, args: Record<string, unknown> = {}) =>
-    (await client.callTool({ name, arguments: args })) as unknown as ToolResult;
+    (await client.callTool({ name, arguments: args }, undefined, { timeout: 300_000 })) as unknown as ToolResult;
   return {
     client,
     pid,

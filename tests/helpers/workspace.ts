@@ -1,4 +1,5 @@
-import { cpSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO } from "./paths.js";
 import { tempDir } from "./temp.js";
@@ -36,4 +37,28 @@ name = "poly"
 root = ${JSON.stringify(root)}
 servers = ["typescript", "pyright", "clangd"]
 ${extra}`;
+}
+
+/** A bridge.toml with the navigation fixture (`tests/fixtures/workspaces/nav`) served by `servers` (profile names). */
+export function navConfig(root: string, servers: readonly string[], bridge = "request_timeout_ms = 90000"): string {
+  return `
+[bridge]
+${bridge}
+${servers.map((name) => `\n[[server]]\nname = "${name}"\nprofile = "${name}"\n`).join("")}
+[[workspace]]
+name = "nav"
+root = ${JSON.stringify(root)}
+servers = ${JSON.stringify(servers)}
+`;
+}
+
+/** Every file under `root` with its bytes and mtime, to prove that nothing was written. */
+export function snapshotFiles(root: string): Map<string, { bytes: string; mtimeMs: number }> {
+  const out = new Map<string, { bytes: string; mtimeMs: number }>();
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    out.set(path, { bytes: readFileSync(path).toString("base64"), mtimeMs: statSync(path).mtimeMs });
+  }
+  return out;
 }

@@ -19,6 +19,14 @@ describe("the MCP surface", () => {
       "hover",
       "document_symbols",
       "workspace_symbols",
+      "definition",
+      "declaration",
+      "type_definition",
+      "implementation",
+      "references",
+      "call_hierarchy",
+      "code_actions",
+      "rename_preview",
       "session_restart",
     ]);
     for (const tool of tools) {

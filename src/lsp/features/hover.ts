@@ -1,6 +1,6 @@
 import { HoverRequest, MarkupContent, type Hover, type MarkedString, type Position } from "vscode-languageserver-protocol";
-import { BridgeError } from "../../contract/errors.js";
 import type { LspClient, RequestOptions } from "../lsp-client.js";
+import { requireCapability } from "./capability.js";
 
 /** What `textDocument/hover` said, with its contents rendered as one markdown text. */
 export interface HoverAnswer {
@@ -10,9 +10,7 @@ export interface HoverAnswer {
 
 /** Asks for hover at an LSP position; null when the server has nothing to say there. */
 export async function requestHover(client: LspClient, uri: string, position: Position, options: RequestOptions): Promise<HoverAnswer | null> {
-  if (!client.capabilities.hoverProvider && !client.registrations.has(HoverRequest.method)) {
-    throw new BridgeError("NotSupported", "the server does not provide hover", { method: HoverRequest.method });
-  }
+  requireCapability(client, "hoverProvider", HoverRequest.method);
   const hover = await client.request(HoverRequest.type, { textDocument: { uri }, position }, options);
   if (!hover) return null;
   const markdown = renderHoverContents(hover.contents);

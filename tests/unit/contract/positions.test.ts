@@ -148,6 +148,17 @@ describe("LineIndex", () => {
     expect(errorOf(() => ix.lineLength(9)).code).toBe("InvalidArguments");
   });
 
+  test("lineText is a line without its terminator, for every terminator", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme" }).filter((t) => !/[\r\n]/.test(t)), fc.constantFrom("\n", "\r\n", "\r"), (text, eol) => {
+        const lines = [text, "", text + "x"];
+        const ix = new LineIndex(lines.join(eol));
+        lines.forEach((line, i) => expect(ix.lineText(i + 1)).toBe(line));
+      }),
+    );
+    expect(errorOf(() => new LineIndex("a").lineText(2)).code).toBe("InvalidArguments");
+  });
+
   test("a large file indexes once and converts quickly", () => {
     const line = "const value😀 = compute(a, b, 'é');";
     const text = Array.from({ length: 200_000 }, () => line).join("\r\n");

@@ -1,0 +1,54 @@
+import type { Position } from "vscode-languageserver-protocol";
+import { BridgeError } from "../contract/errors.js";
+import type { BridgePosition } from "../contract/positions.js";
+import { flattenSymbols } from "../contract/symbol-order.js";
+import { findSymbolByPath, withNamePaths } from "../contract/symbol-path.js";
+import type { RequestOptions } from "../lsp/lsp-client.js";
+import { requestDocumentSymbols } from "../lsp/features/document-symbols.js";
+import { convertDocumentSymbols } from "./convert-symbols.js";
+import type { OpenTarget } from "./open-target.js";
+
+/** A position as tools take it (CONTRACT §4.1): `line` + `column`, or `symbol` (with `line` to choose). */
+export interface PositionArgs {
+  readonly line?: number | undefined;
+  readonly column?: number | undefined;
+  readonly symbol?: string | undefined;
+}
+
+/** The position a call asks about, in both coordinate systems. */
+export interface ResolvedPosition {
+  readonly at: BridgePosition;
+  readonly lsp: Position;
+}
+
+/**
+ * Turns `line` + `column`, or `symbol`, into a position of the synced text. A symbol is looked
+ * up in the file's document symbols and stands for the start of its name (`selection_range`).
+ * A position outside the document, an unknown or ambiguous symbol, or `symbol` with `column`
+ * is `InvalidArguments`.
+ */
+export async function resolvePosition(target: OpenTarget, args: PositionArgs, options: RequestOptions): Promise<ResolvedPosition> {
+  const { client, synced } = target;
+  const encoding = client.positionEncoding;
+  if (args.symbol !== undefined) {
+    if (args.column !== undefined) throw bothGiven();
+    const answer = await requestDocumentSymbols(client, synced.document.uri, options);
+    const symbols = withNamePaths(flattenSymbols(convertDocumentSymbols(answer, synced.lines, encoding)));
+    const found = findSymbolByPath(symbols, args.symbol, args.line);
+    const at = { ...found.selection_range.start };
+    return { at, lsp: synced.lines.toLsp(at, encoding) };
+  }
+  if (args.line === undefined || args.column === undefined) {
+    throw new BridgeError("InvalidArguments", "give `line` and `column`, or `symbol`", {
+      fields: [args.line === undefined ? "line" : "column"],
+    });
+  }
+  const at = { line: args.line, column: args.column };
+  return { at, lsp: synced.lines.toLsp(at, encoding) };
+}
+
+function bothGiven(): BridgeError {
+  return new BridgeError("InvalidArguments", "give either `symbol` or `line` + `column`, not both (`line` may only choose among symbols)", {
+    fields: ["symbol", "column"],
+  });
+}

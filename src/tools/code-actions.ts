@@ -1,0 +1,93 @@
+import { z } from "zod";
+import { sortCodeActions, type CodeActionItem } from "../contract/code-action-order.js";
+import { BridgeError } from "../contract/errors.js";
+import type { BridgeRange } from "../contract/positions.js";
+import { requireCapability } from "../lsp/features/capability.js";
+import { CODE_ACTIONS_FEATURE, requestCodeActions, type CodeActionSummary } from "../lsp/features/code-actions.js";
+import { openTarget } from "../pipeline/open-target.js";
+import { diagnosticsInRange } from "../pipeline/range-diagnostics.js";
+import { resolvePosition } from "../pipeline/resolve-position.js";
+import { boundedPage, limitBytes } from "./bounded-answer.js";
+import { limitArg, maxBytesArg, offsetArg, pageFields, pathArg, positionArgs, serverArg, workspaceArg } from "./common-schemas.js";
+import { defineTool } from "./tool-definition.js";
+
+const InputPositionSchema = z.object({ line: z.number().int().min(1), column: z.number().int().min(1) });
+
+const CodeActionItemSchema = z.object({
+  title: z.string(),
+  kind: z.string().nullable(),
+  is_preferred: z.boolean(),
+  disabled: z.string().nullable().describe("Why the action is not available now, or null."),
+  fixes: z.array(z.object({ code: z.string().nullable(), message: z.string() })).describe("The diagnostics it fixes."),
+  has_edit: z.boolean(),
+  has_command: z.boolean(),
+});
+
+/** `code_actions`: a listing of the fixes and refactorings offered for a range; nothing is applied. */
+export const codeActionsTool = defineTool({
+  name: "code_actions",
+  title: "Code actions (listing only)",
+  description:
+    "The code actions (quick fixes, refactorings) the server offers for a range, or for a point given as line + column or `symbol`: title, kind, whether preferred or disabled, which diagnostics each fixes, whether it carries an edit or command. A listing only: nothing is applied, executed or resolved. Paged with offset/limit.",
+  inputSchema: z.strictObject({
+    workspace: workspaceArg,
+    server: serverArg,
+    path: pathArg,
+    range: z.object({ start: InputPositionSchema, end: InputPositionSchema }).optional().describe("The range; instead of a point."),
+    ...positionArgs,
+    kinds: z.array(z.string().min(1)).min(1).optional().describe('Only actions of these LSP kinds or their sub-kinds, e.g. ["quickfix"].'),
+    offset: offsetArg,
+    limit: limitArg,
+    max_bytes: maxBytesArg,
+  }),
+  outputSchema: z.object({ items: z.array(CodeActionItemSchema), ...pageFields }),
+  handler: async (args, context) => {
+    const target = await openTarget(context, args);
+    const { client, synced, file } = target;
+    requireCapability(client, CODE_ACTIONS_FEATURE.capability, CODE_ACTIONS_FEATURE.method);
+    const options = { deadline: context.deadline, signal: context.signal };
+    let range: BridgeRange;
+    if (args.range !== undefined) {
+      if (args.line !== undefined || args.column !== undefined || args.symbol !== undefined) {
+        throw new BridgeError("InvalidArguments", "give `range`, or a point as `line` + `column` or `symbol`, not both", { fields: ["range"] });
+      }
+      range = args.range;
+    } else {
+      const { at } = await resolvePosition(target, args, options);
+      range = { start: at, end: at };
+    }
+    const lspRange = synced.lines.rangeToLsp(range, client.positionEncoding);
+    const diagnostics = await diagnosticsInRange(target, lspRange, options);
+    const actions = await requestCodeActions(client, synced.document.uri, lspRange, diagnostics, args.kinds, options);
+    const items = sortCodeActions(actions.filter((action) => matchesKinds(action.kind, args.kinds)).map(toItem));
+    const where = `${file.path}:${range.start.line}:${range.start.column}`;
+    return boundedPage(items, args, limitBytes(context.config, args.max_bytes), (page, envelope) => ({
+      structured: { items: page, ...envelope },
+      text: [
+        `${envelope.returned} of ${envelope.total} code actions at ${where} (offset ${envelope.offset}); listed only, nothing applied`,
+        ...page.map((item) => `${item.is_preferred ? "* " : "- "}${item.title} [${item.kind ?? "no kind"}]${item.disabled ? ` (disabled: ${item.disabled})` : ""}`),
+      ].join("\n"),
+    }));
+  },
+});
+
+// Servers may ignore `only`, so the filter is applied again here: a kind matches itself and its sub-kinds.
+function matchesKinds(kind: string | null, kinds: readonly string[] | undefined): boolean {
+  if (!kinds) return true;
+  return kind !== null && kinds.some((wanted) => kind === wanted || kind.startsWith(`${wanted}.`));
+}
+
+function toItem(action: CodeActionSummary): CodeActionItem {
+  return {
+    title: action.title,
+    kind: action.kind,
+    is_preferred: action.isPreferred,
+    disabled: action.disabledReason,
+    fixes: action.diagnostics.map((diagnostic) => ({
+      code: diagnostic.code === undefined || diagnostic.code === null ? null : String(diagnostic.code),
+      message: typeof diagnostic.message === "string" ? diagnostic.message : diagnostic.message.value,
+    })),
+    has_edit: action.hasEdit,
+    has_command: action.hasCommand,
+  };
+}
