@@ -1,5 +1,10 @@
 import { randomUUID } from "node:crypto";
 
+/**
+ * The environment of a supervised server: what it inherits from the bridge, and the two
+ * variables that mark every process of its tree for reaping and for the orphan sweep.
+ */
+
 /** The only variables a language server inherits from the bridge (CONTRACT §3). */
 const INHERITED = ["PATH", "HOME", "LANG"] as const;
 

@@ -1,15 +1,15 @@
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { spawn } from "node:child_process";
 import type { Duplex } from "node:stream";
+import { fileURLToPath } from "node:url";
 import { BridgeError } from "../contract/errors.js";
 import { readMessages, writeMessage, type SupervisorMessage } from "./control-channel.js";
 import { checkExecutable } from "./executable.js";
 import { formatIdentity, identify } from "./proc-table.js";
 import { SupervisedProcess } from "./supervised-process.js";
-import { resolveTimings, type SpawnSpec, type SupervisedServer, type SupervisionTimings } from "./types.js";
 import { newSessionToken, treeEnv } from "./server-env.js";
+import { resolveTimings, type SpawnSpec, type SupervisedServer, type SupervisionTimings } from "./types.js";
 
 /**
  * How long the supervisor may take to report the server running. Generous: it covers a cold node
