@@ -29,7 +29,9 @@ afterAll(() => {
 function inspect(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     // The runtime folder goes to a private temp folder: TMPDIR reaches the server through -e.
-    const child = spawn(INSPECTOR, ["--cli", ...args, "-e", `TMPDIR=${temp}`, "--cwd", repo.root, "--", process.execPath, BRIDGE_MAIN], {
+    // A busy machine can take longer than the Inspector's 15 s default to launch the shared server
+    // that `serve` attaches to before it answers `initialize`.
+    const child = spawn(INSPECTOR, ["--cli", ...args, "--connect-timeout", "120000", "-e", `TMPDIR=${temp}`, "--cwd", repo.root, "--", process.execPath, BRIDGE_MAIN], {
       cwd: repo.root,
       stdio: ["ignore", "pipe", "pipe"],
     });
