@@ -55,7 +55,9 @@ export function handleServerRequests(connection: MessageConnection, context: Ser
   // We pull on every call anyway, so a refresh needs no action.
   connection.onRequest(DiagnosticRefreshRequest.type, () => undefined);
 
-  connection.onNotification(PublishDiagnosticsNotification.type, (params) => context.pushDiagnostics.onPublish(params));
+  connection.onNotification(PublishDiagnosticsNotification.type, (params) =>
+    context.pushDiagnostics.onPublish(params, !context.progress.isIdle()),
+  );
   // vscode-jsonrpc owns `$/progress`; tokens nobody registered a handler for arrive here.
   connection.onUnhandledProgress((params) => context.progress.onProgress(params.token, params.value));
   connection.onNotification(LogMessageNotification.type, (params) => context.log(params.message));

@@ -49,6 +49,11 @@ function describes(published: PublishedDiagnostics, document: OpenDocument): boo
   return published.sequence > document.sentAfterSequence;
 }
 
+/** A publish made while progress ran, from a server whose profile says such publishes are not final. */
+function provisional(client: LspClient, published: PublishedDiagnostics): boolean {
+  return client.settleAfterProgress && published.duringProgress;
+}
+
 function waitForPushOrPull(
   client: LspClient,
   document: OpenDocument,
@@ -60,7 +65,7 @@ function waitForPushOrPull(
       if (supportsPullDiagnostics(client)) {
         cleanup();
         resolve("pull-registered");
-      } else if (published && describes(published, document) && client.progress.isIdle()) {
+      } else if (published && describes(published, document) && client.progress.isIdle() && !provisional(client, published)) {
         cleanup();
         resolve(published);
       } else if (client.isClosed) {
