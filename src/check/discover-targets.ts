@@ -14,7 +14,8 @@ export interface CheckTarget {
 
 /**
  * The files `check` covers, in configuration order (workspace, server) and then by path, each
- * once per server that claims it (CONTRACT §4: every claiming server reports diagnostics). Without `paths`: every file of every workspace that one of its servers claims. With
+ * once per server that claims it (CONTRACT §4: every claiming server reports diagnostics).
+ * Without `paths`: every file of every workspace that one of its servers claims. With
  * `paths` (relative to `cwd`, or absolute): each file as given, and each folder expanded the same
  * way as a whole workspace. A path that does not exist (`FileNotFound`), lies outside every
  * workspace (`PathOutsideWorkspace`) or is a file no server claims (`NoServerForFile`) fails the
