@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { positionOf, startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
-import { waitForExit } from "../helpers/proc.js";
+import { childrenOf, waitForExit } from "../helpers/proc.js";
 import { copyFixtureWorkspace, profilesConfig } from "../helpers/workspace.js";
 
 // A type checker and a linter on one file (CONTRACT §4, "Several servers for one file").
@@ -73,7 +73,9 @@ describe("typescript-language-server and Biome on one .ts file", () => {
   test("one of the two servers dead gives SessionDead for the call, never a half answer", async () => {
     const status = await bridge.ok("session_status");
     const biome = status.sessions.find((s: any) => s.server === "biome");
-    process.kill(biome.pid, "SIGKILL");
+    // The proxy dies; its wrapper (the session's server process) exits with it, as in a crash.
+    const [proxy] = childrenOf(biome.pid);
+    process.kill(proxy!, "SIGKILL");
     expect(await waitForExit(biome.pid)).toBe(true);
     await waitForState(bridge, "biome", "dead");
     const error = await bridge.fail("diagnostics", { path: "lint.ts" });
