@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ServerCapabilities } from "vscode-languageserver-protocol";
@@ -48,7 +48,11 @@ function diagnosticsCell(capabilities: ServerCapabilities): string {
  */
 export async function collectServerRows(packageRoot: string, timeoutMs = 180000): Promise<ServerRow[]> {
   const names = await profileNames(packageRoot);
-  const dir = await mkdtemp(join(tmpdir(), "lspmcp-matrix-"));
+  const tmp = await mkdtemp(join(tmpdir(), "lspmcp-matrix-"));
+  // A folder of its own below the temporary one: Biome's start looks at the root's parent, and
+  // the system temp folder changes under it as other programs come and go.
+  const dir = join(tmp, "workspace");
+  await mkdir(dir);
   // graphql-lsp starts only beside a GraphQL config (servers/graphql/lsp).
   await writeFile(join(dir, ".graphqlrc.yml"), "schema: schema.graphql\n");
   await writeFile(join(dir, "schema.graphql"), "type Query { ok: Boolean }\n");
@@ -79,7 +83,7 @@ export async function collectServerRows(packageRoot: string, timeoutMs = 180000)
     return rows;
   } finally {
     await sessions.closeAll();
-    await rm(dir, { recursive: true, force: true });
+    await rm(tmp, { recursive: true, force: true });
   }
 }
 
