@@ -3,10 +3,10 @@ import { resolve } from "node:path";
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { compareStrings } from "../contract/compare.js";
 import { BridgeError } from "../contract/errors.js";
-import { resolveFile, pickServerForFile, type FileTarget } from "../sessions/resolve-target.js";
+import { claimingServers, resolveFile, pickServerForFile, type FileTarget } from "../sessions/resolve-target.js";
 import { filesUnder, workspaceFiles } from "./workspace-files.js";
 
-/** One file to check, with the session that checks it. */
+/** One file to check, with the session that checks it (a file claimed by two servers is two targets). */
 export interface CheckTarget {
   readonly workspace: ResolvedWorkspace;
   readonly server: ResolvedServer;
@@ -15,7 +15,8 @@ export interface CheckTarget {
 
 /**
  * The files `check` covers, in configuration order (workspace, server) and then by path, each
- * once. Without `paths`: every file of every workspace that one of its servers claims. With
+ * once per server that claims it (CONTRACT §4: every claiming server reports diagnostics).
+ * Without `paths`: every file of every workspace that one of its servers claims. With
  * `paths` (relative to `cwd`, or absolute): each file as given, and each folder expanded the same
  * way as a whole workspace. A path that does not exist (`FileNotFound`), lies outside every
  * workspace (`PathOutsideWorkspace`) or is a file no server claims (`NoServerForFile`) fails the
@@ -40,7 +41,7 @@ export async function discoverTargets(config: ResolvedConfig, paths: readonly st
       found.push(...(await claimed(config, workspace, filesUnder(await listing(workspace), file.path))));
     } else {
       // An explicit file is checked even when `exclude` or .gitignore would skip it in a walk.
-      found.push({ workspace, server: pickServerForFile(config, workspace, undefined, file).server, file });
+      found.push(...claimantsOrThrow(config, workspace, file).map((server) => ({ workspace, server, file })));
     }
   }
   return ordered(config, found);
@@ -51,19 +52,26 @@ async function claimed(config: ResolvedConfig, workspace: ResolvedWorkspace, rel
   const targets = await Promise.all(
     relativePaths.map(async (relativePath) => {
       let file: FileTarget;
-      let server: ResolvedServer;
+      let servers: ResolvedServer[];
       try {
         file = resolveFile(workspace, relativePath);
-        server = pickServerForFile(config, workspace, undefined, file).server;
+        servers = claimingServers(config, workspace, file);
       } catch {
-        return null;
+        return [];
       }
       const stats = await stat(file.absolutePath).catch(() => null);
       // Deleted-but-tracked files and submodule folders are not sources to check.
-      return stats === null || stats.isDirectory() ? null : { workspace, server, file };
+      return stats === null || stats.isDirectory() ? [] : servers.map((server) => ({ workspace, server, file }));
     }),
   );
-  return targets.filter((target): target is CheckTarget => target !== null);
+  return targets.flat();
+}
+
+/** Every server claiming an explicitly named file; none is `NoServerForFile`, as for a tool call. */
+function claimantsOrThrow(config: ResolvedConfig, workspace: ResolvedWorkspace, file: FileTarget): ResolvedServer[] {
+  const servers = claimingServers(config, workspace, file);
+  if (servers.length === 0) pickServerForFile(config, workspace, undefined, file);
+  return servers;
 }
 
 /** The workspace that holds a path: the deepest root containing it after symlinks are followed. */

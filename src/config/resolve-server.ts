@@ -92,6 +92,8 @@ export async function resolveServer(index: number, raw: Salvaged<RawServer>, con
     version,
     version_command: versionArgv,
     languages,
+    position_encoding: pick("position_encoding") ?? null,
+    settle_after_progress: pick("settle_after_progress") ?? false,
     env: pick("env") ?? SERVER_DEFAULTS.env,
     initialization_options: pick("initialization_options") ?? SERVER_DEFAULTS.initialization_options,
     settings: pick("settings") ?? SERVER_DEFAULTS.settings,
@@ -99,7 +101,10 @@ export async function resolveServer(index: number, raw: Salvaged<RawServer>, con
   return { server, languages, problems };
 }
 
-/** Lower-cases and dots every extension; one extension may belong to only one language of a server. */
+/**
+ * Lower-cases and dots every extension; one extension, or one file name, may belong to only one
+ * language of a server. A file name is a whole base name ("Dockerfile"), matched exactly.
+ */
 function normalizeLanguages(
   languages: NonNullable<RawProfile["languages"]>,
   base: KeyPath,
@@ -107,20 +112,35 @@ function normalizeLanguages(
   problems: ConfigProblem[],
 ): LanguageClaim[] {
   const owner = new Map<string, string>();
+  const claim = (key: string, id: string, at: (string | number)[]): boolean => {
+    if (owner.has(key)) {
+      problems.push(problemAt(base, at, `"${key}" is already claimed by language "${owner.get(key)}"${origin}`));
+      return false;
+    }
+    owner.set(key, id);
+    return true;
+  };
   return languages.map((language, i) => {
     const extensions: string[] = [];
-    language.extensions.forEach((extension, j) => {
+    (language.extensions ?? []).forEach((extension, j) => {
       const at = ["languages", i, "extensions", j];
       const normalized = normalizeExtension(extension);
       if (normalized === null) {
         problems.push(problemAt(base, at, `"${extension}" is not a file extension such as ".ts"${origin}`));
-      } else if (owner.has(normalized)) {
-        problems.push(problemAt(base, at, `"${normalized}" is already claimed by language "${owner.get(normalized)}"${origin}`));
-      } else {
-        owner.set(normalized, language.id);
-        extensions.push(normalized);
-      }
+      } else if (claim(normalized, language.id, at)) extensions.push(normalized);
     });
-    return { id: language.id, extensions };
+    const filenames: string[] = [];
+    (language.filenames ?? []).forEach((filename, j) => {
+      const at = ["languages", i, "filenames", j];
+      if (!isFileName(filename)) {
+        problems.push(problemAt(base, at, `"${filename}" is not a file name such as "Dockerfile"${origin}`));
+      } else if (claim(filename, language.id, at)) filenames.push(filename);
+    });
+    return { id: language.id, extensions, filenames };
   });
+}
+
+/** A base name: no separators, and not "." or "..". */
+function isFileName(name: string): boolean {
+  return !/[/\\\0]/.test(name) && name !== "." && name !== "..";
 }

@@ -73,8 +73,9 @@ async function resolveRoot(path: string, base: KeyPath, problems: ConfigProblem[
 
 /**
  * Checks `default_server` against the claims of the workspace's servers and returns it normalized.
- * Each entry must name one of the workspace's servers that claims that extension; each extension
- * claimed more than once must have an entry.
+ * A key is a file name when one of the workspace's servers claims it as such ("Dockerfile"),
+ * else an extension. Each entry must name one of the workspace's servers that claims that key;
+ * each extension or file name claimed more than once must have an entry.
  */
 function checkRouting(
   entries: Readonly<Record<string, string>>,
@@ -84,28 +85,31 @@ function checkRouting(
   problems: ConfigProblem[],
 ): Record<string, string> {
   const claimants = new Map<string, string[]>();
+  const filenames = new Set<string>();
   for (const name of servers) {
-    for (const extension of (claims.languages.get(name) ?? []).flatMap((language) => language.extensions)) {
-      claimants.set(extension, [...(claimants.get(extension) ?? []), name]);
+    for (const language of claims.languages.get(name) ?? []) {
+      for (const key of [...language.extensions, ...language.filenames]) claimants.set(key, [...(claimants.get(key) ?? []), name]);
+      for (const filename of language.filenames) filenames.add(filename);
     }
   }
+  const normalize = (key: string): string | null => (filenames.has(key) ? key : normalizeExtension(key));
 
   const chosen: Record<string, string> = {};
   for (const [key, name] of Object.entries(entries)) {
     const at = ["default_server", key];
-    const extension = normalizeExtension(key);
-    if (extension === null) problems.push(problemAt(base, at, `"${key}" is not a file extension such as ".ts"`));
-    else if (extension in chosen) problems.push(problemAt(base, at, `"${extension}" is chosen twice`));
+    const claimKey = normalize(key);
+    if (claimKey === null) problems.push(problemAt(base, at, `"${key}" is not a file extension such as ".ts" nor a claimed file name`));
+    else if (claimKey in chosen) problems.push(problemAt(base, at, `"${claimKey}" is chosen twice`));
     else if (!servers.includes(name)) problems.push(problemAt(base, at, `"${name}" is not one of this workspace's servers`));
-    else if (claims.languages.has(name) && !(claimants.get(extension) ?? []).includes(name)) {
-      problems.push(problemAt(base, at, `server "${name}" does not claim "${extension}"`));
-    } else chosen[extension] = name;
+    else if (claims.languages.has(name) && !(claimants.get(claimKey) ?? []).includes(name)) {
+      problems.push(problemAt(base, at, `server "${name}" does not claim "${claimKey}"`));
+    } else chosen[claimKey] = name;
   }
 
-  for (const [extension, names] of claimants) {
-    if (names.length > 1 && !(extension in chosen) && !Object.keys(entries).some((key) => normalizeExtension(key) === extension)) {
+  for (const [claimKey, names] of claimants) {
+    if (names.length > 1 && !(claimKey in chosen) && !Object.keys(entries).some((key) => normalize(key) === claimKey)) {
       problems.push(
-        problemAt(base, ["default_server", extension], `"${extension}" is claimed by ${names.map((n) => `"${n}"`).join(" and ")}; choose one here`),
+        problemAt(base, ["default_server", claimKey], `"${claimKey}" is claimed by ${names.map((n) => `"${n}"`).join(" and ")}; choose one here`),
       );
     }
   }

@@ -74,9 +74,19 @@ const LanguageSchema = z
     extensions: z
       .array(z.string().min(1))
       .min(1)
+      .optional()
       .describe('File extensions of this language, e.g. [".ts", ".mts"]; matched case-insensitively.'),
+    filenames: z
+      .array(z.string().min(1))
+      .min(1)
+      .optional()
+      .describe('Whole file names of this language, e.g. ["Dockerfile"]; matched exactly, before extensions.'),
   })
-  .describe("One language a server claims, by file extension.");
+  .refine((language) => language.extensions !== undefined || language.filenames !== undefined, {
+    message: "a language claims files by `extensions`, `filenames` or both",
+    path: ["extensions"],
+  })
+  .describe("One language a server claims, by file extension or by whole file name.");
 
 /** The fields a server shares with its profile (everything but `name` and `profile`). */
 const serverFields = {
@@ -94,6 +104,13 @@ const serverFields = {
     .min(1)
     .describe("Full argv whose stdout reports the version; its first element is resolved like command. When absent, serverInfo.version is used."),
   languages: z.array(LanguageSchema).min(1).describe("Languages the server claims."),
+  position_encoding: z
+    .enum(["utf-8", "utf-16", "utf-32"])
+    .describe("What the server really counts in positions, when that differs from the encoding it negotiates (ccls and fortls count code points: utf-32; pylsp counts UTF-8 bytes)."),
+  settle_after_progress: z
+    .boolean()
+    .meta({ default: false })
+    .describe("Treat a publishDiagnostics that arrives while the server's work-done progress runs as provisional: only one published with no progress running settles (Biome publishes an empty list while it scans the project)."),
   env: z
     .record(z.string(), z.string())
     .meta({ default: SERVER_DEFAULTS.env })
@@ -137,7 +154,7 @@ export const WorkspaceSchema = z
       .record(z.string(), z.string())
       .optional()
       .meta({ default: {} })
-      .describe('Extension → server name, required for an extension claimed by several servers: { ".h" = "clangd" }.'),
+      .describe('Extension (or claimed file name) → server name, required for one claimed by several servers: { ".h" = "clangd" }. It answers every tool but diagnostics, which asks every claiming server.'),
     exclude: z
       .array(z.string().min(1))
       .optional()

@@ -1,3 +1,4 @@
+import type { PositionEncoding } from "../contract/positions.js";
 /**
  * The configuration after loading: profiles merged, defaults applied, every path absolute and
  * checked. This is what the rest of the bridge consumes; nothing outside `src/config/` sees TOML.
@@ -39,6 +40,8 @@ export interface LanguageClaim {
   readonly id: string;
   /** Lower-case, with the leading dot: ".ts". */
   readonly extensions: readonly string[];
+  /** Whole file names, exactly as written: "Dockerfile". */
+  readonly filenames: readonly string[];
 }
 
 export interface ResolvedServer {
@@ -51,6 +54,13 @@ export interface ResolvedServer {
   /** Full argv with argv[0] absolute, or null when the pin is checked against serverInfo.version. */
   readonly version_command: readonly string[] | null;
   readonly languages: readonly LanguageClaim[];
+  /**
+   * What the server really counts in positions when it differs from what it negotiates, or null
+   * to trust the negotiated `positionEncoding`.
+   */
+  readonly position_encoding: PositionEncoding | null;
+  /** Only a publish made with no work-done progress running settles diagnostics (Biome). */
+  readonly settle_after_progress: boolean;
   /** Extra environment for the child, on top of the scrubbed PATH, HOME and LANG. */
   readonly env: Readonly<Record<string, string>>;
   readonly initialization_options: Readonly<Record<string, unknown>>;
@@ -64,7 +74,10 @@ export interface ResolvedWorkspace {
   readonly root: string;
   /** Names of servers, each one defined in `servers`. */
   readonly servers: readonly string[];
-  /** Extension (".ts") → server name, for extensions claimed by more than one of `servers`. */
+  /**
+   * Extension (".ts") or claimed file name ("Dockerfile") → server name, for those claimed by more
+   * than one of `servers`: the server that answers every tool but `diagnostics`.
+   */
   readonly default_server: Readonly<Record<string, string>>;
   /** Glob-like patterns (relative to root) that `check` skips when it walks the tree. */
   readonly exclude: readonly string[];

@@ -89,3 +89,19 @@ function fresh(d: ChannelDiagnostic): ChannelDiagnostic {
     message: d.message,
   };
 }
+
+/**
+ * Merges the settled answers of several servers for the same files (CONTRACT §4, "Several servers
+ * for one file"): an identical diagnostic (same path, range, severity, code, source, message)
+ * appears once, with the channels of every answer that had it; the result is canonically ordered.
+ */
+export function mergeServerDiagnostics(answers: readonly (readonly BridgeDiagnostic[])[]): BridgeDiagnostic[] {
+  const merged = new Map<string, BridgeDiagnostic>();
+  for (const d of answers.flat()) {
+    const key = identity(d);
+    const seen = merged.get(key);
+    if (seen === undefined) merged.set(key, { ...fresh(d), channels: [...d.channels] });
+    else seen.channels = (["pull", "push"] as const).filter((channel) => seen.channels.includes(channel) || d.channels.includes(channel));
+  }
+  return [...merged.values()].sort(compareDiagnostics);
+}

@@ -8,3 +8,6 @@ export interface Logger {
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
 }
+
+/** A logger that drops everything: for scripts that drive sessions and report on their own. */
+export const SILENT_LOGGER: Logger = { debug() {}, info() {}, warn() {}, error() {} };

@@ -7,6 +7,7 @@
 export {
   compareDiagnostics,
   mergeDiagnostics,
+  mergeServerDiagnostics,
   sortDiagnostics,
   type BridgeDiagnostic,
   type ChannelDiagnostic,

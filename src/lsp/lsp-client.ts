@@ -37,6 +37,18 @@ export interface LspClientOptions {
   readonly workspaceName: string;
   readonly initializationOptions: Readonly<Record<string, unknown>>;
   readonly settings: Readonly<Record<string, unknown>>;
+  /**
+   * What the server really counts in positions, when that differs from what it negotiates
+   * (ccls and fortls count code points, pylsp UTF-8 bytes, all while negotiating UTF-16); null
+   * or absent trusts the negotiated encoding.
+   */
+  readonly positionEncoding?: PositionEncoding | null;
+  /**
+   * Whether a publish that arrives while work-done progress runs is provisional, so that only a
+   * publish made with no progress running settles diagnostics (Biome publishes an empty list while
+   * it scans the project, then the real one).
+   */
+  readonly settleAfterProgress?: boolean;
   readonly log: (line: string) => void;
 }
 
@@ -132,10 +144,19 @@ export class LspClient {
     return this.initializeResult?.serverInfo;
   }
 
-  /** The negotiated position encoding; LSP's default is UTF-16. */
+  /**
+   * The encoding the server's positions are counted in: the configured override where there is
+   * one, else the negotiated one (LSP's default is UTF-16).
+   */
   get positionEncoding(): PositionEncoding {
+    if (this.options.positionEncoding) return this.options.positionEncoding;
     const chosen = this.capabilities.positionEncoding;
     return chosen === "utf-8" || chosen === "utf-32" ? chosen : "utf-16";
+  }
+
+  /** Whether only a publish made with no work-done progress running settles diagnostics. */
+  get settleAfterProgress(): boolean {
+    return this.options.settleAfterProgress ?? false;
   }
 
   get isClosed(): boolean {

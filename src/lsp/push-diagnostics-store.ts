@@ -6,6 +6,8 @@ export interface PublishedDiagnostics {
   readonly diagnostics: readonly Diagnostic[];
   /** Increases with every publish for any document: orders publishes against our own syncs. */
   readonly sequence: number;
+  /** Whether work-done progress was running when it arrived (a provisional publish for some servers). */
+  readonly duringProgress: boolean;
 }
 
 /**
@@ -16,11 +18,13 @@ export class PushDiagnosticsStore {
   private readonly latest = new Map<string, PublishedDiagnostics>();
   private counter = 0;
 
-  onPublish(params: PublishDiagnosticsParams): void {
+  /** Records a publish; `duringProgress` says whether work-done progress was running as it arrived. */
+  onPublish(params: PublishDiagnosticsParams, duringProgress = false): void {
     this.latest.set(params.uri, {
       version: typeof params.version === "number" ? params.version : null,
       diagnostics: params.diagnostics,
       sequence: ++this.counter,
+      duringProgress,
     });
   }
 

@@ -15,7 +15,8 @@ import type { ServerEvent } from "./server-events.js";
  *   file it has not yet taken in): the pull is sent again, at most {@link MAX_PULLS} times.
  * - **Push** otherwise: settled by the latest `publishDiagnostics` that describes the version (its
  *   `version` matches, or, from servers that send none, it arrived after the sync) while no
- *   work-done progress is running.
+ *   work-done progress is running. With `settleAfterProgress`, a publish that arrived while
+ *   progress ran is no candidate at all: only one made after the progress ended settles.
  * - A closed connection fails the wait, and so does the deadline; neither is ever a clean answer.
  */
 
@@ -25,6 +26,11 @@ export interface SettleTarget {
   readonly version: number;
   /** The server's `initialize` result had a `diagnosticProvider`. */
   readonly pullStatic: boolean;
+  /**
+   * The profile's `settle_after_progress`: a publish that arrives while work-done progress runs
+   * is provisional (Biome publishes an empty set during its project scan, then the real one).
+   */
+  readonly settleAfterProgress?: boolean;
 }
 
 /** A pull report as the rule needs it: the items of a `full` report, or `unchanged`. */
@@ -87,7 +93,9 @@ export function stepSettle(state: SettleState, event: SettleEvent): SettleState 
       return event.uri === target.uri && event.version === target.version ? { ...state, synced: true, push: null } : state;
     case "publish":
       if (event.uri !== target.uri || !state.synced) return state;
-      // Each publish replaces the previous set, so one for another version withdraws a candidate.
+      // Each publish replaces the previous set, so one for another version withdraws a candidate,
+      // and so does a provisional one.
+      if (target.settleAfterProgress && state.running.size > 0) return { ...state, push: null };
       return { ...state, push: event.version === null || event.version === target.version ? event.diagnostics : null };
     case "pull-sent":
       return event.uri === target.uri && state.synced ? { ...state, pullsSent: state.pullsSent + 1, pullInFlight: true } : state;

@@ -1,5 +1,5 @@
 import { realpathSync } from "node:fs";
-import { extname, isAbsolute, relative, resolve, sep } from "node:path";
+import { basename, extname, isAbsolute, relative, resolve, sep } from "node:path";
 import { BridgeError } from "../contract/errors.js";
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 
@@ -10,6 +10,8 @@ export interface FileTarget {
   /** Relative to the workspace root, with `/` separators: what results show. */
   readonly path: string;
   readonly extension: string;
+  /** The base name, for languages that claim whole file names ("Dockerfile"). */
+  readonly name: string;
 }
 
 /** Picks the workspace: named, the only one, or the one whose root holds an absolute path. */
@@ -54,7 +56,7 @@ export function resolveFile(workspace: ResolvedWorkspace, path: string): FileTar
       root: workspace.root,
     });
   }
-  return { absolutePath: real, path: workspaceRelativePath(workspace.root, real), extension: extname(real).toLowerCase() };
+  return { absolutePath: real, path: workspaceRelativePath(workspace.root, real), extension: extname(real).toLowerCase(), name: basename(real) };
 }
 
 /** The workspace-relative path of an absolute path, or the absolute path when it lies outside. */
@@ -65,7 +67,8 @@ export function workspaceRelativePath(root: string, absolutePath: string): strin
 
 /**
  * Picks the server for a file: the named one (it must belong to the workspace and claim the
- * extension), else the only claimant, else the workspace's `default_server` for the extension.
+ * file), else the only claimant, else the workspace's `default_server` for the file's claimed
+ * name or extension.
  */
 export function pickServerForFile(
   config: ResolvedConfig,
@@ -73,12 +76,11 @@ export function pickServerForFile(
   serverName: string | undefined,
   file: FileTarget,
 ): { server: ResolvedServer; languageId: string } {
-  const candidates = workspaceServers(config, workspace);
   if (serverName !== undefined) {
     const server = namedServer(config, workspace, serverName);
-    const languageId = languageFor(server, file.extension);
+    const languageId = languageFor(server, file);
     if (languageId === null) {
-      throw new BridgeError("NoServerForFile", `server ${serverName} does not handle ${file.extension || "files without an extension"}`, {
+      throw new BridgeError("NoServerForFile", `server ${serverName} does not handle ${file.extension || file.name}`, {
         path: file.path,
         server: serverName,
         extension: file.extension,
@@ -86,9 +88,7 @@ export function pickServerForFile(
     }
     return { server, languageId };
   }
-  const claimants = candidates.filter((server) => languageFor(server, file.extension) !== null);
-  const chosenName = claimants.length > 1 ? workspace.default_server[file.extension] : claimants[0]?.name;
-  const chosen = claimants.find((server) => server.name === chosenName);
+  const claimants = claimingServers(config, workspace, file);
   if (claimants.length === 0) {
     throw new BridgeError("NoServerForFile", `no server of workspace ${workspace.name} handles ${file.path}`, {
       path: file.path,
@@ -96,13 +96,23 @@ export function pickServerForFile(
       servers: workspace.servers,
     });
   }
+  const chosenName = claimants.length > 1 ? (workspace.default_server[file.name] ?? workspace.default_server[file.extension]) : claimants[0]!.name;
+  const chosen = claimants.find((server) => server.name === chosenName);
   if (!chosen) {
     throw new BridgeError("AmbiguousServer", `several servers handle ${file.path}: name one with \`server\``, {
       path: file.path,
       servers: claimants.map((server) => server.name),
     });
   }
-  return { server: chosen, languageId: languageFor(chosen, file.extension)! };
+  return { server: chosen, languageId: languageFor(chosen, file)! };
+}
+
+/**
+ * Every server of the workspace that claims the file (by its whole name or its extension), in
+ * the workspace's order: the servers that `diagnostics` without `server` asks (CONTRACT §4).
+ */
+export function claimingServers(config: ResolvedConfig, workspace: ResolvedWorkspace, file: FileTarget): ResolvedServer[] {
+  return workspaceServers(config, workspace).filter((server) => languageFor(server, file) !== null);
 }
 
 /** Picks the server for a call without a file: named, or the workspace's only server. */
@@ -134,8 +144,12 @@ function workspaceServers(config: ResolvedConfig, workspace: ResolvedWorkspace):
     .filter((server): server is ResolvedServer => server !== undefined);
 }
 
-function languageFor(server: ResolvedServer, extension: string): string | null {
-  return server.languages.find((language) => language.extensions.includes(extension))?.id ?? null;
+/** The language id a server gives the file: a claimed file name first, then the extension. */
+function languageFor(server: ResolvedServer, file: FileTarget): string | null {
+  const byName = server.languages.find((language) => language.filenames.includes(file.name));
+  if (byName) return byName.id;
+  if (file.extension === "") return null;
+  return server.languages.find((language) => language.extensions.includes(file.extension))?.id ?? null;
 }
 
 function isInside(root: string, path: string): boolean {

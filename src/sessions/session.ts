@@ -141,6 +141,8 @@ export class Session {
         workspaceName: workspace.name,
         initializationOptions: server.initialization_options,
         settings: server.settings,
+        positionEncoding: server.position_encoding,
+        settleAfterProgress: server.settle_after_progress,
         log: (line) => logger.debug("server log", { session: this.key, line }),
       });
       // Held before `initialize`, so that a server exit during the handshake ends it at once.

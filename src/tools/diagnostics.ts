@@ -13,7 +13,7 @@ import {
   SeveritySchema,
   workspaceArg,
 } from "./common-schemas.js";
-import { fileDiagnostics } from "../pipeline/file-diagnostics.js";
+import { claimedFileDiagnostics } from "../pipeline/claimed-file-diagnostics.js";
 import { defineTool } from "./tool-definition.js";
 
 const DiagnosticItemSchema = z.object({
@@ -44,7 +44,8 @@ const inputSchema = z
 
 /**
  * `diagnostics`: each file is synced from disk and answered only once its server has settled for
- * that version (see `fileDiagnostics`, shared with `lspmcp check`), so a clean answer always means clean.
+ * that version (see `fileDiagnostics`, shared with `lspmcp check`), so a clean answer always means
+ * clean. Without `server`, every server claiming a file answers for it (`claimedFileDiagnostics`).
  */
 export const diagnosticsTool = defineTool({
   name: "diagnostics",
@@ -56,7 +57,7 @@ export const diagnosticsTool = defineTool({
   handler: async (args, context) => {
     const paths = args.paths ?? [args.path as string];
     // Files are answered concurrently; the first failure (in argument order) fails the call.
-    const settled = await Promise.allSettled(paths.map(async (path) => (await fileDiagnostics(context, { ...args, path })).diagnostics));
+    const settled = await Promise.allSettled(paths.map(async (path) => claimedFileDiagnostics(context, { ...args, path })));
     const failure = settled.find((result) => result.status === "rejected");
     if (failure) throw failure.reason;
     const all = settled.flatMap((result) => (result.status === "fulfilled" ? result.value : []));

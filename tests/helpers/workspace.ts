@@ -62,3 +62,28 @@ export function snapshotFiles(root: string): Map<string, { bytes: string; mtimeM
   }
   return out;
 }
+
+/**
+ * A bridge.toml with one workspace served by shipped profiles, each as a server of the same name.
+ * `overrides` adds keys to a server's table (e.g. `settings = {}`); `extra` goes into the workspace.
+ */
+export function profilesConfig(
+  root: string,
+  profiles: readonly string[],
+  options: { timeoutMs?: number; overrides?: Record<string, string>; extra?: string } = {},
+): string {
+  const servers = profiles
+    .map((name) => `[[server]]\nname = "${name}"\nprofile = "${name}"\n${options.overrides?.[name] ?? ""}\n`)
+    .join("\n");
+  return `
+[bridge]
+max_sessions = ${profiles.length}
+request_timeout_ms = ${options.timeoutMs ?? 120000}
+
+${servers}
+[[workspace]]
+name = "langs"
+root = ${JSON.stringify(root)}
+servers = ${JSON.stringify(profiles)}
+${options.extra ?? ""}`;
+}

@@ -32,7 +32,12 @@ function waitForSettle(client: LspClient, document: OpenDocument, { deadline, si
   const { uri } = document;
   const what = `diagnostics for ${uri} version ${document.version}`;
   return new Promise((resolve, reject) => {
-    let state: SettleState = startSettle({ uri, version: document.version, pullStatic: Boolean(client.capabilities.diagnosticProvider) });
+    let state: SettleState = startSettle({
+      uri,
+      version: document.version,
+      pullStatic: Boolean(client.capabilities.diagnosticProvider),
+      settleAfterProgress: client.settleAfterProgress,
+    });
     let done = false;
     // Pulls are cancelled when the wait ends for any reason, through this one signal.
     const pulls = new AbortController();
@@ -101,7 +106,10 @@ function startingEvents(client: LspClient, document: OpenDocument): SettleEvent[
   for (const token of client.progress.runningTokens()) events.push({ type: "progress", token, kind: "begin" });
   events.push({ type: "sync", uri: document.uri, version: document.version });
   const published = client.pushDiagnostics.get(document.uri);
-  if (published && published.sequence > document.sentAfterSequence) {
+  // A publish made while progress ran is no candidate for a server whose profile says so, even
+  // when that progress has ended since.
+  const provisional = published?.duringProgress === true && client.settleAfterProgress;
+  if (published && published.sequence > document.sentAfterSequence && !provisional) {
     events.push({ type: "publish", uri: document.uri, version: published.version, diagnostics: published.diagnostics } satisfies ServerEvent);
   }
   if (client.isClosed) events.push({ type: "close" });

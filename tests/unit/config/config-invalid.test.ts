@@ -116,7 +116,7 @@ default_server = { ".h" = "c", ".c" = "a", "d.ts" = "a" }
     expect(await problemsOf(await configDir(toml))).toEqual([
       { path: 'workspace[0].default_server.".c"', message: 'server "a" does not claim ".c"' },
       { path: 'workspace[0].default_server.".h"', message: '"c" is not one of this workspace\'s servers' },
-      { path: 'workspace[0].default_server."d.ts"', message: '"d.ts" is not a file extension such as ".ts"' },
+      { path: 'workspace[0].default_server."d.ts"', message: '"d.ts" is not a file extension such as ".ts" nor a claimed file name' },
     ]);
   });
 

@@ -37,7 +37,9 @@ describe("profiles", () => {
       args: ["--stdio"],
       version: "2.0",
       version_command: [join(root, "bin/pls"), "--version"],
-      languages: [{ id: "p", extensions: [".p"] }],
+      languages: [{ id: "p", extensions: [".p"], filenames: [] }],
+      position_encoding: null,
+      settle_after_progress: false,
       env: {},
       initialization_options: {},
       settings: { a: 1 },
@@ -70,7 +72,9 @@ servers = ["one"]
       args: [],
       version: "2.0",
       version_command: [join(root, "bin/pls"), "--version"],
-      languages: [{ id: "q", extensions: [".q"] }],
+      languages: [{ id: "q", extensions: [".q"], filenames: [] }],
+      position_encoding: null,
+      settle_after_progress: false,
       settings: { b: { c: 2 } },
     });
   });

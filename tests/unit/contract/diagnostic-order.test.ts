@@ -4,6 +4,7 @@ import { SEVERITY_NAMES } from "../../../src/contract/names.js";
 import {
   compareDiagnostics,
   mergeDiagnostics,
+  mergeServerDiagnostics,
   sortDiagnostics,
   type BridgeDiagnostic,
   type ChannelDiagnostic,
@@ -161,5 +162,25 @@ describe("mergeDiagnostics", () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe("mergeServerDiagnostics", () => {
+  const item = (source: string, line: number, channels: ("pull" | "push")[]) => ({
+    path: "a.ts",
+    range: { start: { line, column: 1 }, end: { line, column: 2 } },
+    severity: "error" as const,
+    code: null,
+    source,
+    message: "m",
+    channels,
+  });
+
+  test("two servers' answers in canonical order; an identical item once, with both channels", () => {
+    const merged = mergeServerDiagnostics([
+      [item("typescript", 3, ["pull"]), item("same", 1, ["pull"])],
+      [item("biome", 2, ["push"]), item("same", 1, ["push"])],
+    ]);
+    expect(merged).toEqual([item("same", 1, ["pull", "push"]), item("biome", 2, ["push"]), item("typescript", 3, ["pull"])]);
   });
 });
