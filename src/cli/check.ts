@@ -1,5 +1,5 @@
 import { readBaseline, writeBaseline } from "../check/baseline.js";
-import { discoverTargets } from "../check/discover-targets.js";
+import { discoverTargets } from "../pipeline/discover-targets.js";
 import { formatJson } from "../check/format-json.js";
 import { formatSarif } from "../check/format-sarif.js";
 import { formatText } from "../check/format-text.js";
