@@ -76,9 +76,11 @@ async function expand(
   file: FileTarget,
   listing: Listing,
 ): Promise<DiagnosticsTarget[]> {
-  const stats = await stat(file.absolutePath).catch(() => null);
+  const stats = await stat(file.absolutePath).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" || error.code === "ENOTDIR" ? null : undefined));
   if (stats === null) throw new BridgeError("FileNotFound", `no such file or directory: ${given}`, { path: given });
-  if (stats.isDirectory()) return claimed(config, workspace, serverName, filesUnder(await listing(workspace), file.path));
+  // Anything else that cannot be stat'ed (a symlink loop, no permission) is a file, which the
+  // read then refuses with the precise reason (FileUnreadable).
+  if (stats?.isDirectory()) return claimed(config, workspace, serverName, filesUnder(await listing(workspace), file.path));
   // An explicit file is checked even when `exclude` or .gitignore would skip it in a walk.
   return [{ workspace, server: resolveServerForFile(config, workspace, serverName, file).server, file }];
 }
