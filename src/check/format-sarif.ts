@@ -1,6 +1,7 @@
 import { pathToFileURL } from "node:url";
 import type { SeverityName } from "../contract/names.js";
 import type { CheckReport, Finding, ReportRun } from "./report.js";
+import type { Shard } from "./shard.js";
 
 const SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 /** The base every artifact URI is relative to: the run's workspace root. */
@@ -16,21 +17,23 @@ const LEVELS: Record<SeverityName, "error" | "warning" | "note"> = { error: "err
  * diagnostic codes (sorted), and each result has a `physicalLocation` whose artifact URI is
  * relative to the workspace root (`uriBaseId` %SRCROOT%, defined in `originalUriBaseIds`) and
  * whose region is 1-based, columns in code points (`columnKind: unicodeCodePoints`) as
- * everywhere in lspmcp. With a baseline, each result carries its `baselineState`.
+ * everywhere in lspmcp. With a baseline, each result carries its `baselineState`. With a
+ * shard, `automationDetails.id` names it (`lspmcp/WORKSPACE/SERVER/shard-K-of-N/`), so that code
+ * scanning keeps the N uploads side by side (one category each) instead of each replacing the last.
  */
-export function formatSarif(report: CheckReport): string {
+export function formatSarif(report: CheckReport, shard: Shard | null = null): string {
   const runs = report.summary.runs.map((run) =>
-    sarifRun(run, report.findings.filter((f) => f.workspace === run.workspace && f.server === run.server), report.summary.baselined !== null),
+    sarifRun(run, report.findings.filter((f) => f.workspace === run.workspace && f.server === run.server), report.summary.baselined !== null, shard),
   );
   return JSON.stringify({ $schema: SARIF_SCHEMA, version: "2.1.0", runs }, null, 2) + "\n";
 }
 
-function sarifRun(run: ReportRun, findings: readonly Finding[], withBaseline: boolean): Record<string, unknown> {
+function sarifRun(run: ReportRun, findings: readonly Finding[], withBaseline: boolean, shard: Shard | null): Record<string, unknown> {
   const codes = [...new Set(findings.map((f) => f.code).filter((code): code is string => code !== null))].sort();
   const paths = [...new Set(findings.map((f) => f.path))].sort();
   return {
     tool: { driver: { name: run.server, version: run.version, rules: codes.map((id) => ({ id })) } },
-    automationDetails: { id: `lspmcp/${run.workspace}/${run.server}/` },
+    automationDetails: { id: `lspmcp/${run.workspace}/${run.server}/${shard === null ? "" : `shard-${shard.index}-of-${shard.count}/`}` },
     originalUriBaseIds: { [ROOT_BASE]: { uri: rootUri(run.root), description: { text: `root of workspace ${run.workspace}` } } },
     columnKind: "unicodeCodePoints",
     artifacts: paths.map((path) => ({ location: artifactLocation(path) })),

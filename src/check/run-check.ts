@@ -1,9 +1,8 @@
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
-import { Deadline } from "../contract/deadline.js";
 import type { SessionRegistry } from "../sessions/session-registry.js";
-import { fileDiagnostics, type FileDiagnostics } from "../pipeline/file-diagnostics.js";
-import type { CheckTarget } from "./discover-targets.js";
-import { FirstFailure, runPool } from "./run-pool.js";
+import type { DiagnosticsTarget } from "../pipeline/discover-targets.js";
+import { diagnoseTargets } from "../pipeline/diagnose-targets.js";
+import type { FileDiagnostics } from "../pipeline/file-diagnostics.js";
 
 export interface RunCheckOptions {
   /** At most this many documents of one session are open at once. */
@@ -30,56 +29,38 @@ export interface CheckRun {
 }
 
 /**
- * Checks every target through the bridge's own per-file pipeline (`fileDiagnostics`): sessions
- * run side by side up to `max_sessions`, each with at most `batchSize` documents open, and every
- * document is closed once read. Each file gets the configured request timeout as its deadline
- * (its session's start included). The first failure stops the run: no new file starts, files in
- * flight are cancelled, and the promise rejects with that failure, so a run never reports clean
- * when a server failed, died or did not settle.
+ * Checks every target through the bridge's many-file pipeline (`diagnoseTargets`, which the
+ * `diagnostics` tool uses for folders): sessions side by side up to `max_sessions`, each with at
+ * most `batchSize` documents open, every document closed once read, each file with its own
+ * `request_timeout_ms`. A session is stopped once its last file is done, to free its slot. The
+ * first failure stops the run and rejects, so a run never reports clean when a server failed,
+ * died or did not settle.
  */
 export async function runCheck(
   config: ResolvedConfig,
   sessions: SessionRegistry,
-  targets: readonly CheckTarget[],
+  targets: readonly DiagnosticsTarget[],
   options: RunCheckOptions,
 ): Promise<CheckRun> {
-  const groups = groupBySession(targets);
-  const results: FileDiagnostics[] = new Array(targets.length);
-  const failure = new FirstFailure();
-  let done = 0;
-  const runs = await runPool(groups, config.bridge.max_sessions, failure, async (group) => {
-    let peak = 0;
-    await runPool(group.items, options.batchSize, failure, async ({ target, index }) => {
-      const context = { config, sessions, deadline: Deadline.in(config.bridge.request_timeout_ms), signal: failure.signalForOne() };
-      const args = { workspace: target.workspace.name, server: target.server.name, path: target.file.absolutePath };
-      results[index] = await fileDiagnostics(context, args, {
-        close: true,
-        onSynced: ({ client }) => (peak = Math.max(peak, client.documents.openCount)),
-      });
-      options.onProgress?.(++done, targets.length, `${target.workspace.name}/${target.server.name}`);
-    });
-    const session = sessions.get(group.workspace, group.server);
-    const openDocumentsAtEnd = session.snapshot().open_documents;
-    // Its files are done: free the slot for a session that is still waiting.
-    await session.stop();
-    return { workspace: group.workspace, server: group.server, files: group.items.length, peakOpenDocuments: peak, openDocumentsAtEnd };
+  const peaks = new Map<string, number>();
+  const runs: SessionRun[] = [];
+  const files = await diagnoseTargets(config, sessions, targets, {
+    batchSize: options.batchSize,
+    close: true,
+    onSynced: ({ workspace, server, client }) => {
+      const key = `${workspace.name}/${server.name}`;
+      peaks.set(key, Math.max(peaks.get(key) ?? 0, client.documents.openCount));
+    },
+    onFileDone: (done, total, target) => options.onProgress?.(done, total, `${target.workspace.name}/${target.server.name}`),
+    onSessionDone: async ({ workspace, server, items }) => {
+      const session = sessions.get(workspace, server);
+      const openDocumentsAtEnd = session.snapshot().open_documents;
+      await session.stop();
+      const peakOpenDocuments = peaks.get(`${workspace.name}/${server.name}`) ?? 0;
+      runs.push({ workspace, server, files: items.length, peakOpenDocuments, openDocumentsAtEnd });
+    },
   });
-  return { files: results, sessions: runs };
-}
-
-interface SessionGroup {
-  readonly workspace: ResolvedWorkspace;
-  readonly server: ResolvedServer;
-  readonly items: { target: CheckTarget; index: number }[];
-}
-
-/** Targets arrive ordered by (workspace, server), so each group is a run of neighbours. */
-function groupBySession(targets: readonly CheckTarget[]): SessionGroup[] {
-  const groups: SessionGroup[] = [];
-  targets.forEach((target, index) => {
-    const last = groups[groups.length - 1];
-    if (last && last.workspace === target.workspace && last.server === target.server) last.items.push({ target, index });
-    else groups.push({ workspace: target.workspace, server: target.server, items: [{ target, index }] });
-  });
-  return groups;
+  // Sessions finish in any order; the report lists them in target order.
+  const rank = (run: SessionRun) => targets.findIndex((t) => t.workspace === run.workspace && t.server === run.server);
+  return { files, sessions: runs.sort((a, b) => rank(a) - rank(b)) };
 }

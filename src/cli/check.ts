@@ -1,9 +1,10 @@
 import { readBaseline, writeBaseline } from "../check/baseline.js";
-import { discoverTargets } from "../check/discover-targets.js";
+import { discoverTargets } from "../pipeline/discover-targets.js";
 import { formatJson } from "../check/format-json.js";
 import { formatSarif } from "../check/format-sarif.js";
 import { formatText } from "../check/format-text.js";
 import { ProgressLine } from "../check/progress-line.js";
+import { inShard } from "../check/shard.js";
 import { buildReport, type CheckReport } from "../check/report.js";
 import { runCheck } from "../check/run-check.js";
 import { configSourceFor, describeConfig, loadConfigSource } from "../config/config-source.js";
@@ -42,7 +43,9 @@ export async function check(command: CheckCommand, cwd: string = process.cwd()):
   const progress = new ProgressLine(process.stderr, !command.quiet);
   try {
     const baseline = command.baseline === null ? null : await readBaseline(command.baseline);
-    const targets = await discoverTargets(config, command.paths, cwd);
+    const discovered = await discoverTargets(config, command.paths, cwd);
+    const shard = command.shard;
+    const targets = shard === null ? discovered : discovered.filter((target) => inShard(target, shard));
     await sweepOrphans((message, fields) => logger.info(message, fields));
     sessions = new SessionRegistry(config, logger);
     for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, onSignal);
@@ -61,7 +64,7 @@ export async function check(command: CheckCommand, cwd: string = process.cwd()):
       });
     }
     const report = buildReport(config, run, command.failOn, baseline);
-    process.stdout.write(render(report, command.format, cwd));
+    process.stdout.write(render(report, command, cwd));
     if (command.writeBaseline !== null) await writeBaseline(command.writeBaseline, formatJson(report));
     return report.summary.failing > 0 ? CHECK_EXIT.findings : CHECK_EXIT.clean;
   } catch (error) {
@@ -73,9 +76,10 @@ export async function check(command: CheckCommand, cwd: string = process.cwd()):
   }
 }
 
-function render(report: CheckReport, format: CheckCommand["format"], cwd: string): string {
+function render(report: CheckReport, command: CheckCommand, cwd: string): string {
+  const format = command.format;
   if (format === "json") return formatJson(report);
-  if (format === "sarif") return formatSarif(report);
+  if (format === "sarif") return formatSarif(report, command.shard);
   return formatText(report, cwd);
 }
 

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { parseShard, type Shard } from "../check/shard.js";
 import { BridgeError } from "../contract/errors.js";
 
 export const FORMATS = ["text", "json", "sarif"] as const;
@@ -25,6 +26,7 @@ export type Command =
       readonly baseline: string | null;
       readonly writeBaseline: string | null;
       readonly batchSize: number;
+      readonly shard: Shard | null;
       readonly paths: string[];
     }
   | { readonly kind: "help" }
@@ -35,7 +37,7 @@ export const USAGE = `usage:
                                       MCP over stdio until EOF or signal; shares one bridge per
                                       config with other lspmcp processes unless --standalone
   lspmcp check [--config FILE] [--format text|json|sarif] [--fail-on error|warning|information|hint|never] [--quiet]
-               [--baseline FILE] [--write-baseline FILE] [--batch-size N] [PATH...]
+               [--baseline FILE] [--write-baseline FILE] [--batch-size N] [--shard K/N] [PATH...]
   lspmcp validate [--config FILE]     check a bridge.toml and list every problem
   lspmcp status [--config FILE] [--format text|json]
                                       the shared bridge of this config, its peers and sessions
@@ -73,6 +75,7 @@ export function parseCommand(argv: readonly string[]): Command {
         baseline: { type: "string" },
         "write-baseline": { type: "string" },
         "batch-size": { type: "string" },
+        shard: { type: "string" },
         standalone: { type: "boolean" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "V" },
@@ -97,9 +100,9 @@ export function parseCommand(argv: readonly string[]): Command {
   }
   if (values["default-root"] !== undefined) throw usage("--default-root belongs to shared-server");
   if (values.standalone !== undefined && kind !== "serve") throw usage("--standalone belongs to serve");
-  const checkOnly = [values["fail-on"], values.quiet, values.baseline, values["write-baseline"], values["batch-size"]];
+  const checkOnly = [values["fail-on"], values.quiet, values.baseline, values["write-baseline"], values["batch-size"], values.shard];
   if (kind !== "check" && (checkOnly.some((value) => value !== undefined) || (kind !== "status" && values.format !== undefined))) {
-    throw usage("--format belongs to check and status; --fail-on, --quiet, --baseline, --write-baseline and --batch-size to check");
+    throw usage("--format belongs to check and status; --fail-on, --quiet, --baseline, --write-baseline, --batch-size and --shard to check");
   }
   if (kind === "serve") return { kind, config, standalone: values.standalone ?? false };
   if (kind === "status") return { kind, config, format: oneOf(values.format ?? "text", STATUS_FORMATS, "--format") };
@@ -115,6 +118,7 @@ export function parseCommand(argv: readonly string[]): Command {
     baseline: values.baseline ?? null,
     writeBaseline: values["write-baseline"] ?? null,
     batchSize: batchSize(values["batch-size"]),
+    shard: values.shard === undefined ? null : parseShard(values.shard),
     paths: positionals,
   };
 }

@@ -74,6 +74,7 @@ export class LspClient {
   private brokenReason: string | null = null;
   private readonly closeListeners = new Set<() => void>();
   private initializeResult: InitializeResult | null = null;
+  private pending = 0;
 
   private constructor(
     private readonly connection: MessageConnection,
@@ -159,6 +160,15 @@ export class LspClient {
     return this.options.settleAfterProgress ?? false;
   }
 
+  /**
+   * Requests sent and not yet answered by the server. A request the bridge gave up on (deadline,
+   * cancellation) counts until the server answers it, so 0 means the server has nothing of ours
+   * left to work on.
+   */
+  get requestsInFlight(): number {
+    return this.pending;
+  }
+
   get isClosed(): boolean {
     return this.closed;
   }
@@ -222,6 +232,12 @@ export class LspClient {
         type,
         params,
         cancellation.token,
+      );
+      this.pending += 1;
+      // Answered, refused or dropped with the connection: the server holds it no longer.
+      sent.then(
+        () => (this.pending -= 1),
+        () => (this.pending -= 1),
       );
       return await deadline.race(Promise.race([sent, stopped]), type.method, () => cancellation.cancel());
     } catch (error) {

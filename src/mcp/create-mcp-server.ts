@@ -5,6 +5,7 @@ import type { ResolvedConfig } from "../config/types.js";
 import type { SessionRegistry } from "../sessions/session-registry.js";
 import { TOOLS } from "../tools/index.js";
 import { callTool } from "./call-tool.js";
+import { ProgressReporter } from "./progress-reporter.js";
 import { listedTool } from "./tool-schemas.js";
 
 export interface McpServerOptions {
@@ -34,7 +35,10 @@ export function createMcpServer({ config, sessions, logger, version }: McpServer
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const tool = byName.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}; the tools are ${[...byName.keys()].join(", ")}`);
-    return callTool(tool, request.params.arguments, { config, sessions, signal: extra.signal }, logger);
+    const token = request.params._meta?.progressToken;
+    const progress = token === undefined ? null : new ProgressReporter(token, extra.sendNotification, logger);
+    const context = { config, sessions, signal: extra.signal, ...(progress ? { onProgress: progress.report } : {}) };
+    return callTool(tool, request.params.arguments, context, logger).finally(() => progress?.end());
   });
   return server;
 }

@@ -13,4 +13,9 @@ export interface CallContext {
   readonly deadline: Deadline;
   /** Aborted when the caller cancels the call. */
   readonly signal: AbortSignal;
+  /**
+   * Present when the caller asked to hear progress (an MCP `progressToken`): called with work
+   * done so far out of `total`, strictly increasing, never after the call has answered.
+   */
+  readonly onProgress?: (done: number, total: number) => void;
 }

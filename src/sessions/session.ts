@@ -29,6 +29,7 @@ export interface SessionSnapshot {
   readonly uptime_ms: number | null;
   readonly restarts: number;
   readonly open_documents: number;
+  readonly requests_in_flight: number;
   readonly last_exit: ExitInfo | null;
   readonly last_error: { code: string; message: string } | null;
   readonly stderr_tail: string[];
@@ -112,6 +113,7 @@ export class Session {
       uptime_ms: this.state === "ready" && this.readyAt !== null ? Date.now() - this.readyAt : null,
       restarts: this.restartCount,
       open_documents: this.state === "ready" ? (this.client?.documents.openCount ?? 0) : 0,
+      requests_in_flight: this.state === "ready" ? (this.client?.requestsInFlight ?? 0) : 0,
       last_exit: this.lastExit,
       last_error: this.lastError ? { code: this.lastError.code, message: this.lastError.message } : null,
       stderr_tail: this.stderr.snapshot(),

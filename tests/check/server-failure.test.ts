@@ -19,12 +19,14 @@ describe("check exits 3 with the reason, and prints no report, when a server fai
     expect(result.stderr).toMatch(/^lspmcp check: no report: .*2\.0\.0.* \(ServerVersionMismatch\)$/m);
   });
 
-  it("a server that never settles (no diagnostics before the deadline)", async () => {
+  it("a server that never settles (no diagnostics before the deadline): the reason names the file", async () => {
     const { config, root } = fakeCheckWorkspace([FAKE_SERVER, "--no-daemon", "--no-child"], 1500);
     const result = await runCheckCli(["--config", config], { cwd: root });
     expect(result.code).toBe(3);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toMatch(/^lspmcp check: no report: diagnostics for .*\.fake version 1 did not finish within 1500 ms \(Timeout\)$/m);
+    expect(result.stderr).toMatch(
+      /^lspmcp check: no report: a\.fake \(w\/fake\) did not settle: diagnostics for .*\.fake version 1 did not finish within 1500 ms \(Timeout\)$/m,
+    );
   });
 
   it("a server that dies during the run", async () => {

@@ -54,14 +54,16 @@ describe("files that are not plain text", () => {
     expect(result.items.map((item: any) => item.range.start)).toEqual([{ line: 2, column: 1 }]);
   });
 
-  test("a directory, a FIFO (without blocking) and a symlink loop are FileUnreadable", async () => {
+  test("a FIFO (without blocking) and a symlink loop are FileUnreadable; a directory is a folder", async () => {
     mkdirSync(join(root, "dir.fk"));
+    // CONTRACT §4.2: a folder is every claimed file under it, here none.
+    expect(await bridge.ok("diagnostics", { path: "dir.fk" })).toEqual({ items: [], total: 0, returned: 0, offset: 0, files: 0 });
     execFileSync("mkfifo", [join(root, "pipe.fk")]);
     symlinkSync("loop2.fk", join(root, "loop1.fk"));
     symlinkSync("loop1.fk", join(root, "loop2.fk"));
     symlinkSync("self.fk", join(root, "self.fk"));
     symlinkSync("pipe.fk", join(root, "to-pipe.fk"));
-    for (const path of ["dir.fk", "pipe.fk", "to-pipe.fk", "loop1.fk", "self.fk"]) {
+    for (const path of ["pipe.fk", "to-pipe.fk", "loop1.fk", "self.fk"]) {
       const started = Date.now();
       expect([path, await codeOf(path)]).toEqual([path, "FileUnreadable"]);
       expect(Date.now() - started).toBeLessThan(1000);

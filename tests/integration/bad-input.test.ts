@@ -60,7 +60,7 @@ describe("bad input gets its error code and the session keeps working", () => {
     ["missing file", "diagnostics", { ...poly, path: "src/missing.ts" }, "FileNotFound"],
     ["binary file", "diagnostics", { ...poly, path: "src/binary.ts" }, "FileUnreadable"],
     ["invalid UTF-8", "diagnostics", { ...poly, path: "src/latin1.ts" }, "FileUnreadable"],
-    ["a directory", "diagnostics", { ...poly, path: "src/folder.ts" }, "FileUnreadable"],
+    ["a directory, for hover", "hover", { ...poly, path: "src/folder.ts", line: 1, column: 1 }, "FileUnreadable"],
     ["NUL in path", "diagnostics", { ...poly, path: "src/sha\u0000pes.ts" }, "InvalidArguments"],
     ["line past the end", "hover", { ...poly, path: "src/shapes.ts", line: 500, column: 1 }, "InvalidArguments"],
     ["column past the end", "hover", { ...poly, path: "src/shapes.ts", line: 1, column: 500 }, "InvalidArguments"],

@@ -1,13 +1,26 @@
+import { setMaxListeners } from "node:events";
+import { BridgeError } from "../contract/errors.js";
+
 /**
  * The first failure of a run, shared by every pool in it. Recording it aborts `signal`, so work
  * in flight can cancel itself; failures after the first (often just those cancellations) are
- * dropped, so the reason reported is the one that stopped the run.
+ * dropped, so the reason reported is the one that stopped the run. A caller's own signal (an MCP
+ * cancellation) is a failure like any other.
  */
 export class FirstFailure {
   private readonly controller = new AbortController();
   private first: { error: unknown } | null = null;
 
-  /** Aborted once the first failure is recorded. */
+  constructor(caller?: AbortSignal) {
+    // One listener per item in flight (see `itemSignal`): a batch per session, bounded, not a leak.
+    setMaxListeners(0, this.controller.signal);
+    if (!caller) return;
+    const onAbort = (): void => this.record(new BridgeError("Timeout", "the call was cancelled by the client", { cancelled: true }));
+    if (caller.aborted) onAbort();
+    else caller.addEventListener("abort", onAbort, { once: true });
+    this.controller.signal.addEventListener("abort", () => caller.removeEventListener("abort", onAbort), { once: true });
+  }
+
   get signal(): AbortSignal {
     return this.controller.signal;
   }
@@ -24,6 +37,19 @@ export class FirstFailure {
     if (this.first) return;
     this.first = { error };
     this.controller.abort();
+  }
+
+  /**
+   * A signal for one item of work, aborted with the run. Every request of the item listens on
+   * it rather than on the run's signal, so the run's signal carries one listener per item in
+   * flight instead of one per request ever sent; `done` removes that one.
+   */
+  itemSignal(): { signal: AbortSignal; done: () => void } {
+    const item = new AbortController();
+    const onAbort = (): void => item.abort();
+    if (this.signal.aborted) item.abort();
+    else this.signal.addEventListener("abort", onAbort, { once: true });
+    return { signal: item.signal, done: () => this.signal.removeEventListener("abort", onAbort) };
   }
 
   /** Throws the first failure, if there was one. */

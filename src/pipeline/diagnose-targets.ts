@@ -1,0 +1,97 @@
+import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
+import { Deadline } from "../contract/deadline.js";
+import { BridgeError } from "../contract/errors.js";
+import type { SessionRegistry } from "../sessions/session-registry.js";
+import type { ResolvedConfig } from "../config/types.js";
+import type { DiagnosticsTarget } from "./discover-targets.js";
+import { fileDiagnostics, type FileDiagnostics } from "./file-diagnostics.js";
+import type { OpenTarget } from "./open-target.js";
+import { FirstFailure, runPool } from "./run-pool.js";
+
+/** How many files of one session are in flight at once when the caller does not say. */
+export const DEFAULT_BATCH_SIZE = 32;
+
+export interface DiagnoseTargetsOptions {
+  /** At most this many files of one session are in flight (synced and awaited) at once. */
+  readonly batchSize: number;
+  /**
+   * Close each document once read (`check`, so a large run never holds more than a batch open),
+   * or keep it open (the tool, so a repeated call on unchanged files sends no sync at all).
+   */
+  readonly close: boolean;
+  /** Aborts the run: no file starts after it, and requests in flight are cancelled. */
+  readonly signal?: AbortSignal;
+  /** After each file is settled: files done so far, of `total`. */
+  readonly onFileDone?: (done: number, total: number, target: DiagnosticsTarget) => void;
+  /** Once the server holds a file's text, before the settle wait. */
+  readonly onSynced?: (target: OpenTarget) => void;
+  /** After the last file of a session: `check` stops the session here to free its slot. */
+  readonly onSessionDone?: (group: SessionGroup) => Promise<void>;
+}
+
+/** The targets of one (workspace, server) session, with their places in the run. */
+export interface SessionGroup {
+  readonly workspace: ResolvedWorkspace;
+  readonly server: ResolvedServer;
+  readonly items: readonly { target: DiagnosticsTarget; index: number }[];
+}
+
+/**
+ * Settled diagnostics of many files, in target order, through the one per-file pipeline
+ * (`fileDiagnostics`): sessions side by side up to `max_sessions`, each with at most `batchSize`
+ * files in flight. The deadline is per file, not per run: each file gets `request_timeout_ms`
+ * from the moment it starts (its session's start included), so a 2,000-file folder never times
+ * out as a whole, while a file that does not settle fails the run with `Timeout` naming it. The
+ * first failure stops the run (no new file starts, files in flight are cancelled) and is thrown:
+ * a run never answers for some files when another failed, so no partial answer can read as clean.
+ */
+export async function diagnoseTargets(
+  config: ResolvedConfig,
+  sessions: SessionRegistry,
+  targets: readonly DiagnosticsTarget[],
+  options: DiagnoseTargetsOptions,
+): Promise<FileDiagnostics[]> {
+  const results: FileDiagnostics[] = new Array(targets.length);
+  const failure = new FirstFailure(options.signal);
+  let done = 0;
+  await runPool(groupBySession(targets), config.bridge.max_sessions, failure, async (group) => {
+    await runPool(group.items, options.batchSize, failure, async ({ target, index }) => {
+      const item = failure.itemSignal();
+      const deadline = Deadline.in(config.bridge.request_timeout_ms);
+      try {
+        const context = { config, sessions, deadline, signal: item.signal };
+        const args = { workspace: target.workspace.name, server: target.server.name, path: target.file.absolutePath };
+        results[index] = await fileDiagnostics(context, args, { close: options.close, onSynced: options.onSynced });
+      } catch (error) {
+        throw namingFile(error, target);
+      } finally {
+        item.done();
+      }
+      options.onFileDone?.(++done, targets.length, target);
+    });
+    await options.onSessionDone?.(group);
+  });
+  return results;
+}
+
+/** A timeout says which file did not settle; a cancellation stays what it is. */
+function namingFile(error: unknown, target: DiagnosticsTarget): unknown {
+  if (!(error instanceof BridgeError) || error.code !== "Timeout" || error.details.cancelled === true) return error;
+  return new BridgeError(
+    "Timeout",
+    `${target.file.path} (${target.workspace.name}/${target.server.name}) did not settle: ${error.message}`,
+    { ...error.details, path: target.file.path, workspace: target.workspace.name, server: target.server.name },
+    { cause: error },
+  );
+}
+
+/** Targets arrive ordered by (workspace, server), so each group is a run of neighbours. */
+function groupBySession(targets: readonly DiagnosticsTarget[]): SessionGroup[] {
+  const groups: { workspace: ResolvedWorkspace; server: ResolvedServer; items: { target: DiagnosticsTarget; index: number }[] }[] = [];
+  targets.forEach((target, index) => {
+    const last = groups[groups.length - 1];
+    if (last && last.workspace === target.workspace && last.server === target.server) last.items.push({ target, index });
+    else groups.push({ workspace: target.workspace, server: target.server, items: [{ target, index }] });
+  });
+  return groups;
+}

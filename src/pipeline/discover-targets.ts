@@ -1,0 +1,153 @@
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
+import { compareStrings } from "../contract/compare.js";
+import { BridgeError } from "../contract/errors.js";
+import { claimingServers, pickServerForFile, resolveFile, type FileTarget } from "../sessions/resolve-target.js";
+import { filesUnder, workspaceFiles } from "./workspace-files.js";
+
+/**
+ * One file to diagnose, with the session that answers for it. A file claimed by several servers
+ * may appear once per server: the runner asks each of them.
+ */
+export interface DiagnosticsTarget {
+  readonly workspace: ResolvedWorkspace;
+  readonly server: ResolvedServer;
+  readonly file: FileTarget;
+}
+
+/**
+ * The files `check` covers, in configuration order (workspace, server) and then by path, each
+ * once. Without `paths`: every file of every workspace that one of its servers claims. With
+ * `paths` (relative to `cwd`, or absolute): each file as given, and each folder expanded the same
+ * way as a whole workspace. A path that does not exist (`FileNotFound`), lies outside every
+ * workspace (`PathOutsideWorkspace`) or is a file no server claims (`NoServerForFile`) fails the
+ * whole discovery before any server starts.
+ */
+export async function discoverTargets(config: ResolvedConfig, paths: readonly string[], cwd: string): Promise<DiagnosticsTarget[]> {
+  const listing = listingCache();
+  const found: DiagnosticsTarget[] = [];
+  if (paths.length === 0) {
+    for (const workspace of config.workspaces) found.push(...(await claimed(config, workspace, undefined, await listing(workspace))));
+  }
+  for (const path of paths) {
+    const absolute = resolve(cwd, path);
+    const { workspace, file } = holder(config, path, absolute);
+    found.push(...(await expand(config, workspace, undefined, path, file, listing)));
+  }
+  return ordered(config, found);
+}
+
+/**
+ * The files the `diagnostics` tool covers for `paths` of one workspace (each relative to its
+ * root, or absolute inside it; `"."` is the root): a file as given, a folder as `check` expands
+ * it (git-aware, `exclude` honoured), only files `serverName` claims when it is given. A missing
+ * path is `FileNotFound`, one outside the root `PathOutsideWorkspace`, a file no server claims
+ * `NoServerForFile`; a folder with no claimed file adds nothing.
+ */
+export async function discoverInWorkspace(
+  config: ResolvedConfig,
+  workspace: ResolvedWorkspace,
+  serverName: string | undefined,
+  paths: readonly string[],
+): Promise<DiagnosticsTarget[]> {
+  const listing = listingCache();
+  const found: DiagnosticsTarget[] = [];
+  for (const path of paths) found.push(...(await expand(config, workspace, serverName, path, resolveFile(workspace, path), listing)));
+  return ordered(config, found);
+}
+
+type Listing = (workspace: ResolvedWorkspace) => Promise<string[]>;
+
+/** One listing per workspace and discovery, however many folders of it are named. */
+function listingCache(): Listing {
+  const listings = new Map<ResolvedWorkspace, Promise<string[]>>();
+  return (workspace) => {
+    if (!listings.has(workspace)) listings.set(workspace, workspaceFiles(workspace));
+    return listings.get(workspace)!;
+  };
+}
+
+async function expand(
+  config: ResolvedConfig,
+  workspace: ResolvedWorkspace,
+  serverName: string | undefined,
+  given: string,
+  file: FileTarget,
+  listing: Listing,
+): Promise<DiagnosticsTarget[]> {
+  const stats = await stat(file.absolutePath).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" || error.code === "ENOTDIR" ? null : undefined));
+  if (stats === null) throw new BridgeError("FileNotFound", `no such file or directory: ${given}`, { path: given });
+  // Anything else that cannot be stat'ed (a symlink loop, no permission) is a file, which the
+  // read then refuses with the precise reason (FileUnreadable).
+  if (stats?.isDirectory()) return claimed(config, workspace, serverName, filesUnder(await listing(workspace), file.path));
+  // An explicit file is checked even when `exclude` or .gitignore would skip it in a walk.
+  return serversFor(config, workspace, serverName, file).map((server) => ({ workspace, server, file }));
+}
+
+/**
+ * The servers that answer for a file: the named one, else every server of the workspace that
+ * claims it (a type checker and a linter both, CONTRACT §4 "Several servers for one file"). A
+ * file nobody claims, or a named server that does not claim it, is the same error as for a tool
+ * call.
+ */
+function serversFor(config: ResolvedConfig, workspace: ResolvedWorkspace, serverName: string | undefined, file: FileTarget): ResolvedServer[] {
+  const servers = serverName === undefined ? claimingServers(config, workspace, file) : [];
+  return servers.length > 0 ? servers : [pickServerForFile(config, workspace, serverName, file).server];
+}
+
+/** The discovered candidates that a server claims, resolved; links leaving the root and non-files are skipped. */
+async function claimed(
+  config: ResolvedConfig,
+  workspace: ResolvedWorkspace,
+  serverName: string | undefined,
+  relativePaths: readonly string[],
+): Promise<DiagnosticsTarget[]> {
+  const targets = await Promise.all(
+    relativePaths.map(async (relativePath) => {
+      let file: FileTarget;
+      let servers: ResolvedServer[];
+      try {
+        file = resolveFile(workspace, relativePath);
+        servers = serversFor(config, workspace, serverName, file);
+      } catch {
+        return [];
+      }
+      const stats = await stat(file.absolutePath).catch(() => null);
+      // Deleted-but-tracked files and submodule folders are not sources to check.
+      return stats === null || stats.isDirectory() ? [] : servers.map((server) => ({ workspace, server, file }));
+    }),
+  );
+  return targets.flat();
+}
+
+/** The workspace that holds a path: the deepest root containing it after symlinks are followed. */
+function holder(config: ResolvedConfig, given: string, absolute: string): { workspace: ResolvedWorkspace; file: FileTarget } {
+  const holders = config.workspaces.flatMap((workspace) => {
+    try {
+      return [{ workspace, file: resolveFile(workspace, absolute) }];
+    } catch {
+      return [];
+    }
+  });
+  holders.sort((a, b) => b.workspace.root.length - a.workspace.root.length);
+  if (holders[0]) return holders[0];
+  throw new BridgeError("PathOutsideWorkspace", `${given} is outside every workspace`, {
+    path: given,
+    roots: config.workspaces.map((workspace) => workspace.root),
+  });
+}
+
+function ordered(config: ResolvedConfig, targets: readonly DiagnosticsTarget[]): DiagnosticsTarget[] {
+  const workspaceRank = (t: DiagnosticsTarget) => config.workspaces.indexOf(t.workspace);
+  const serverRank = (t: DiagnosticsTarget) => t.workspace.servers.indexOf(t.server.name);
+  const seen = new Set<string>();
+  return [...targets]
+    .sort((a, b) => workspaceRank(a) - workspaceRank(b) || serverRank(a) - serverRank(b) || compareStrings(a.file.path, b.file.path))
+    .filter((target) => {
+      const key = JSON.stringify([target.workspace.name, target.server.name, target.file.absolutePath]);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+}

@@ -1,0 +1,99 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { BRIDGE_MAIN } from "./bridge.js";
+
+/** One JSON-RPC message as read off the bridge's stdout, with its arrival index. */
+export interface WireMessage {
+  readonly index: number;
+  readonly message: Record<string, any>;
+}
+
+/**
+ * `lspmcp serve` driven by raw newline-delimited JSON-RPC on stdio: every message the bridge
+ * writes is kept in arrival order. For what the SDK's Client cannot show, such as the order of
+ * notifications and responses (the SDK 1.32 client drops a notification that is read in the
+ * same chunk as the response).
+ */
+export class RawBridge {
+  readonly messages: WireMessage[] = [];
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly waiters = new Set<() => void>();
+  private nextId = 1;
+
+  constructor(configPath: string) {
+    this.child = spawn(process.execPath, [BRIDGE_MAIN, "serve", "--standalone", "--config", configPath], {
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LSPMCP_LOG_LEVEL: "warn" },
+    });
+    let buffered = "";
+    this.child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      buffered += chunk;
+      const lines = buffered.split("\n");
+      buffered = lines.pop()!;
+      for (const line of lines.filter((l) => l.trim() !== "")) this.messages.push({ index: this.messages.length, message: JSON.parse(line) });
+      for (const wake of [...this.waiters]) wake();
+    });
+    this.child.stderr.resume();
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  send(message: Record<string, unknown>): void {
+    this.child.stdin.write(JSON.stringify({ jsonrpc: "2.0", ...message }) + "\n");
+  }
+
+  /** Sends a request and returns its id (the answer is awaited with `response`). */
+  request(method: string, params: Record<string, unknown> = {}): number {
+    const id = this.nextId++;
+    this.send({ id, method, params });
+    return id;
+  }
+
+  /** Waits until a message matching `test` has arrived (within `timeoutMs`) and returns it. */
+  waitFor(test: (message: Record<string, any>) => boolean, timeoutMs = 120_000): Promise<WireMessage> {
+    return new Promise((resolve, reject) => {
+      const check = (): boolean => {
+        const found = this.messages.find((wire) => test(wire.message));
+        if (!found) return false;
+        clearTimeout(timer);
+        this.waiters.delete(wake);
+        resolve(found);
+        return true;
+      };
+      const wake = (): void => void check();
+      const timer = setTimeout(() => {
+        this.waiters.delete(wake);
+        reject(new Error(`no matching message within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.waiters.add(wake);
+      check();
+    });
+  }
+
+  response(id: number, timeoutMs?: number): Promise<WireMessage> {
+    return this.waitFor((message) => message.id === id && ("result" in message || "error" in message), timeoutMs);
+  }
+
+  /** initialize + initialized. */
+  async initialize(): Promise<void> {
+    const id = this.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } });
+    await this.response(id);
+    this.send({ method: "notifications/initialized" });
+  }
+
+  /** A tool's structuredContent, or throws with its error text. */
+  async tool(name: string, args: Record<string, unknown>): Promise<Record<string, any>> {
+    const { message } = await this.response(this.request("tools/call", { name, arguments: args }));
+    if (message.result?.isError) throw new Error(message.result.content[0].text);
+    return message.result.structuredContent;
+  }
+
+  /** Ends stdin (the bridge's clean shutdown) and waits for the exit. */
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.child.exitCode !== null) return resolve();
+      this.child.once("exit", () => resolve());
+      this.child.stdin.end();
+    });
+  }
+}
