@@ -61,11 +61,9 @@ describe("progress", () => {
     expect(folder.items.map((item: { path: string; code: string }) => [item.path, item.code])).toEqual([["pkg/shapes.py", "reportAssignmentType"]]);
   }, 300_000);
 
-  // Several pyright files at once hit the false clean of issue 13 (pyright publishes a first,
-  // import-only pass at the current version before its real check; the settle rule takes it as
-  // final). That rule is issue 13's to change; this test says what the folder call must answer
-  // and is to be enabled when that fix lands.
-  test.skip("pyright on a folder of several modules answers what each file has (needs issue 13's settle rule)", async () => {
+  // Several pyright files at once were issue 13's false clean (a first, import-only pass published
+  // at the current version before the real check); settled by pull, each file has its full answer.
+  test("pyright on a folder of several modules answers what each file has", async () => {
     const root = pythonFolder({
       "pkg/__init__.py": "",
       "pkg/shapes.py": 'def area(width: int, height: int) -> int:\n    return width * height\n\n\nTOTAL: int = "many"\n',
