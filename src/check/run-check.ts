@@ -1,6 +1,7 @@
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { Deadline } from "../contract/deadline.js";
 import type { SessionRegistry } from "../sessions/session-registry.js";
+import { CallScope } from "../pipeline/call-scope.js";
 import { fileDiagnostics, type FileDiagnostics } from "../pipeline/file-diagnostics.js";
 import type { CheckTarget } from "./discover-targets.js";
 import { FirstFailure, runPool } from "./run-pool.js";
@@ -50,12 +51,16 @@ export async function runCheck(
   const runs = await runPool(groups, config.bridge.max_sessions, failure, async (group) => {
     let peak = 0;
     await runPool(group.items, options.batchSize, failure, async ({ target, index }) => {
-      const context = { config, sessions, deadline: Deadline.in(config.bridge.request_timeout_ms), signal: failure.signal };
+      const context = { config, sessions, deadline: Deadline.in(config.bridge.request_timeout_ms), signal: failure.signal, scope: new CallScope() };
       const args = { workspace: target.workspace.name, server: target.server.name, path: target.file.absolutePath };
-      results[index] = await fileDiagnostics(context, args, {
-        close: true,
-        onSynced: ({ client }) => (peak = Math.max(peak, client.documents.openCount)),
-      });
+      try {
+        results[index] = await fileDiagnostics(context, args, {
+          close: true,
+          onSynced: ({ client }) => (peak = Math.max(peak, client.documents.openCount)),
+        });
+      } finally {
+        context.scope.close();
+      }
       options.onProgress?.(++done, targets.length, `${target.workspace.name}/${target.server.name}`);
     });
     const session = sessions.get(group.workspace, group.server);

@@ -36,6 +36,8 @@ export interface LspClientOptions {
   readonly workspaceName: string;
   readonly initializationOptions: Readonly<Record<string, unknown>>;
   readonly settings: Readonly<Record<string, unknown>>;
+  /** `max_open_documents`: the cap of {@link DocumentSync}. */
+  readonly maxOpenDocuments: number;
   readonly log: (line: string) => void;
 }
 
@@ -56,6 +58,8 @@ export class LspClient {
   readonly registrations = new DynamicRegistrations();
   readonly documents: DocumentSync;
   private closed = false;
+  // Set once the bridge began `shutdown`: the session is being stopped on purpose.
+  private stopping = false;
   private brokenReason: string | null = null;
   private readonly closeListeners = new Set<() => void>();
   private initializeResult: InitializeResult | null = null;
@@ -64,7 +68,12 @@ export class LspClient {
     private readonly connection: MessageConnection,
     private readonly options: LspClientOptions,
   ) {
-    this.documents = new DocumentSync(connection, () => this.pushDiagnostics.currentSequence());
+    this.documents = new DocumentSync(connection, {
+      currentSequence: () => this.pushDiagnostics.currentSequence(),
+      onClosed: (uri) => this.pushDiagnostics.forget(uri),
+      refusal: (method) => (this.stopping ? this.closedError(method) : null),
+      maxOpen: options.maxOpenDocuments,
+    });
     connection.onClose(() => this.markClosed());
   }
 
@@ -175,7 +184,7 @@ export class LspClient {
     params: P,
     { deadline, signal }: RequestOptions,
   ): Promise<R> {
-    if (this.closed) throw this.closedError(type.method);
+    if (this.closed || this.stopping) throw this.closedError(type.method);
     const cancellation = new CancellationTokenSource();
     const onAbort = (): void => cancellation.cancel();
     let unsubscribeClose = (): void => {};
@@ -206,7 +215,12 @@ export class LspClient {
     }
   }
 
+  // A client the bridge is shutting down (restart, bridge exit) is not a crashed server: the
+  // caller's session was stopped under it, which is SessionDead.
   private closedError(method: string): BridgeError {
+    if (this.stopping) {
+      return new BridgeError("SessionDead", `the session was stopped (restart or shutdown) during ${method}`, { method, stopped: true });
+    }
     if (this.brokenReason !== null) {
       return new BridgeError("ServerCrashed", `the connection to the language server was ended during ${method}: ${this.brokenReason}`, {
         method,
@@ -220,7 +234,10 @@ export class LspClient {
   async shutdown(deadline: Deadline): Promise<void> {
     if (this.closed) return;
     try {
-      await this.request(ShutdownRequest.type, undefined as void, { deadline });
+      // Sent before the client refuses new work, so that the shutdown request itself goes out.
+      const answered = this.request(ShutdownRequest.type, undefined as void, { deadline });
+      this.stopping = true;
+      await answered;
       await this.connection.sendNotification(ExitNotification.type);
     } catch {
       // Not answering shutdown is the server's failure; the process tree is reaped regardless.

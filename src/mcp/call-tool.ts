@@ -5,29 +5,38 @@ import type { Logger } from "../contract/logger.js";
 import { Deadline } from "../contract/deadline.js";
 import { toolResultShape } from "../tools/bounded-answer.js";
 import type { ToolContext, ToolDefinition } from "../tools/index.js";
+import { CallScope } from "../pipeline/call-scope.js";
+import type { CallGate } from "./fair-scheduler.js";
 
 /**
  * Runs one tool call end to end and never throws: the arguments are checked against the tool's
- * input schema (failures are `InvalidArguments` with the offending field paths), the handler
- * runs under the call's deadline, and any failure becomes the CONTRACT §6 error result.
+ * input schema (failures are `InvalidArguments` with the offending field paths), the call waits
+ * for its turn at `gate` when there is one (the shared server's fair scheduler), the handler runs
+ * under the call's deadline (which the wait counts against), and any failure becomes the
+ * CONTRACT §6 error result. Whatever the call held is let go when it ends.
  */
 export async function callTool(
   tool: ToolDefinition,
   rawArgs: unknown,
-  context: Omit<ToolContext, "deadline">,
+  context: Omit<ToolContext, "deadline" | "scope">,
   logger: Logger,
+  gate?: CallGate,
 ): Promise<CallToolResult> {
+  const scope = new CallScope();
   try {
     const parsed = tool.inputSchema.safeParse(rawArgs ?? {});
     if (!parsed.success) throw invalidArguments(tool.name, parsed.error);
     const deadline = Deadline.in(context.config.bridge.request_timeout_ms);
-    const answer = await tool.handler(parsed.data, { ...context, deadline });
+    if (gate) scope.defer(await gate.admit(deadline, context.signal));
+    const answer = await tool.handler(parsed.data, { ...context, deadline, scope });
     return toolResultShape(answer) as CallToolResult;
   } catch (error) {
     const failure = asBridgeError(error);
     if (failure.code === "Internal") logger.error("tool failed", { tool: tool.name, error: String(failure.cause ?? failure) });
     else logger.debug("tool answered an error", { tool: tool.name, code: failure.code });
     return errorResult(failure);
+  } finally {
+    scope.close();
   }
 }
 

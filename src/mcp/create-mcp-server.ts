@@ -5,6 +5,7 @@ import type { ResolvedConfig } from "../config/types.js";
 import type { SessionRegistry } from "../sessions/session-registry.js";
 import { TOOLS } from "../tools/index.js";
 import { callTool } from "./call-tool.js";
+import type { CallGate } from "./fair-scheduler.js";
 import { listedTool } from "./tool-schemas.js";
 
 export interface McpServerOptions {
@@ -12,13 +13,15 @@ export interface McpServerOptions {
   readonly sessions: SessionRegistry;
   readonly logger: Logger;
   readonly version: string;
+  /** Where each tool call waits for its turn (the shared server's fair scheduler); none when standalone. */
+  readonly gate?: CallGate;
 }
 
 /**
  * The MCP server: `tools/list` is the closed list (answered without touching any language
  * server), `tools/call` runs one of them. The only place where bridge errors become MCP results.
  */
-export function createMcpServer({ config, sessions, logger, version }: McpServerOptions): Server {
+export function createMcpServer({ config, sessions, logger, version, gate }: McpServerOptions): Server {
   const server = new Server(
     { name: "lspmcp", version },
     {
@@ -34,7 +37,7 @@ export function createMcpServer({ config, sessions, logger, version }: McpServer
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const tool = byName.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}; the tools are ${[...byName.keys()].join(", ")}`);
-    return callTool(tool, request.params.arguments, { config, sessions, signal: extra.signal }, logger);
+    return callTool(tool, request.params.arguments, { config, sessions, signal: extra.signal }, logger, gate);
   });
   return server;
 }

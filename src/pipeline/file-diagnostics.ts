@@ -57,6 +57,7 @@ export async function fileDiagnostics(
     const diagnostics = mergeDiagnostics(convert(answer.pull), convert(answer.push));
     return { workspace: target.workspace, server: target.server, file, text: synced.document.text, diagnostics };
   } finally {
+    target.release();
     // A closed connection has nothing left to close; the failure that closed it is what counts.
     if (options.close && !client.isClosed) {
       await client.documents.close(synced.document.uri).catch(() => {});
