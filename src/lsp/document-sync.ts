@@ -63,8 +63,9 @@ export class DocumentSync {
       this.closedVersions.delete(uri);
       const document = { uri, languageId, version, text, sentAfterSequence };
       this.documents.set(uri, document);
-      await this.notify(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version, text } });
+      // Room is made first, so that the server never holds more than the cap either.
       await this.evictPastCap(uri);
+      await this.notify(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version, text } });
       return document;
     }
     const document = { ...known, version: known.version + 1, text, sentAfterSequence };

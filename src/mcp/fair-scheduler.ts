@@ -62,7 +62,8 @@ class Lane implements SchedulerLane {
 export class FairScheduler {
   readonly #limits: FairSchedulerLimits;
   readonly #lanes: Lane[] = [];
-  #cursor = 0;
+  // The lane served last: the next turn starts after it.
+  #last: Lane | null = null;
   #running = 0;
 
   constructor(limits: FairSchedulerLimits) {
@@ -122,10 +123,9 @@ export class FairScheduler {
     if (lane.closed) return;
     lane.closed = true;
     const at = this.#lanes.indexOf(lane);
-    if (at >= 0) {
-      this.#lanes.splice(at, 1);
-      if (this.#cursor > at) this.#cursor--;
-    }
+    if (at >= 0) this.#lanes.splice(at, 1);
+    // The turn passes to the lane that followed it.
+    if (this.#last === lane) this.#last = at > 0 ? this.#lanes[at - 1]! : null;
     for (const waiter of [...lane.waiting]) waiter.refuse(new BridgeError("SessionDead", "the peer's connection to the shared server has ended", {}));
   }
 
@@ -147,12 +147,12 @@ export class FairScheduler {
   #pump(): void {
     while (this.#running < this.#limits.total) {
       const count = this.#lanes.length;
+      const from = this.#last === null ? 0 : this.#lanes.indexOf(this.#last) + 1;
       let served = false;
       for (let step = 0; step < count; step++) {
-        const index = (this.#cursor + step) % count;
-        const lane = this.#lanes[index]!;
+        const lane = this.#lanes[(from + step) % count]!;
         if (lane.waiting.length === 0 || lane.running >= this.#limits.perPeer) continue;
-        this.#cursor = (index + 1) % count;
+        this.#last = lane;
         lane.waiting[0]!.start();
         served = true;
         break;

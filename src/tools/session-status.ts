@@ -20,6 +20,7 @@ export const SessionStatusSchema = z.object({
   uptime_ms: z.number().int().nullable(),
   restarts: z.number().int(),
   open_documents: z.number().int(),
+  max_open_documents: z.number().int(),
   last_exit: z.object({ code: z.number().int().nullable(), signal: z.string().nullable() }).nullable(),
   last_error: z.object({ code: z.string(), message: z.string() }).nullable(),
   stderr_tail: z.array(z.string()),
@@ -42,6 +43,7 @@ export function sessionStatus(workspace: ResolvedWorkspace, server: ResolvedServ
     uptime_ms: snapshot.uptime_ms,
     restarts: snapshot.restarts,
     open_documents: snapshot.open_documents,
+    max_open_documents: snapshot.max_open_documents,
     last_exit: snapshot.last_exit ? { code: snapshot.last_exit.code, signal: snapshot.last_exit.signal } : null,
     last_error: snapshot.last_error,
     stderr_tail: snapshot.stderr_tail,
@@ -58,7 +60,7 @@ export function renderStatusLine(status: SessionStatus): string {
 export const sessionStatusTool = defineTool({
   name: "session_status",
   title: "Session status",
-  description: "State, pids, pinned and reported versions, uptime, restarts, open documents and stderr tail of every configured (workspace, server) session.",
+  description: "State, pids, pinned and reported versions, uptime, restarts, open documents (and their cap) and stderr tail of every configured (workspace, server) session.",
   inputSchema: z.strictObject({}),
   outputSchema: z.object({ sessions: z.array(SessionStatusSchema) }),
   handler: async (_args, context) => {
