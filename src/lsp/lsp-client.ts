@@ -242,8 +242,10 @@ export class LspClient {
     } catch {
       // Not answering shutdown is the server's failure; the process tree is reaped regardless.
     } finally {
-      this.connection.dispose();
+      // Listeners first, so that requests still waiting fail as stopped (SessionDead) rather
+      // than with vscode-jsonrpc's "connection got disposed".
       this.markClosed();
+      this.connection.dispose();
     }
   }
 
