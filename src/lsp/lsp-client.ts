@@ -215,9 +215,18 @@ export class LspClient {
     }
   }
 
-  // A client the bridge is shutting down (restart, bridge exit) is not a crashed server: the
-  // caller's session was stopped under it, which is SessionDead.
-  private closedError(method: string): BridgeError {
+  /** Whether the bridge began shutting this client down (a restart, or the bridge's end). */
+  get isStopping(): boolean {
+    return this.stopping;
+  }
+
+  /**
+   * The error of a call that found the connection closed during `method`: `SessionDead` (with
+   * `stopped: true`) when the bridge is shutting the client down, since the caller's session was
+   * stopped under it and nothing crashed; otherwise `ServerCrashed`, with the reason when the
+   * server broke the protocol.
+   */
+  closedError(method: string): BridgeError {
     if (this.stopping) {
       return new BridgeError("SessionDead", `the session was stopped (restart or shutdown) during ${method}`, { method, stopped: true });
     }
