@@ -206,16 +206,20 @@ export async function soakMix({ main, calls, every, workers, minutes, maxOpen, l
       }
       state.calls += 1;
       state.byTool[call.name] = (state.byTool[call.name] ?? 0) + 1;
+      const problem = (list, text) => {
+        list.push(text);
+        log(`[soak] problem at call ${state.calls}: ${text}`);
+      };
       if (result.isError) {
-        state.failures.push(`${call.name} ${JSON.stringify(call.arguments)}: ${result.content?.[0]?.text?.slice(0, 300)}`);
+        problem(state.failures, `${call.name} ${JSON.stringify(call.arguments)}: ${result.content?.[0]?.text?.slice(0, 300)}`);
       } else if (kind.startsWith("ro-")) {
         const key = JSON.stringify(call);
         const bytes = JSON.stringify(result.structuredContent);
         if (!readOnlyAnswers.has(key)) readOnlyAnswers.set(key, bytes);
-        else if (readOnlyAnswers.get(key) !== bytes) state.stale.push(`${key}: the answer about an unchanged file changed`);
+        else if (readOnlyAnswers.get(key) !== bytes) problem(state.stale, `${key}: the answer about an unchanged file changed from ${readOnlyAnswers.get(key).slice(0, 300)} to ${bytes.slice(0, 300)}`);
       } else if (call.arguments.path === file.path) {
-        const problem = staleness(call.name, result, file);
-        if (problem) state.stale.push(`${call.name} ${file.path}: ${problem}`);
+        const stale = staleness(call.name, result, file);
+        if (stale) problem(state.stale, `${call.name} ${file.path} generation ${file.generation}: ${stale}`);
       }
       if (state.calls % every === 0) sample();
     }

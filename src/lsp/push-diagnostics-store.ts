@@ -10,14 +10,22 @@ export interface PublishedDiagnostics {
 
 /**
  * Keeps the last pushed diagnostics per URI and tells listeners when a URI gets a new publish.
- * Only the newest publish matters: LSP says each one replaces the previous set.
+ * Only the newest publish matters: LSP says each one replaces the previous set. Once the server
+ * has sent a versioned publish, its unversioned ones (clears of closed documents) are ignored.
  */
 export class PushDiagnosticsStore {
   private readonly latest = new Map<string, PublishedDiagnostics>();
   private readonly listeners = new Set<(uri: string) => void>();
   private counter = 0;
+  private versioned = false;
 
   onPublish(params: PublishDiagnosticsParams): void {
+    // A server that versions its publishes sends an unversioned one only to clear a document it
+    // was told is closed (clangd and pyright do). Once the cap on open documents closed it and a
+    // call reopened it, that clear could arrive after the reopen and pass for a clean answer
+    // about the new version (seen in the long soak): so, from such a server, it is dropped.
+    if (typeof params.version === "number") this.versioned = true;
+    else if (this.versioned) return;
     this.latest.set(params.uri, {
       version: typeof params.version === "number" ? params.version : null,
       diagnostics: params.diagnostics,
