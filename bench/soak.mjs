@@ -1,26 +1,53 @@
-// Soak (issue 7): N sequential tool calls through the real bridge (run `npm run build` first),
-// over four fake-server sessions, with the bridge's RSS read from /proc every `--every` calls.
-// Prints one JSON object: calls, failures, RSS samples, max RSS, and the RSS slope (least squares
-// over the second half of the samples, after warm-up) in KiB per call and per 1,000 calls.
-// Usage: node bench/soak.mjs [--calls 2000] [--every 50]
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// Soak. Modes, chosen by flags (run `npm run build` first; `npm run soak` does setup and passes
+// `--calls 2000`, and later flags win, so `npm run soak -- --calls 100000 --mix` works):
+//   (default)      N sequential tool calls through a standalone bridge over four fake-server
+//                  sessions (issue 7), the bridge's RSS read every `--every` calls;
+//   --mix          the long soak (issue 19, bench/soak-mix.mjs): `--workers` attached serve
+//                  processes drive one shared bridge with every listed tool over TypeScript,
+//                  Python and C files edited on disk as it goes; zero failed calls and zero stale
+//                  answers expected; RSS of the bridge, forwarders and each server over time;
+//   --fuzz N       fuzz at scale (bench/soak-fuzz.mjs): N generated calls across every tool.
+// `--minutes M` ends the mix early (the report says how many calls were made). Prints one JSON
+// object: the default mode's report, or { mix, fuzz } with the reports of the modes that ran,
+// each with its RSS slope fitted over the second half of its samples, in KiB per 1,000 calls.
+// Usage: node bench/soak.mjs [--calls 2000] [--every 50] [--mix [--workers 3] [--minutes M]
+//        [--max-open 4]] [--fuzz 10000 [--seed 7]]
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { soakFuzz } from "./soak-fuzz.mjs";
+import { soakMix } from "./soak-mix.mjs";
+import { peakKiB, rssKiB, slopePer1000 } from "./soak-stats.mjs";
 
 const REPO = resolve(fileURLToPath(new URL("..", import.meta.url)));
+const MAIN = join(REPO, "dist/src/cli/main.js");
 const argv = process.argv.slice(2);
-const option = (name, fallback) => {
-  const at = argv.indexOf(name);
+// The last occurrence wins: npm's fixed `--calls 2000` comes before the caller's flags.
+const option = (name, fallback, min = 1) => {
+  const at = argv.lastIndexOf(name);
   const value = at >= 0 ? Number(argv[at + 1]) : NaN;
-  return Number.isInteger(value) && value > 0 ? value : fallback;
+  return Number.isInteger(value) && value >= min ? value : fallback;
 };
-const CALLS = option("--calls", 2000);
-const EVERY = option("--every", 50);
-const SERVERS = ["s1", "s2", "s3", "s4"];
+const CALLS = option("--calls", 2000, 0);
+const MIX = argv.includes("--mix");
+const FUZZ = option("--fuzz", 0, 0);
+const EVERY = option("--every", MIX ? 1000 : 50);
+const log = (line) => process.stderr.write(`${line}\n`);
 
+if (MIX || FUZZ > 0) {
+  const report = {};
+  if (MIX && CALLS > 0) {
+    report.mix = await soakMix({ main: MAIN, calls: CALLS, every: EVERY, workers: option("--workers", 3), minutes: option("--minutes", 0, 0), maxOpen: option("--max-open", 4), log });
+  }
+  if (FUZZ > 0) report.fuzz = await soakFuzz({ repo: REPO, main: MAIN, count: FUZZ, seed: option("--seed", 7, 0), log });
+  console.log(JSON.stringify(report));
+  process.exit(0);
+}
+
+const SERVERS = ["s1", "s2", "s3", "s4"];
 const dir = mkdtempSync(join(tmpdir(), "lspmcp-soak-"));
 const root = join(dir, "ws");
 mkdirSync(root);
@@ -49,7 +76,6 @@ const transport = new StdioClientTransport({
 const client = new Client({ name: "lspmcp-soak", version: "0" });
 await client.connect(transport);
 const pid = transport.pid;
-const rssKiB = () => Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]);
 
 // A rotation of every tool over every session, with the file edited now and then so that sync
 // (didChange) is part of the load, not only cached answers.
@@ -77,16 +103,12 @@ const started = Date.now();
 for (let index = 0; index < CALLS; index++) {
   const result = await client.callTool(callFor(index));
   if (result.isError) failures++;
-  if ((index + 1) % EVERY === 0) samples.push({ calls: index + 1, rss_kib: rssKiB() });
+  if ((index + 1) % EVERY === 0) samples.push({ calls: index + 1, rss_kib: rssKiB(pid) });
 }
 const elapsedMs = Date.now() - started;
 
-const tail = samples.slice(Math.floor(samples.length / 2));
-const meanX = tail.reduce((sum, s) => sum + s.calls, 0) / tail.length;
-const meanY = tail.reduce((sum, s) => sum + s.rss_kib, 0) / tail.length;
-const slope =
-  tail.reduce((sum, s) => sum + (s.calls - meanX) * (s.rss_kib - meanY), 0) / Math.max(1, tail.reduce((sum, s) => sum + (s.calls - meanX) ** 2, 0));
-const peak = Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]);
+const slope1000 = slopePer1000(samples, (s) => s.calls, (s) => s.rss_kib) ?? 0;
+const peak = peakKiB(pid);
 await client.close();
 rmSync(dir, { recursive: true, force: true });
 
@@ -99,8 +121,8 @@ console.log(
     last_rss_kib: samples.at(-1)?.rss_kib ?? null,
     max_rss_kib: Math.max(...samples.map((s) => s.rss_kib)),
     peak_rss_kib: peak,
-    slope_kib_per_call: Number(slope.toFixed(3)),
-    slope_kib_per_1000_calls: Math.round(slope * 1000),
+    slope_kib_per_call: Number((slope1000 / 1000).toFixed(3)),
+    slope_kib_per_1000_calls: Math.round(slope1000),
     samples,
   }),
 );

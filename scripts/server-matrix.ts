@@ -73,7 +73,7 @@ export async function collectServerRows(packageRoot: string, timeoutMs = 180000)
       rows.push(
         ...(await Promise.all(
           batch.map(async (server, i) => {
-            const client = await sessions.ready(config.workspaces[first + i]!, server, deadline);
+            const client = await sessions.readyClient(config.workspaces[first + i]!, server, deadline);
             const negotiated = client.capabilities.positionEncoding ?? "utf-16";
             return { profile: server.name, version: server.version, capabilities: client.capabilities, negotiated, counts: server.position_encoding };
           }),

@@ -38,7 +38,8 @@ export async function serveShared(source: ConfigSource, logger: Logger, version:
   const lifetime = new SharedLifetime(config.shared.linger_ms, Math.max(config.shared.linger_ms, FIRST_PEER_GRACE_MS), () => void shutdown("no peers left"));
   let url = "";
   const http: SharedHttpServer = new SharedHttpServer({
-    createMcpServer: () => createMcpServer({ config, sessions, logger, version }),
+    createMcpServer: (gate) => createMcpServer({ config, sessions, logger, version, gate }),
+    fairness: { perPeer: config.shared.max_calls_per_peer, total: config.shared.max_calls_in_flight },
     token,
     // A server on its way out answers that it holds no lease, so nobody new attaches to it.
     probe: () => ({ kind: "lspmcp-shared", token, version, config_digest: digest, leaseholder: !stopping && holdsLease(paths, token) }),

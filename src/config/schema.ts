@@ -39,6 +39,10 @@ const BridgeSchema = z
     max_sessions: positiveInt(4, "Live language-server sessions at once; starting one more fails with SessionLimit."),
     max_result_bytes: positiveInt(32768, "Ceiling on any tool result, in UTF-8 bytes of its JSON."),
     request_timeout_ms: positiveInt(30000, "Deadline of each LSP request; also the diagnostics settle deadline."),
+    max_open_documents: positiveInt(
+      256,
+      "Documents each session keeps open; past it the least recently used one is closed (didClose) and reopened from disk when next asked for.",
+    ),
   })
   .describe("Bridge-wide limits.");
 
@@ -64,6 +68,14 @@ const SharedSchema = z
       .positive()
       .default(600000)
       .describe("An HTTP peer with no request in flight, no open event stream and no request for this long is ended."),
+    max_calls_per_peer: positiveInt(
+      4,
+      "Tool calls of one peer (one attached agent) that the shared bridge runs at once; its further calls wait their turn, still under their deadline.",
+    ),
+    max_calls_in_flight: positiveInt(
+      16,
+      "Tool calls of all peers that the shared bridge runs at once; a freed slot goes to the next peer in turn (round-robin).",
+    ),
   })
   .describe("Sharing one bridge (and its language servers) between the lspmcp processes of one checkout.");
 

@@ -25,6 +25,7 @@ export interface BridgeSettings {
   readonly max_sessions: number;
   readonly max_result_bytes: number;
   readonly request_timeout_ms: number;
+  readonly max_open_documents: number;
 }
 
 export interface SharedSettings {
@@ -33,6 +34,10 @@ export interface SharedSettings {
   readonly lease_dir: string | null;
   readonly linger_ms: number;
   readonly session_idle_ms: number;
+  /** Tool calls of one peer that run at once; the rest wait in the peer's lane. */
+  readonly max_calls_per_peer: number;
+  /** Tool calls of all peers that run at once; slots go round-robin between peers. */
+  readonly max_calls_in_flight: number;
 }
 
 export interface LanguageClaim {

@@ -16,29 +16,56 @@ export interface OpenDocument {
   readonly sentAfterSequence: number;
 }
 
+export interface DocumentSyncOptions {
+  /** The push-store sequence now (see {@link OpenDocument.sentAfterSequence}). */
+  readonly currentSequence: () => number;
+  /** Told when a document was closed, so that what the server pushed for it is dropped. */
+  readonly onClosed: (uri: string) => void;
+  /** Why no document may be sent now (the client is being shut down), or null. */
+  readonly refusal?: (method: string) => BridgeError | null;
+  /** At most this many documents stay open; past it the least recently used one is closed. */
+  readonly maxOpen: number;
+}
+
 /**
  * Keeps the server's view of each file equal to the bytes on disk at call time: didOpen the
  * first time, a full didChange with the next version when the text changed, nothing otherwise.
+ *
+ * At most `maxOpen` documents stay open: opening one more closes (didClose) the least recently
+ * used document that no call holds, and it is opened again from the caller's text when next
+ * asked for. A held document (see {@link DocumentSync.hold}) is never closed under a call, so
+ * while more than `maxOpen` are held at once the cap is exceeded until they are released.
+ * Versions of a URI only grow, across a close and a reopen too, so that a late publish for an
+ * earlier life of the document can never pass for the current one.
  */
 export class DocumentSync {
+  // Map order is recency order: a used document is moved to the end.
   private readonly documents = new Map<string, OpenDocument>();
+  private readonly holds = new Map<string, number>();
+  // The last version of each closed URI, bounded by the files of the workspace.
+  private readonly closedVersions = new Map<string, number>();
 
   constructor(
     private readonly connection: MessageConnection,
-    private readonly currentSequence: () => number,
+    private readonly options: DocumentSyncOptions,
   ) {}
 
   /** Sends what is needed so the server has `text` for `uri`; returns the document as sent. */
   async sync(uri: string, languageId: string, text: string): Promise<OpenDocument> {
+    const refused = this.options.refusal?.("document sync");
+    if (refused) throw refused;
     const known = this.documents.get(uri);
+    if (known) this.touch(uri, known);
     if (known && known.text === text) return known;
-    const sentAfterSequence = this.currentSequence();
+    const sentAfterSequence = this.options.currentSequence();
     if (!known) {
-      const document = { uri, languageId, version: 1, text, sentAfterSequence };
+      const version = (this.closedVersions.get(uri) ?? 0) + 1;
+      this.closedVersions.delete(uri);
+      const document = { uri, languageId, version, text, sentAfterSequence };
       this.documents.set(uri, document);
-      await this.notify(DidOpenTextDocumentNotification.type, {
-        textDocument: { uri, languageId, version: 1, text },
-      });
+      // Room is made first, so that the server never holds more than the cap either.
+      await this.evictPastCap(uri);
+      await this.notify(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version, text } });
       return document;
     }
     const document = { ...known, version: known.version + 1, text, sentAfterSequence };
@@ -51,20 +78,33 @@ export class DocumentSync {
     return document;
   }
 
-  async close(uri: string): Promise<void> {
-    if (!this.documents.delete(uri)) return;
-    await this.notify(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+  /**
+   * Keeps `uri` open, once synced, until the returned release is called (idempotent). A call
+   * takes the hold before its sync and lets go when it has its answer, so that eviction never
+   * closes a document between a call's sync and the server's answer about it.
+   */
+  hold(uri: string): () => void {
+    this.holds.set(uri, (this.holds.get(uri) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.holds.get(uri) ?? 1) - 1;
+      if (left > 0) this.holds.set(uri, left);
+      else this.holds.delete(uri);
+      // Documents held past the cap are closed once nothing holds them; a dead server's pipe
+      // failing here is reported by the session, not by the call that let go.
+      void this.evictPastCap().catch(() => {});
+    };
   }
 
-  // A server that died between two messages makes the write fail (EPIPE): that is the server's
-  // crash, not an internal error of the bridge.
-  private async notify<P>(type: NotificationType<P>, params: P): Promise<void> {
-    try {
-      await (this.connection.sendNotification as (t: NotificationType<P>, p: P) => Promise<void>)(type, params);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      throw new BridgeError("ServerCrashed", `the language server went away during ${type.method}: ${message}`, { method: type.method }, { cause: error });
-    }
+  async close(uri: string): Promise<void> {
+    const known = this.documents.get(uri);
+    if (!known) return;
+    this.documents.delete(uri);
+    this.closedVersions.set(uri, known.version);
+    this.options.onClosed(uri);
+    await this.notify(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
   }
 
   get(uri: string): OpenDocument | undefined {
@@ -73,5 +113,36 @@ export class DocumentSync {
 
   get openCount(): number {
     return this.documents.size;
+  }
+
+  /** The cap on open documents (`max_open_documents`). */
+  get maxOpen(): number {
+    return this.options.maxOpen;
+  }
+
+  private touch(uri: string, document: OpenDocument): void {
+    this.documents.delete(uri);
+    this.documents.set(uri, document);
+  }
+
+  private async evictPastCap(keep?: string): Promise<void> {
+    while (this.documents.size > this.options.maxOpen) {
+      const victim = [...this.documents.keys()].find((uri) => uri !== keep && !this.holds.has(uri));
+      if (victim === undefined) return;
+      await this.close(victim);
+    }
+  }
+
+  // A server that died between two messages makes the write fail (EPIPE): that is the server's
+  // crash, not an internal error of the bridge.
+  private async notify<P>(type: NotificationType<P>, params: P): Promise<void> {
+    try {
+      await (this.connection.sendNotification as (t: NotificationType<P>, p: P) => Promise<void>)(type, params);
+    } catch (error) {
+      const refused = this.options.refusal?.(type.method);
+      if (refused) throw refused;
+      const message = error instanceof Error ? error.message : String(error);
+      throw new BridgeError("ServerCrashed", `the language server went away during ${type.method}: ${message}`, { method: type.method }, { cause: error });
+    }
   }
 }

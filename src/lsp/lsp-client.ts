@@ -49,6 +49,8 @@ export interface LspClientOptions {
    * it scans the project, then the real one).
    */
   readonly settleAfterProgress?: boolean;
+  /** `max_open_documents`: the cap of {@link DocumentSync}. */
+  readonly maxOpenDocuments: number;
   readonly log: (line: string) => void;
 }
 
@@ -71,6 +73,8 @@ export class LspClient {
   readonly events = new ServerEvents();
   readonly documents: DocumentSync;
   private closed = false;
+  // Set once the bridge began `shutdown`: the session is being stopped on purpose.
+  private stopping = false;
   private brokenReason: string | null = null;
   private readonly closeListeners = new Set<() => void>();
   private initializeResult: InitializeResult | null = null;
@@ -80,7 +84,12 @@ export class LspClient {
     private readonly connection: MessageConnection,
     private readonly options: LspClientOptions,
   ) {
-    this.documents = new DocumentSync(connection, () => this.pushDiagnostics.currentSequence());
+    this.documents = new DocumentSync(connection, {
+      currentSequence: () => this.pushDiagnostics.currentSequence(),
+      onClosed: (uri) => this.pushDiagnostics.forget(uri),
+      refusal: (method) => (this.stopping ? this.closedError(method) : null),
+      maxOpen: options.maxOpenDocuments,
+    });
     connection.onClose(() => this.markClosed());
   }
 
@@ -212,7 +221,7 @@ export class LspClient {
     params: P,
     { deadline, signal }: RequestOptions,
   ): Promise<R> {
-    if (this.closed) throw this.closedError(type.method);
+    if (this.closed || this.stopping) throw this.closedError(type.method);
     if (signal?.aborted) throw new BridgeError("Timeout", `${type.method} was cancelled by the client`, { cancelled: true });
     const cancellation = new CancellationTokenSource();
     // A caller's abort and a server that dies mid-request both end the call now through `stop`
@@ -249,7 +258,21 @@ export class LspClient {
     }
   }
 
-  private closedError(method: string): BridgeError {
+  /** Whether the bridge began shutting this client down (a restart, or the bridge's end). */
+  get isStopping(): boolean {
+    return this.stopping;
+  }
+
+  /**
+   * The error of a call that found the connection closed during `method`: `SessionDead` (with
+   * `stopped: true`) when the bridge is shutting the client down, since the caller's session was
+   * stopped under it and nothing crashed; otherwise `ServerCrashed`, with the reason when the
+   * server broke the protocol.
+   */
+  closedError(method: string): BridgeError {
+    if (this.stopping) {
+      return new BridgeError("SessionDead", `the session was stopped (restart or shutdown) during ${method}`, { method, stopped: true });
+    }
     if (this.brokenReason !== null) {
       return new BridgeError("ServerCrashed", `the connection to the language server was ended during ${method}: ${this.brokenReason}`, {
         method,
@@ -263,13 +286,18 @@ export class LspClient {
   async shutdown(deadline: Deadline): Promise<void> {
     if (this.closed) return;
     try {
-      await this.request(ShutdownRequest.type, undefined as void, { deadline });
+      // Sent before the client refuses new work, so that the shutdown request itself goes out.
+      const answered = this.request(ShutdownRequest.type, undefined as void, { deadline });
+      this.stopping = true;
+      await answered;
       await this.connection.sendNotification(ExitNotification.type);
     } catch {
       // Not answering shutdown is the server's failure; the process tree is reaped regardless.
     } finally {
-      this.connection.dispose();
+      // Listeners first, so that requests still waiting fail as stopped (SessionDead) rather
+      // than with vscode-jsonrpc's "connection got disposed".
       this.markClosed();
+      this.connection.dispose();
     }
   }
 

@@ -61,7 +61,7 @@ export function handleServerRequests(connection: MessageConnection, context: Ser
   connection.onRequest(DiagnosticRefreshRequest.type, () => undefined);
 
   connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
-    context.pushDiagnostics.onPublish(params, !context.progress.isIdle());
+    if (!context.pushDiagnostics.onPublish(params, !context.progress.isIdle())) return;
     const version = typeof params.version === "number" ? params.version : null;
     context.events.emit({ type: "publish", uri: params.uri, version, diagnostics: params.diagnostics });
   });

@@ -4,26 +4,36 @@ import type { Logger } from "../contract/logger.js";
 import { Deadline } from "../contract/deadline.js";
 import { toolResultShape } from "../tools/bounded-answer.js";
 import type { Tool, ToolContext } from "../tools/index.js";
+import { CallScope } from "../pipeline/call-scope.js";
+import type { CallGate } from "./fair-scheduler.js";
 
 /**
- * Runs one tool call end to end and never throws: the tool validates its arguments and runs under
- * the call's deadline, and any failure becomes the CONTRACT §6 error result.
+ * Runs one tool call end to end and never throws: the tool validates its arguments (failures are
+ * `InvalidArguments` with the offending field paths), the call waits
+ * for its turn at `gate` when there is one (the shared server's fair scheduler), the handler runs
+ * under the call's deadline (which the wait counts against), and any failure becomes the
+ * CONTRACT §6 error result. Whatever the call held is let go when it ends.
  */
 export async function callTool(
   tool: Tool,
   rawArgs: unknown,
-  context: Omit<ToolContext, "deadline">,
+  context: Omit<ToolContext, "deadline" | "scope">,
   logger: Logger,
+  gate?: CallGate,
 ): Promise<CallToolResult> {
+  const scope = new CallScope();
   try {
     const deadline = Deadline.in(context.config.bridge.request_timeout_ms);
-    const answer = await tool.call(rawArgs, { ...context, deadline });
+    if (gate) scope.defer(await gate.admit(deadline, context.signal));
+    const answer = await tool.call(rawArgs, { ...context, deadline, scope });
     return toolResultShape(answer);
   } catch (error) {
     const failure = asBridgeError(error);
     if (failure.code === "Internal") logger.error("tool failed", { tool: tool.name, error: String(failure.cause ?? failure) });
     else logger.debug("tool answered an error", { tool: tool.name, code: failure.code });
     return errorResult(failure);
+  } finally {
+    scope.close();
   }
 }
 

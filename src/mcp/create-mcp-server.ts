@@ -6,6 +6,7 @@ import type { SessionRegistry } from "../sessions/session-registry.js";
 import { TOOLS } from "../tools/index.js";
 import { callTool } from "./call-tool.js";
 import { ProgressReporter } from "./progress-reporter.js";
+import type { CallGate } from "./fair-scheduler.js";
 import { listedTool } from "./tool-schemas.js";
 
 export interface McpServerOptions {
@@ -13,13 +14,15 @@ export interface McpServerOptions {
   readonly sessions: SessionRegistry;
   readonly logger: Logger;
   readonly version: string;
+  /** Where each tool call waits for its turn (the shared server's fair scheduler); none when standalone. */
+  readonly gate?: CallGate;
 }
 
 /**
  * The MCP server: `tools/list` is the closed list (answered without touching any language
  * server), `tools/call` runs one of them. The only place where bridge errors become MCP results.
  */
-export function createMcpServer({ config, sessions, logger, version }: McpServerOptions): Server {
+export function createMcpServer({ config, sessions, logger, version, gate }: McpServerOptions): Server {
   const server = new Server(
     { name: "lspmcp", version },
     {
@@ -38,7 +41,7 @@ export function createMcpServer({ config, sessions, logger, version }: McpServer
     const token = request.params._meta?.progressToken;
     const progress = token === undefined ? null : new ProgressReporter(token, extra.sendNotification, logger);
     const context = { config, sessions, signal: extra.signal, ...(progress ? { onProgress: progress.report } : {}) };
-    return callTool(tool, request.params.arguments, context, logger).finally(() => progress?.end());
+    return callTool(tool, request.params.arguments, context, logger, gate).finally(() => progress?.end());
   });
   return server;
 }

@@ -1,6 +1,7 @@
 import type { ResolvedConfig } from "../config/types.js";
 import type { Deadline } from "../contract/deadline.js";
 import type { SessionRegistry } from "../sessions/session-registry.js";
+import type { CallScope } from "./call-scope.js";
 
 /**
  * What one call (a tool call, or one file of `lspmcp check`) may use: the config, the sessions,
@@ -18,4 +19,6 @@ export interface CallContext {
    * done so far out of `total`, strictly increasing, never after the call has answered.
    */
   readonly onProgress?: (done: number, total: number) => void;
+  /** What the call holds until it ends; its owner closes it when the call is over. */
+  readonly scope: CallScope;
 }

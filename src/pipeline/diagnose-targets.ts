@@ -1,5 +1,6 @@
 import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { Deadline } from "../contract/deadline.js";
+import { CallScope } from "./call-scope.js";
 import { BridgeError } from "../contract/errors.js";
 import type { SessionRegistry } from "../sessions/session-registry.js";
 import type { ResolvedConfig } from "../config/types.js";
@@ -58,13 +59,16 @@ export async function diagnoseTargets(
     await runPool(group.items, options.batchSize, failure, async ({ target, index }) => {
       const item = failure.itemSignal();
       const deadline = Deadline.in(config.bridge.request_timeout_ms);
+      // Each file holds its document only while it is being answered; the cap may close it after.
+      const scope = new CallScope();
       try {
-        const context = { config, sessions, deadline, signal: item.signal };
+        const context = { config, sessions, deadline, signal: item.signal, scope };
         const args = { workspace: target.workspace.name, server: target.server.name, path: target.file.absolutePath };
         results[index] = await fileDiagnostics(context, args, { close: options.close, onSynced: options.onSynced });
       } catch (error) {
         throw namingFile(error, target);
       } finally {
+        scope.close();
         item.done();
       }
       options.onFileDone?.(++done, targets.length, target);

@@ -56,7 +56,12 @@ export async function fileDiagnostics(
       list === null ? null : list.map((diagnostic) => convertDiagnostic(file.path, diagnostic, synced.lines, encoding));
     const diagnostics = mergeDiagnostics(convert(answer.pull), convert(answer.push));
     return { workspace: target.workspace, server: target.server, file, text: synced.document.text, diagnostics };
+  } catch (error) {
+    // A settle wait that saw the connection close because a restart stopped the session: that is
+    // SessionDead (stopped), like any request of a client being shut down, not a crash.
+    throw client.isStopping ? client.closedError("diagnostics") : error;
   } finally {
+    target.release();
     // A closed connection has nothing left to close; the failure that closed it is what counts.
     if (options.close && !client.isClosed) {
       await client.documents.close(synced.document.uri).catch(() => {});

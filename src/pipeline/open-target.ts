@@ -1,3 +1,4 @@
+import { pathToFileURL } from "node:url";
 import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import type { LspClient } from "../lsp/lsp-client.js";
 import { resolveFile, pickServerForFile, pickWorkspace, type FileTarget } from "../sessions/resolve-target.js";
@@ -12,12 +13,18 @@ export interface OpenTarget {
   readonly file: FileTarget;
   readonly client: LspClient;
   readonly synced: SyncedDocument;
+  /**
+   * Lets go of the document before the call ends (it is let go at the call's end regardless):
+   * a call that goes through many files releases each once it has its answer.
+   */
+  readonly release: () => void;
 }
 
 /**
  * The steps every file tool shares, in the order that gives the most useful error first:
  * workspace, path (boundary), server, the file's bytes, and only then the session, so that a bad
- * path never costs a server start.
+ * path never costs a server start. The document is held (never closed by the open-document
+ * cap) from before its sync until `release` or the end of the call.
  */
 export async function openTarget(
   context: CallContext,
@@ -27,7 +34,9 @@ export async function openTarget(
   const file = resolveFile(workspace, args.path);
   const { server, languageId } = pickServerForFile(context.config, workspace, args.server, file);
   const text = await readSourceFile(file.absolutePath, file.path);
-  const client = await context.sessions.ready(workspace, server, context.deadline);
+  const client = await context.sessions.readyClient(workspace, server, context.deadline);
+  const release = client.documents.hold(pathToFileURL(file.absolutePath).href);
+  context.scope.defer(release);
   const synced = await syncText(client, file, languageId, text);
-  return { workspace, server, file, client, synced };
+  return { workspace, server, file, client, synced, release };
 }

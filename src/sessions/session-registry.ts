@@ -23,7 +23,7 @@ export class SessionRegistry {
       for (const serverName of workspace.servers) {
         const server = config.servers.find((candidate) => candidate.name === serverName);
         if (!server) continue;
-        this.sessions.set(keyOf(workspace.name, server.name), new Session({ workspace, server, logger, timings }));
+        this.sessions.set(keyOf(workspace.name, server.name), new Session({ workspace, server, logger, timings, maxOpenDocuments: config.bridge.max_open_documents }));
       }
     }
   }
@@ -36,11 +36,11 @@ export class SessionRegistry {
   }
 
   /** The ready client of a pair, starting it when idle and a slot is free. */
-  async ready(workspace: ResolvedWorkspace, server: ResolvedServer, deadline: Deadline): Promise<LspClient> {
+  async readyClient(workspace: ResolvedWorkspace, server: ResolvedServer, deadline: Deadline): Promise<LspClient> {
     const session = this.get(workspace, server);
     this.assertOpen();
     if (session.currentState === "idle") this.assertSlotFree();
-    return session.ready(deadline);
+    return session.readyClient(deadline);
   }
 
   /** Restarts a pair; a restart of a session that is not live needs a free slot too. */
@@ -65,10 +65,10 @@ export class SessionRegistry {
     return rows;
   }
 
-  /** Stops every session; no new session starts afterwards. */
+  /** Stops every session; no new session starts afterwards, and callers waiting on one get `SessionDead`. */
   async closeAll(): Promise<void> {
     this.closing = true;
-    await Promise.all([...this.sessions.values()].map((session) => session.stop()));
+    await Promise.all([...this.sessions.values()].map((session) => session.close()));
   }
 
   private assertSlotFree(): void {

@@ -9,6 +9,12 @@ import { assertPinned, runVersionCommand } from "./version-pin.js";
 
 export type SessionState = "idle" | "starting" | "ready" | "dead";
 
+/**
+ * What a session is doing. `stopping` is internal: its tree is being torn down (a restart, or
+ * the bridge's end), and no caller is handed its client meanwhile.
+ */
+type SessionPhase = SessionState | "stopping";
+
 /** How long an orderly LSP shutdown may take before the supervisor reaps the tree anyway. */
 const SHUTDOWN_GRACE_MS = 2000;
 
@@ -16,6 +22,8 @@ export interface SessionOptions {
   readonly workspace: ResolvedWorkspace;
   readonly server: ResolvedServer;
   readonly logger: Logger;
+  /** `max_open_documents`: how many documents the session keeps open in its server. */
+  readonly maxOpenDocuments: number;
   readonly timings?: Partial<SupervisionTimings>;
 }
 
@@ -29,6 +37,7 @@ export interface SessionSnapshot {
   readonly uptime_ms: number | null;
   readonly restarts: number;
   readonly open_documents: number;
+  readonly max_open_documents: number;
   readonly requests_in_flight: number;
   readonly last_exit: ExitInfo | null;
   readonly last_error: { code: string; message: string } | null;
@@ -38,11 +47,16 @@ export interface SessionSnapshot {
 /**
  * One (workspace, server) session: a supervised server process and its LSP client. It starts
  * on first use, is `ready` only after its version matched the pin, and once dead stays dead
- * until `restart()`; it is never respawned behind the caller's back.
+ * until `restart()`; it is never respawned behind the caller's back. While it stops, callers
+ * wait for what comes after (the restarted session, or `SessionDead` once it is closed): none
+ * is ever handed the client that is being shut down.
  */
 export class Session {
-  private state: SessionState = "idle";
+  private phase: SessionPhase = "idle";
   private starting: Promise<LspClient> | null = null;
+  // The stop (or restart) in progress; callers wait on it before they look at the session.
+  private transition: Promise<void> | null = null;
+  private closed = false;
   private process: SupervisedServer | null = null;
   private client: LspClient | null = null;
   private reportedVersion: string | null = null;
@@ -51,7 +65,6 @@ export class Session {
   private lastExit: ExitInfo | null = null;
   private lastError: BridgeError | null = null;
   private stderr = new StderrTail();
-  private stopping = false;
 
   constructor(private readonly options: SessionOptions) {}
 
@@ -59,61 +72,97 @@ export class Session {
     return `${this.options.workspace.name}/${this.options.server.name}`;
   }
 
+  /** The state as `session_status` shows it; a session being stopped for a restart is `starting`. */
   get currentState(): SessionState {
-    return this.state;
+    return this.phase === "stopping" ? (this.closed ? "idle" : "starting") : this.phase;
   }
 
-  /** Whether this session holds (or is acquiring) processes, which counts against max_sessions. */
+  /** Whether this session holds (or is acquiring, or still releasing) processes: it counts against max_sessions. */
   get isLive(): boolean {
-    return this.state === "starting" || this.state === "ready";
+    return this.phase === "starting" || this.phase === "ready" || this.phase === "stopping";
   }
 
-  /** The ready client, starting the session if it is idle. A dead session answers `SessionDead`. */
-  async ready(deadline: Deadline): Promise<LspClient> {
-    if (this.state === "ready" && this.client) return this.client;
-    if (this.state === "dead") throw this.deadError();
-    if (!this.starting) {
-      this.state = "starting";
-      this.starting = this.start(deadline);
-      this.starting.catch(() => {});
+  /**
+   * The ready client, starting the session if it is idle; waits out a stop in progress first. A
+   * dead session answers `SessionDead`, and so does one that was closed for good.
+   */
+  async readyClient(deadline: Deadline): Promise<LspClient> {
+    for (;;) {
+      if (this.transition) {
+        await deadline.race(this.transition.catch(() => {}), `${this.key} to finish stopping`);
+        continue;
+      }
+      if (this.closed) throw new BridgeError("SessionDead", `session ${this.key} was closed: the bridge is shutting down`, { session: this.key });
+      if (this.phase === "ready" && this.client) return this.client;
+      if (this.phase === "dead") throw this.deadError();
+      if (!this.starting) {
+        this.phase = "starting";
+        this.starting = this.start(deadline);
+        this.starting.catch(() => {});
+      }
+      const client = await deadline.race(this.starting, `starting ${this.key}`);
+      // A stop that began while we waited: this client is on its way out, look again.
+      if (!this.transition && this.phase === "ready" && this.client === client) return client;
     }
-    return deadline.race(this.starting, `starting ${this.key}`);
   }
 
   /** Ends the session's process tree (orderly LSP shutdown first); the session returns to idle. */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    const starting = this.starting;
-    if (starting) await starting.catch(() => {});
-    await this.teardown();
-    this.state = "idle";
-    this.starting = null;
-    this.stopping = false;
+  stop(): Promise<void> {
+    return this.transit(() => {});
+  }
+
+  /** Stops the session for good: callers waiting on it, and later ones, get `SessionDead`. */
+  close(): Promise<void> {
+    this.closed = true;
+    return this.stop();
   }
 
   /** Stops whatever runs and starts afresh; the old tree is gone before the new one starts. */
   async restart(deadline: Deadline): Promise<LspClient> {
-    await this.stop();
-    this.restartCount += 1;
-    this.lastError = null;
-    this.lastExit = null;
-    this.stderr = new StderrTail();
-    return this.ready(deadline);
+    await this.transit(() => {
+      this.restartCount += 1;
+      this.lastError = null;
+      this.lastExit = null;
+      this.stderr = new StderrTail();
+    });
+    return this.readyClient(deadline);
+  }
+
+  // One stop at a time: a second stop waits for the first and then stops what came after it.
+  private async transit(afterTeardown: () => void): Promise<void> {
+    while (this.transition) await this.transition.catch(() => {});
+    const run = async (): Promise<void> => {
+      const starting = this.starting;
+      if (starting) await starting.catch(() => {});
+      this.phase = "stopping";
+      await this.teardown();
+      this.starting = null;
+      this.phase = "idle";
+      afterTeardown();
+    };
+    const transition = run();
+    this.transition = transition;
+    try {
+      await transition;
+    } finally {
+      if (this.transition === transition) this.transition = null;
+    }
   }
 
   snapshot(): SessionSnapshot {
     // An idle session has no process; a dead one keeps its last pids, to say what died.
-    const process = this.state === "idle" ? null : this.process;
+    const process = this.phase === "idle" ? null : this.process;
     return {
-      state: this.state,
+      state: this.currentState,
       pid: process?.serverPid ?? null,
       supervisor_pid: process?.supervisorPid ?? null,
       tree_processes: this.process && this.isLive ? this.process.liveProcessCount() : 0,
       reported_version: this.reportedVersion,
-      uptime_ms: this.state === "ready" && this.readyAt !== null ? Date.now() - this.readyAt : null,
+      uptime_ms: this.phase === "ready" && this.readyAt !== null ? Date.now() - this.readyAt : null,
       restarts: this.restartCount,
-      open_documents: this.state === "ready" ? (this.client?.documents.openCount ?? 0) : 0,
-      requests_in_flight: this.state === "ready" ? (this.client?.requestsInFlight ?? 0) : 0,
+      open_documents: this.phase === "ready" ? (this.client?.documents.openCount ?? 0) : 0,
+      max_open_documents: this.options.maxOpenDocuments,
+      requests_in_flight: this.phase === "ready" ? (this.client?.requestsInFlight ?? 0) : 0,
       last_exit: this.lastExit,
       last_error: this.lastError ? { code: this.lastError.code, message: this.lastError.message } : null,
       stderr_tail: this.stderr.snapshot(),
@@ -145,6 +194,7 @@ export class Session {
         settings: server.settings,
         positionEncoding: server.position_encoding,
         settleAfterProgress: server.settle_after_progress,
+        maxOpenDocuments: this.options.maxOpenDocuments,
         log: (line) => logger.debug("server log", { session: this.key, line }),
       });
       // Held before `initialize`, so that a server exit during the handshake ends it at once.
@@ -154,8 +204,8 @@ export class Session {
       const reported = (await versionFromCommand) ?? client.serverInfo?.version ?? null;
       this.reportedVersion = reported;
       assertPinned(server, reported);
-      if (this.state !== "starting") throw this.deadError();
-      this.state = "ready";
+      if (this.phase !== "starting") throw this.deadError();
+      this.phase = "ready";
       this.readyAt = Date.now();
       logger.info("session ready", { session: this.key, pid: spawned.serverPid, version: reported });
       return client;
@@ -163,7 +213,7 @@ export class Session {
       const failure = this.startFailure(error);
       this.lastError = failure;
       // Dead before the tree is reaped, so that calls arriving meanwhile answer SessionDead.
-      if (!this.stopping) this.state = "dead";
+      if (this.phase === "starting") this.phase = "dead";
       await this.teardown();
       logger.warn("session failed to start", { session: this.key, code: failure.code, message: failure.message });
       throw failure;
@@ -195,10 +245,10 @@ export class Session {
   }
 
   private onExit(spawned: SupervisedServer, exit: ExitInfo): void {
-    if (this.process !== spawned || this.stopping) return;
+    if (this.process !== spawned || this.phase === "stopping") return;
     this.lastExit = exit;
-    if (this.state === "ready" || this.state === "starting") {
-      this.state = "dead";
+    if (this.phase === "ready" || this.phase === "starting") {
+      this.phase = "dead";
       this.options.logger.warn("server exited", { session: this.key, code: exit.code, signal: exit.signal });
       this.client?.dispose();
       // The server is gone, but daemons it left behind are still ours to reap.
@@ -210,8 +260,8 @@ export class Session {
   // run, but the session cannot be trusted, so it is dead (never silently kept or respawned).
   private onConnectionLost(spawned: SupervisedServer, client: LspClient): void {
     const reason = client.protocolViolation;
-    if (reason === null || this.client !== client || this.stopping || this.state !== "ready") return;
-    this.state = "dead";
+    if (reason === null || this.client !== client || this.phase !== "ready") return;
+    this.phase = "dead";
     this.lastError = new BridgeError("ServerCrashed", `${this.key}: ${reason}`, { session: this.key, reason });
     this.options.logger.warn("server broke the protocol", { session: this.key, reason });
     void spawned.stop();

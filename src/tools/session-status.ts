@@ -20,6 +20,7 @@ export const SessionStatusSchema = z.object({
   uptime_ms: z.number().int().nullable(),
   restarts: z.number().int(),
   open_documents: z.number().int(),
+  max_open_documents: z.number().int(),
   requests_in_flight: z.number().int(),
   last_exit: z.object({ code: z.number().int().nullable(), signal: z.string().nullable() }).nullable(),
   last_error: z.object({ code: z.string(), message: z.string() }).nullable(),
@@ -50,6 +51,7 @@ export function sessionStatus(workspace: ResolvedWorkspace, server: ResolvedServ
     uptime_ms: snapshot.uptime_ms,
     restarts: snapshot.restarts,
     open_documents: snapshot.open_documents,
+    max_open_documents: snapshot.max_open_documents,
     requests_in_flight: snapshot.requests_in_flight,
     last_exit: snapshot.last_exit ? { code: snapshot.last_exit.code, signal: snapshot.last_exit.signal } : null,
     last_error: snapshot.last_error,
@@ -71,7 +73,7 @@ export const sessionStatusTool = defineTool({
   name: "session_status",
   title: "Session status",
   description:
-    "State, pids, pinned and reported versions, uptime, restarts, open documents and stderr tail of every configured (workspace, server) session, and the servers the embedded default left out because they are not installed.",
+    "State, pids, pinned and reported versions, uptime, restarts, open documents (and their cap), requests in flight and stderr tail of every configured (workspace, server) session, and the servers the embedded default left out because they are not installed.",
   inputSchema: z.strictObject({}),
   outputSchema: z.object({ sessions: z.array(SessionStatusSchema), left_out: z.array(LeftOutSchema) }),
   handler: async (_args, context) => {

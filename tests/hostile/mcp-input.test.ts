@@ -13,6 +13,8 @@ import { fakeWorkspace } from "../helpers/fake-config.js";
 import { BRIDGE_MAIN } from "../helpers/paths.js";
 import { pollUntil } from "../helpers/poll.js";
 import { isAlive, memoryOf, waitForExit } from "../helpers/proc.js";
+// @ts-expect-error -- plain JS shared with the soak script (bench/ is not type-checked)
+import { judgeToolResult, toolCallArbitrary } from "../../bench/tool-arguments.mjs";
 
 const TIMEOUT_MS = 4000;
 const RUNS = Number(process.env.FC_RUNS ?? 150);
@@ -28,68 +30,16 @@ beforeAll(async () => {
 });
 afterAll(async () => bridge?.close());
 
-// Strings that break naive code: NUL, traversal, absolute escapes, lone surrogates, huge, emoji.
-const oddString = fc.oneof(
-  fc.constantFrom("a.fk", "b.fk", "./a.fk", "a.ot", "missing.fk", "../a.fk", "../../etc/passwd", "/etc/passwd", "/proc/self/environ", "a.fk\u0000.fk", "", ".", "..", "a.FK", "\ud800.fk", "😀.fk", "a.fk/", "//a.fk", "fake", "other", "ws"),
-  fc.string({ maxLength: 40 }),
-  fc.string({ unit: "grapheme", maxLength: 20 }),
-  fc.string({ unit: "binary", maxLength: 20 }),
-  fc.integer({ min: 1000, max: 300_000 }).map((n) => "x".repeat(n)),
-);
-const oddNumber = fc.oneof(
-  fc.integer({ min: -3, max: 8 }),
-  fc.constantFrom(0, -1, 2 ** 31, 2 ** 53, -(2 ** 53), 1e308, 0.5, -0.0, Number.MAX_SAFE_INTEGER),
-  fc.double(),
-);
-const oddValue: fc.Arbitrary<unknown> = fc.oneof(oddString, oddNumber, fc.boolean(), fc.constant(null), fc.array(oddString, { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 3 }));
-
-/** Mostly `good`, one time in twelve an odd value of any type. */
-const mostly = <T>(good: fc.Arbitrary<T>) => fc.oneof({ weight: 11, arbitrary: good as fc.Arbitrary<unknown> }, { weight: 1, arbitrary: oddValue });
-const position = mostly(fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 6 }) }, { weight: 1, arbitrary: oddNumber }));
-const page = mostly(fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max: 5 }) }, { weight: 1, arbitrary: oddNumber }));
-const filePath = mostly(fc.oneof({ weight: 2, arbitrary: fc.constantFrom("a.fk", "b.fk", "a.ot") }, { weight: 1, arbitrary: oddString }));
-const common = {
-  workspace: mostly(fc.constant("ws")),
-  server: mostly(fc.constantFrom("fake", "other")),
-  max_bytes: mostly(fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 40_000 }) }, { weight: 1, arbitrary: oddNumber })),
-};
-/** Arguments for each tool: its own keys, mostly well-typed, sometimes odd, sometimes unknown ones. */
-const ARGUMENTS: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
-  session_status: fc.oneof({ weight: 4, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.record({ extra: oddValue }) }),
-  diagnostics: fc
-    .tuple(
-      fc.record({ ...common, min_severity: mostly(fc.constantFrom("error", "warning", "hint")), offset: page, limit: page }, { requiredKeys: [] }),
-      // Exactly one of path and paths, mostly; sometimes both or neither.
-      fc.oneof(
-        { weight: 4, arbitrary: fc.record({ path: filePath }) },
-        { weight: 4, arbitrary: fc.record({ paths: mostly(fc.array(filePath, { minLength: 1, maxLength: 4 })) }) },
-        { weight: 1, arbitrary: fc.record({ path: filePath, paths: mostly(fc.array(filePath, { maxLength: 4 })) }, { requiredKeys: [] }) },
-      ),
-    )
-    .map(([rest, target]) => ({ ...rest, ...target })),
-  hover: fc.record({ ...common, path: filePath, line: position, column: position }, { requiredKeys: ["path", "line", "column"] }),
-  document_symbols: fc.record({ ...common, path: filePath, offset: page, limit: page }, { requiredKeys: ["path"] }),
-  workspace_symbols: fc.record({ ...common, query: mostly(fc.oneof(fc.constantFrom("alpha", ""), oddString)), offset: page, limit: page }, { requiredKeys: [] }),
-};
-const callArb = fc
-  .constantFrom(...Object.keys(ARGUMENTS))
-  .chain((tool) => fc.tuple(fc.constant(tool), ARGUMENTS[tool]!, fc.oneof({ weight: 7, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.tuple(fc.string({ maxLength: 12 }), oddValue) })))
-  .map(([tool, args, extra]) => [tool, extra ? { ...args, [extra[0]]: extra[1] } : args] as const);
+const TOOL_NAMES = [
+  "session_status", "diagnostics", "hover", "document_symbols", "workspace_symbols",
+  "definition", "declaration", "type_definition", "implementation", "references", "call_hierarchy", "code_actions", "rename_preview",
+];
+const callArb = toolCallArbitrary(TOOL_NAMES) as fc.Arbitrary<readonly [string, Record<string, unknown>]>;
 
 function checkResult(result: any): string {
-  if (!result.isError) {
-    expect(result.structuredContent).toBeTypeOf("object");
-    return "ok";
-  }
-  expect(result.structuredContent).toBeUndefined();
-  expect(result.content).toHaveLength(1);
-  const payload = JSON.parse(result.content[0].text);
-  expect(Object.keys(payload)).toEqual(["error"]);
-  expect(ERROR_CODES).toContain(payload.error.code);
-  expect(payload.error.code).not.toBe("Internal");
-  expect(typeof payload.error.message).toBe("string");
-  expect(payload.error.details).toBeTypeOf("object");
-  return payload.error.code;
+  const { code, problem } = judgeToolResult(result, new Set(ERROR_CODES));
+  expect(problem).toBeNull();
+  return code;
 }
 
 describe("property: odd tool arguments always get a valid result or a typed error", () => {

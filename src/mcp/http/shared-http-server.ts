@@ -9,13 +9,19 @@ import { PEER_PID_HEADER } from "./peer-headers.js";
 import { readJsonBody } from "./request-body.js";
 import { PeerTable, type Peer } from "./peer-table.js";
 import { guardRequest } from "./request-guard.js";
+import { FairScheduler, type CallGate, type FairSchedulerLimits } from "../fair-scheduler.js";
 
 /** The path of the MCP endpoint. */
 export const MCP_PATH = "/mcp";
 
 export interface SharedHttpServerOptions {
-  /** A fresh MCP server for each peer; all of them share one session registry. */
-  readonly createMcpServer: () => Server;
+  /**
+   * A fresh MCP server for each peer; all of them share one session registry. Its tool calls
+   * take their turns at `gate`, the peer's lane of the fair scheduler.
+   */
+  readonly createMcpServer: (gate: CallGate) => Server;
+  /** Calls in flight per peer and in all (see {@link FairScheduler}). */
+  readonly fairness: FairSchedulerLimits;
   /** The bearer secret every request must carry. */
   readonly token: string;
   /** The answer to `GET /lspmcp/lease` (asked afresh each time: leaseholdership can be lost). */
@@ -36,6 +42,8 @@ export interface SharedHttpServerOptions {
  */
 export class SharedHttpServer {
   readonly peers: PeerTable;
+  /** Orders the peers' tool calls: a flooding peer waits behind its own calls. */
+  readonly scheduler: FairScheduler;
   readonly #options: SharedHttpServerOptions;
   readonly #http: HttpServer;
   #port = 0;
@@ -44,6 +52,7 @@ export class SharedHttpServer {
   constructor(options: SharedHttpServerOptions) {
     this.#options = options;
     this.peers = new PeerTable(options.sessionIdleMs, options.onPeerCount);
+    this.scheduler = new FairScheduler(options.fairness);
     this.#http = createServer((request, response) => {
       this.#handle(request, response).catch((error: unknown) => {
         options.logger.warn("http request failed", { error: error instanceof Error ? error.message : String(error) });
@@ -84,7 +93,9 @@ export class SharedHttpServer {
     if (refusal) return reply(response, refusal.status, { error: refusal.message });
     const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname;
     if (request.method === "GET" && path === PROBE_PATH) return reply(response, 200, this.#options.probe());
-    if (request.method === "GET" && path === STATUS_PATH) return reply(response, 200, { ...this.#options.status(), peers: this.peers.list() });
+    if (request.method === "GET" && path === STATUS_PATH) {
+      return reply(response, 200, { ...this.#options.status(), peers: this.peers.list(), calls: this.scheduler.stats() });
+    }
     if (path !== MCP_PATH) return reply(response, 404, { error: "Not found" });
 
     let body: unknown;
@@ -109,7 +120,8 @@ export class SharedHttpServer {
   // A request without a session: the SDK's transport accepts only an initialize here and answers
   // anything else itself. The peer exists from the moment the SDK hands out its session id.
   async #open(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
-    const server = this.#options.createMcpServer();
+    const lane = this.scheduler.lane();
+    const server = this.#options.createMcpServer(lane);
     let peer: Peer | undefined;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
@@ -133,6 +145,7 @@ export class SharedHttpServer {
       },
     });
     server.onclose = () => {
+      lane.close();
       if (peer) this.peers.remove(peer.sessionId);
     };
     await server.connect(transport);

@@ -28,7 +28,7 @@ servers = ["one"]
     // The test runs with cwd = the repository, so these paths can only come from the file's folder.
     const config = await loadConfig(join(dir, "bridge.toml"));
     expect(config.configPath).toBe(join(dir, "bridge.toml"));
-    expect(config.bridge).toEqual({ max_sessions: 4, max_result_bytes: 32768, request_timeout_ms: 30000 });
+    expect(config.bridge).toEqual({ max_sessions: 4, max_result_bytes: 32768, request_timeout_ms: 30000, max_open_documents: 256 });
     expect(config.servers).toEqual([
       {
         name: "one",
@@ -70,7 +70,7 @@ exclude = ["build/**"]
 `,
     });
     const config = await loadConfig(join(dir, "bridge.toml"));
-    expect(config.bridge).toEqual({ max_sessions: 2, max_result_bytes: 1000, request_timeout_ms: 5 });
+    expect(config.bridge).toEqual({ max_sessions: 2, max_result_bytes: 1000, request_timeout_ms: 5, max_open_documents: 256 });
     expect(config.servers[0]).toMatchObject({
       args: ["--stdio"],
       env: { A: "1" },

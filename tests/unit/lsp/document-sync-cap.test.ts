@@ -1,0 +1,66 @@
+import type { MessageConnection } from "vscode-jsonrpc/node";
+import { describe, expect, test } from "vitest";
+import { DocumentSync } from "../../../src/lsp/document-sync.js";
+
+/** A connection that records the notifications sent: method and URI, and the version when there is one. */
+function recorder(): { connection: MessageConnection; sent: string[]; closed: string[] } {
+  const sent: string[] = [];
+  const closed: string[] = [];
+  const connection = {
+    sendNotification: (type: { method: string }, params: { textDocument: { uri: string; version?: number } }) => {
+      const { uri, version } = params.textDocument;
+      sent.push(`${type.method.replace("textDocument/", "")} ${uri}${version === undefined ? "" : ` v${version}`}`);
+      return Promise.resolve();
+    },
+  } as unknown as MessageConnection;
+  return { connection, sent, closed };
+}
+
+function syncWithCap(maxOpen: number) {
+  const wire = recorder();
+  const sync = new DocumentSync(wire.connection, { currentSequence: () => 0, onClosed: (uri) => wire.closed.push(uri), maxOpen });
+  return { sync, ...wire };
+}
+
+describe("DocumentSync's cap on open documents", () => {
+  test("past the cap the least recently used document is closed, and reopened with a higher version", async () => {
+    const { sync, sent, closed } = syncWithCap(2);
+    await sync.sync("a", "x", "A");
+    await sync.sync("b", "x", "B");
+    await sync.sync("a", "x", "A"); // a is now the most recently used
+    await sync.sync("c", "x", "C");
+    expect(sync.openCount).toBe(2);
+    expect(closed).toEqual(["b"]);
+    const reopened = await sync.sync("b", "x", "B2");
+    expect(reopened.version).toBe(2);
+    // The room is made before each open: the server never holds more than the cap.
+    expect(sent).toEqual(["didOpen a v1", "didOpen b v1", "didClose b", "didOpen c v1", "didClose a", "didOpen b v2"]);
+  });
+
+  test("a held document is never closed; past the cap while held, it is closed once released", async () => {
+    const { sync, closed } = syncWithCap(1);
+    const releaseA = sync.hold("a");
+    await sync.sync("a", "x", "A");
+    const releaseB = sync.hold("b");
+    await sync.sync("b", "x", "B");
+    expect(sync.openCount).toBe(2);
+    expect(closed).toEqual([]);
+    releaseA();
+    releaseA(); // idempotent: b's hold is not released by it
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(closed).toEqual(["a"]);
+    expect(sync.openCount).toBe(1);
+    releaseB();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sync.openCount).toBe(1);
+  });
+
+  test("the document just opened is kept even when every other one is held", async () => {
+    const { sync, closed } = syncWithCap(1);
+    sync.hold("a");
+    await sync.sync("a", "x", "A");
+    const document = await sync.sync("b", "x", "B");
+    expect(sync.get("b")).toBe(document);
+    expect(closed).toEqual([]);
+  });
+});
