@@ -5,7 +5,8 @@ import type { ResolvedConfig } from "../config/types.js";
 import type { SessionRegistry } from "../sessions/session-registry.js";
 import { TOOLS } from "../tools/index.js";
 import { callTool } from "./call-tool.js";
-import { listedTool } from "./tool-schemas.js";
+import { SERVER_CAPABILITIES, SERVER_INSTRUCTIONS } from "./server-identity.js";
+import { TOOL_LIST } from "./tool-list.generated.js";
 
 export interface McpServerOptions {
   readonly config: ResolvedConfig;
@@ -14,6 +15,10 @@ export interface McpServerOptions {
   readonly version: string;
 }
 
+// The tools' JSON Schemas were generated once, from their zod schemas, by `npm run schema`.
+const LIST_RESULT = { tools: TOOL_LIST };
+const BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]));
+
 /**
  * The MCP server: `tools/list` is the closed list (answered without touching any language
  * server), `tools/call` runs one of them. The only place where bridge errors become MCP results.
@@ -21,19 +26,12 @@ export interface McpServerOptions {
 export function createMcpServer({ config, sessions, logger, version }: McpServerOptions): Server {
   const server = new Server(
     { name: "lspmcp", version },
-    {
-      capabilities: { tools: { listChanged: false } },
-      instructions:
-        "lspmcp answers read-only questions about source files from real language servers: diagnostics, hover, document and workspace symbols. Positions are 1-based line and 1-based column in Unicode code points.",
-    },
+    { capabilities: { ...SERVER_CAPABILITIES }, instructions: SERVER_INSTRUCTIONS },
   );
-  const listed = TOOLS.map(listedTool);
-  const byName = new Map(TOOLS.map((tool) => [tool.name, tool]));
-
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  server.setRequestHandler(ListToolsRequestSchema, () => LIST_RESULT);
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-    const tool = byName.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}; the tools are ${[...byName.keys()].join(", ")}`);
+    const tool = BY_NAME.get(request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}; the tools are ${[...BY_NAME.keys()].join(", ")}`);
     return callTool(tool, request.params.arguments, { config, sessions, signal: extra.signal }, logger);
   });
   return server;

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { BRIDGE_MAIN, startBridge, type Bridge } from "../helpers/bridge.js";
 import { eventually, fakeWorkspace, recordedMessages } from "../hostile/helpers/fake-config.js";
 import { pollUntil } from "../supervision/helpers/proc.js";
-import { sharedServers } from "./helpers/shared.js";
+import { leasesBeside, sharedServers, waitAttached } from "./helpers/shared.js";
 
 let bridge: Bridge | undefined;
 let config: string | undefined;
@@ -25,6 +25,7 @@ describe("an attached serve", () => {
     const recordFile = join(fakeWorkspace([]).root, "slow.jsonl");
     config = fakeWorkspace([{ name: "slow", extension: ".slow", flags: ["--fault", "never-answer", "--record", recordFile] }], `request_timeout_ms = 10000\n${SHARED}`).config;
     bridge = await startBridge(config, {}, { shared: true });
+    await waitAttached(leasesBeside(config), bridge.pid);
     expect(sharedServers({ config })).toHaveLength(1);
 
     const controller = new AbortController();

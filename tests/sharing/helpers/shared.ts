@@ -2,7 +2,7 @@
 // it (independently of src/sharing), and the process tree of a shared server from /proc.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { REPO, startBridge, writeConfig, type Bridge } from "../../helpers/bridge.js";
 import { allProcs, killLeftovers, pollUntil, proc, treeByEnv, type Proc } from "../../supervision/helpers/proc.js";
 
@@ -59,6 +59,39 @@ export function leaseFileName(fixture: SharedFixture): string | undefined {
   }
 }
 
+/**
+ * The lease's server's own word (its status, asked with the lease's secret) that the lspmcp
+ * process `pid` is attached to it as a peer. An attached `serve` answers `initialize` before it
+ * has found or elected the shared server; a test that needs the attachment waits for it here.
+ */
+export async function waitAttached(leaseDir: string, pid: number, ms = 100_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    // A lease may be planted, half-written or foreign (the takeover tests): only a server's own answer counts.
+    const lease = leaseIn(leaseDir);
+    const status = await (async () => fetch(new URL("/lspmcp/status", lease?.url), { headers: { authorization: `Bearer ${lease?.token}` } }))()
+      .then((response) => (response.ok ? response.json() : undefined))
+      .catch(() => undefined);
+    if (status?.peers?.some?.((peer: { peer_pid: number | null }) => peer.peer_pid === pid)) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`lspmcp ${pid} did not attach to a shared server within ${ms} ms`);
+}
+
+/** The lease folder of a config written with `lease_dir = "leases"` (relative to the config). */
+export function leasesBeside(config: string): string {
+  return join(dirname(config), "leases");
+}
+
+function leaseIn(leaseDir: string): Record<string, any> | undefined {
+  try {
+    const name = readdirSync(leaseDir).find((n) => n.endsWith(".lease"));
+    return name === undefined ? undefined : JSON.parse(readFileSync(join(leaseDir, name), "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
 /** Live `lspmcp shared-server` processes of this config (a fixture, or any `{ config }`). */
 export function sharedServers(fixture: { readonly config: string }): Proc[] {
   return allProcs().filter((p) => p.cmdline.includes("shared-server") && p.cmdline.includes(fixture.config));
@@ -92,10 +125,14 @@ export class SharedRun {
     return fixture;
   }
 
-  /** Starts one `lspmcp serve` (shared) on this test's config. */
-  async attach(): Promise<Bridge> {
+  /**
+   * Starts one `lspmcp serve` (shared) on this test's config; resolves once it is attached, or at
+   * once with `{ attached: false }` (a serve that is expected to serve on its own).
+   */
+  async attach(options: { attached?: boolean } = {}): Promise<Bridge> {
     const worker = await startBridge(this.fixture!.config, {}, { shared: true });
     this.workers.push(worker);
+    if (options.attached !== false) await waitAttached(this.fixture!.leaseDir, worker.pid);
     return worker;
   }
 
