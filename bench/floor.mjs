@@ -13,7 +13,7 @@
 // With LSPMCP_BENCH_PROFILE=DIR every lspmcp process writes a V8 CPU profile into DIR
 // (summarise with `node bench/profile-summary.mjs DIR/*.cpuprofile`).
 import { spawn } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -34,6 +34,8 @@ const CPU_CALLS = option("--cpu-calls", 2000);
 const READY_RUNS = 5;
 const PROFILE = process.env.LSPMCP_BENCH_PROFILE;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// A session's first call may wait for its language server to start, slowly on a loaded machine.
+const LONG = { timeout: 600_000 };
 
 const WORKSPACE = join(mkdtempSync(join(tmpdir(), "lspmcp-floor-ws-")), "poly");
 cpSync(join(REPO, "tests/fixtures/workspaces/poly"), WORKSPACE, { recursive: true });
@@ -120,9 +122,9 @@ async function start(standalone) {
   const transport = transportFor(standalone);
   const client = new Client({ name: "bench-floor", version: "0" });
   const t0 = performance.now();
-  await client.connect(transport);
+  await client.connect(transport, LONG);
   const t1 = performance.now();
-  await client.listTools();
+  await client.listTools(undefined, LONG);
   const t2 = performance.now();
   return { client, pid: transport.pid, ready: t2 - t0, initialize: t1 - t0, toolsList: t2 - t1 };
 }
@@ -141,7 +143,7 @@ async function readiness(standalone) {
 async function firstDiagnostics(standalone) {
   const t0 = performance.now();
   const { client } = await start(standalone);
-  const result = await client.callTool({ name: "diagnostics", arguments: { path: FILE } }, undefined, { timeout: 120_000 });
+  const result = await client.callTool({ name: "diagnostics", arguments: { path: FILE } }, undefined, LONG);
   const ms = performance.now() - t0;
   if (result.isError) throw new Error(`diagnostics failed: ${result.content[0].text}`);
   await client.close();
@@ -151,7 +153,7 @@ async function firstDiagnostics(standalone) {
 const hoverArgs = { server: "typescript", path: FILE, line: AT.line, column: AT.column };
 async function calls(client) {
   for (let i = 0; i < 200; i++) {
-    const result = await client.callTool({ name: "hover", arguments: hoverArgs });
+    const result = await client.callTool({ name: "hover", arguments: hoverArgs }, undefined, LONG);
     if (!result.isError && result.structuredContent.contents) break;
   }
   const hover = await samples(RUNS, () => client.callTool({ name: "hover", arguments: hoverArgs }));
@@ -168,7 +170,7 @@ async function cpuPerCall(client, pids) {
 
 async function fourReady(client) {
   for (const [server, path] of [["typescript", FILE], ["pyright", "src/inventory.py"], ["clangd", "src/matrix.c"], ["bash", "run.sh"]]) {
-    const result = await client.callTool({ name: "document_symbols", arguments: { server, path } }, undefined, { timeout: 120_000 });
+    const result = await client.callTool({ name: "document_symbols", arguments: { server, path } }, undefined, LONG);
     if (result.isError) throw new Error(`${server}: ${result.content[0].text}`);
   }
   const { structuredContent } = await client.callTool({ name: "session_status", arguments: {} });
@@ -177,15 +179,18 @@ async function fourReady(client) {
 
 const leasePid = () => {
   const dir = join(CONFIG_DIR, "leases");
-  const name = readdirSync(dir).find((n) => n.endsWith(".lease"));
+  const name = existsSync(dir) ? readdirSync(dir).find((n) => n.endsWith(".lease")) : undefined;
   return name ? JSON.parse(readFileSync(join(dir, name), "utf8")).pid : undefined;
 };
 const rssMiB = (pid) => kib(`/proc/${pid}/status`, "VmRSS") / 1024;
 
 const results = {};
+const stage = (name) => process.stderr.write(`floor: ${name}\n`);
 try {
+  stage("direct client");
   results.direct = await direct();
   // Standalone.
+  stage("standalone");
   results.standaloneReady = await readiness(true);
   results.standaloneFirst = await firstDiagnostics(true);
   {
@@ -199,7 +204,10 @@ try {
   // Default (attached): the first serve launches the shared server and stays attached, so that
   // the readiness runs find it running.
   {
+    stage("default (attached)");
     const holder = await start(false);
+    // The serve answered initialize before it attached: the shared server is found or launched meanwhile.
+    for (const t0 = performance.now(); leasePid() === undefined && performance.now() - t0 < 600_000; ) await sleep(20);
     const daemon = procOf(leasePid());
     results.attachedFirst = await firstDiagnostics(false);
     results.attachedReady = await readiness(false);

@@ -1,4 +1,5 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../contract/logger.js";
 import type { ResolvedConfig } from "../config/types.js";
@@ -29,7 +30,12 @@ export function createMcpServer({ config, sessions, logger, version }: McpServer
     { capabilities: { ...SERVER_CAPABILITIES }, instructions: SERVER_INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => LIST_RESULT);
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+  // Registered as the base Protocol registers any handler (the request parsed once against its
+  // schema), not through Server's tools/call override, which parses the request a second time and
+  // the result against CallToolResultSchema on every call: each result here is built to that shape
+  // by toolResultShape or errorResult (tests/unit/mcp/call-tool-result.test.ts), and byte-bounded.
+  const register = Protocol.prototype.setRequestHandler as unknown as Server["setRequestHandler"];
+  register.call(server, CallToolRequestSchema, (request, extra) => {
     const tool = BY_NAME.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}; the tools are ${[...BY_NAME.keys()].join(", ")}`);
     return callTool(tool, request.params.arguments, { config, sessions, signal: extra.signal }, logger);
