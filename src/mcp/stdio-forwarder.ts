@@ -106,8 +106,9 @@ export class StdioForwarder {
     return true;
   }
 
+  // In the key order of the SDK's Protocol (result first), so the bytes are those of a standalone answer.
   #answer(id: RequestId, result: Record<string, unknown>): void {
-    this.#stdio.send({ jsonrpc: "2.0", id, result }).catch(() => {});
+    this.#stdio.send({ result, jsonrpc: "2.0", id } as JSONRPCMessage).catch(() => {});
   }
 
   async #deliver(message: JSONRPCMessage): Promise<void> {
