@@ -4,11 +4,13 @@ import { loadConfigSource } from "../config/config-source.js";
 import type { ConfigSource, ResolvedConfig } from "../config/types.js";
 import { createMcpServer } from "../mcp/create-mcp-server.js";
 import { SharedHttpServer } from "../mcp/http/shared-http-server.js";
+import { SharedSocketServer } from "../mcp/socket/shared-socket-server.js";
 import { SessionRegistry } from "../sessions/session-registry.js";
 import { claimLease, holdsLease, releaseLease } from "../sharing/claim-lease.js";
 import { formatReport } from "../sharing/launch-shared-server.js";
 import { configDigest } from "../sharing/lease-holder.js";
 import { leasePaths, prepareLeaseDir } from "../sharing/lease-location.js";
+import { peerSocketPath } from "../sharing/peer-socket-path.js";
 import type { Lease } from "../sharing/lease-schema.js";
 import { identify } from "../supervision/proc-table.js";
 import { sweepOrphans } from "../supervision/index.js";
@@ -21,7 +23,8 @@ const LOCK_TIMEOUT_MS = 15_000;
 const FIRST_PEER_GRACE_MS = 10_000;
 
 /**
- * `lspmcp shared-server --config FILE | --default-root DIR` (launched by `serve`, not by people): listens on loopback,
+ * `lspmcp shared-server --config FILE | --default-root DIR` (launched by `serve`, not by people):
+ * listens on loopback (HTTP) and on its peer socket in the lease folder,
  * runs the election, reports the lease to attach to on stdout, and — when it won — serves its
  * peers until the last one has been gone for `linger_ms`, or a signal arrives. Then it removes
  * its lease (only if still its own), ends its peers and reaps every session's process tree.
@@ -51,7 +54,17 @@ export async function serveShared(source: ConfigSource, logger: Logger, version:
     onPeerCount: (count) => lifetime.peers(count),
     logger,
   });
+  // Attached lspmcp processes come in through the socket; HTTP clients, the probe and status through HTTP.
+  const socket = new SharedSocketServer({
+    createMcpServer: (gate) => createMcpServer({ config, sessions, logger, version, gate }),
+    lane: () => http.scheduler.lane(),
+    token,
+    peers: http.peers,
+    accepting: () => http.accepting,
+    logger,
+  });
   url = await http.listen();
+  await socket.listen(peerSocketPath(paths, process.pid));
   // Orphans of an earlier server (one killed outright) are reaped before this one can be found:
   // sweeping only ever touches trees whose owner is gone, so a candidate that loses did no harm.
   await sweepOrphans((message, fields) => logger.info(message, fields));
@@ -59,6 +72,7 @@ export async function serveShared(source: ConfigSource, logger: Logger, version:
   const claim = await claimLease(paths, lease, Date.now() + LOCK_TIMEOUT_MS);
   if (!claim.won) {
     report(claim.holder);
+    await socket.close();
     await http.close();
     return 0;
   }
@@ -75,6 +89,7 @@ export async function serveShared(source: ConfigSource, logger: Logger, version:
       logger.warn("could not remove the lease", { reason: error instanceof Error ? error.message : String(error) }),
     );
     await http.close();
+    await socket.close();
     await sessions.closeAll();
     done(0);
   };

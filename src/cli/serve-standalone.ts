@@ -11,7 +11,8 @@ import { sweepOrphans } from "../supervision/index.js";
  * with the exit code.
  */
 export async function serveStandalone(config: ResolvedConfig, logger: Logger, version: string): Promise<number> {
-  await sweepOrphans((message, fields) => logger.info(message, fields));
+  // Off the path of `initialize`: the sweep reaps only trees whose owner is gone, never ours.
+  void sweepOrphans((message, fields) => logger.info(message, fields)).catch(() => {});
   const sessions = new SessionRegistry(config, logger);
   const server = createMcpServer({ config, sessions, logger, version });
   const transport = new BoundedStdioTransport(process.stdin, process.stdout);

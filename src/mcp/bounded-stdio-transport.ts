@@ -1,7 +1,8 @@
 import process from "node:process";
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { isJsonRpcMessage } from "./json-rpc-shape.js";
 
 /** The inbound line bound of CONTRACT §1: 4 MiB. */
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -64,6 +65,14 @@ export class BoundedStdioTransport implements Transport {
   /** Writes one message as a JSON line; resolves when written, rejects when the output fails. */
   send(message: JSONRPCMessage): Promise<void> {
     return this.#write(JSON.stringify(message) + "\n");
+  }
+
+  /**
+   * Writes one message already serialised as JSON (one line, no terminator), as {@link send}
+   * would: a forwarder passes on another process's text without parsing and re-serialising it.
+   */
+  sendSerialized(json: string): Promise<void> {
+    return this.#write(json + "\n");
   }
 
   /** Stops reading (the input is paused when nobody else reads it) and fires `onclose`. */
@@ -133,12 +142,11 @@ export class BoundedStdioTransport implements Transport {
       this.#reject(-32700, `Parse error: ${error instanceof Error ? error.message : String(error)}`, null);
       return;
     }
-    const parsed = JSONRPCMessageSchema.safeParse(value);
-    if (!parsed.success) {
+    if (!isJsonRpcMessage(value)) {
       this.#reject(-32600, "Invalid Request: not a JSON-RPC 2.0 message", requestId(value));
       return;
     }
-    this.onmessage?.(parsed.data);
+    this.onmessage?.(value);
   }
 
   // Answers a bad line. The id may be null, which the SDK's message type does not allow, so the

@@ -39,5 +39,5 @@ export async function callTool(
 
 /** The error shape of CONTRACT §6: no structuredContent, one text item holding the JSON payload. */
 export function errorResult(error: BridgeError): CallToolResult {
-  return { isError: true, content: [{ type: "text", text: JSON.stringify(error.toPayload()) }] };
+  return { content: [{ type: "text", text: JSON.stringify(error.toPayload()) }], isError: true };
 }

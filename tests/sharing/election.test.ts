@@ -146,7 +146,7 @@ describe("election", () => {
   it("an unwritable lease folder degrades to standalone: the bridge serves with its own sessions", async () => {
     // /proc refuses new folders even to root, unlike a chmod.
     const fixture = run.use(sharedFixture({ lease_dir: "/proc/lspmcp-leases" }));
-    const worker = await run.attach();
+    const worker = await run.attach({ attached: false });
     const symbols = await worker.ok<{ items: { name: string }[] }>("document_symbols", { path: "src/greet.ts" });
     expect(symbols.items.map((item) => item.name)).toContain("greet");
     expect(sharedServers(fixture)).toEqual([]);

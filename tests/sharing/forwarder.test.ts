@@ -7,7 +7,7 @@ import { type Bridge, startBridge } from "../helpers/bridge.js";
 import { fakeWorkspace, recordedMessages } from "../helpers/fake-config.js";
 import { BRIDGE_MAIN } from "../helpers/paths.js";
 import { pollUntil } from "../helpers/poll.js";
-import { sharedServers } from "./helpers/shared.js";
+import { leasesBeside, sharedServers, waitAttached } from "./helpers/shared.js";
 
 let bridge: Bridge | undefined;
 let config: string | undefined;
@@ -26,6 +26,7 @@ describe("an attached serve", () => {
     const recordFile = join(fakeWorkspace([]).root, "slow.jsonl");
     config = fakeWorkspace([{ name: "slow", extension: ".slow", flags: ["--fault", "never-answer", "--record", recordFile] }], `request_timeout_ms = 10000\n${SHARED}`).config;
     bridge = await startBridge(config, {}, { shared: true });
+    await waitAttached(leasesBeside(config), bridge.pid);
     expect(sharedServers({ config })).toHaveLength(1);
 
     const controller = new AbortController();

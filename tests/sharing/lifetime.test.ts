@@ -47,7 +47,7 @@ describe("shared server lifetime", () => {
     expect(await pollUntil(() => !leasePresent(), 5000)).toBe(true);
   });
 
-  it("a SIGKILLed last peer is noticed through its event stream: the server ends just the same", async () => {
+  it("a SIGKILLed last peer is noticed through its socket closing: the server ends just the same", async () => {
     run.use(sharedFixture({ linger_ms: 200 }));
     const worker = await run.attach();
     const tree = await warmTree(worker);

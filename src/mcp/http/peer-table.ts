@@ -1,18 +1,22 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 
-/** One attached MCP client of the shared server (one Streamable HTTP session). */
+/**
+ * One attached MCP client of the shared server: one MCP session, over Streamable HTTP (an HTTP
+ * client) or over the peer socket (an attached lspmcp).
+ */
 export interface Peer {
   readonly sessionId: string;
-  /** The lspmcp process on the other side, when it said (header `lspmcp-peer-pid`). */
+  readonly door: "http" | "socket";
+  /** The lspmcp process on the other side, when it said (socket hello, or header `lspmcp-peer-pid`). */
   readonly peerPid: number | null;
   readonly connectedAt: number;
   lastActivity: number;
   requests: number;
   inFlight: number;
-  /** Open GET event streams: an attached lspmcp keeps one open for as long as it lives. */
+  /** Open GET event streams, or 1 for a socket peer's connection: a peer holding one is alive. */
   streams: number;
-  /** Hands one HTTP request of this peer's session to its MCP transport. */
-  handle(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void>;
+  /** Hands one HTTP request of this peer's session to its MCP transport (HTTP peers only). */
+  readonly handle?: (request: IncomingMessage, response: ServerResponse, body: unknown) => Promise<void>;
   /** Ends the peer's MCP session; `PeerTable.remove` follows through the session's close. */
   end(): Promise<void>;
 }
@@ -20,6 +24,7 @@ export interface Peer {
 /** A peer as `lspmcp status` shows it. */
 export interface PeerInfo {
   readonly session: string;
+  readonly door: "http" | "socket";
   readonly peer_pid: number | null;
   readonly connected_ms: number;
   readonly idle_ms: number;
@@ -67,6 +72,7 @@ export class PeerTable {
   list(now = Date.now()): PeerInfo[] {
     return [...this.#peers.values()].map((peer) => ({
       session: peer.sessionId,
+      door: peer.door,
       peer_pid: peer.peerPid,
       connected_ms: now - peer.connectedAt,
       idle_ms: peer.inFlight > 0 ? 0 : now - peer.lastActivity,

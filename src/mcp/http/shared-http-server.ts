@@ -5,11 +5,13 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Logger } from "../../contract/logger.js";
 import { PROBE_PATH, STATUS_PATH } from "../../sharing/probe-lease.js";
-import { PEER_PID_HEADER } from "./peer-headers.js";
 import { readJsonBody } from "./request-body.js";
 import { PeerTable, type Peer } from "./peer-table.js";
 import { guardRequest } from "./request-guard.js";
 import { FairScheduler, type CallGate, type FairSchedulerLimits } from "../fair-scheduler.js";
+
+/** The header in which an HTTP client that is an lspmcp names its pid, for `lspmcp status` and peer liveness. */
+const PEER_PID_HEADER = "lspmcp-peer-pid";
 
 /** The path of the MCP endpoint. */
 export const MCP_PATH = "/mcp";
@@ -73,6 +75,11 @@ export class SharedHttpServer {
     });
   }
 
+  /** False once the server takes no new peers (on either door). */
+  get accepting(): boolean {
+    return this.#accepting;
+  }
+
   /** From now on a new peer is refused (503); current peers go on. */
   stopAccepting(): void {
     this.#accepting = false;
@@ -109,8 +116,9 @@ export class SharedHttpServer {
     const sessionId = request.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
       const peer = this.peers.get(sessionId);
-      if (!peer) return reply(response, 404, rpcError(-32001, "Session not found"));
-      return this.#serve(peer, request, response, body);
+      // A socket peer's session is not reachable over HTTP.
+      if (!peer?.handle) return reply(response, 404, rpcError(-32001, "Session not found"));
+      return this.#serve(peer, peer.handle, request, response, body);
     }
     if (request.method !== "POST") return reply(response, 400, rpcError(-32000, "Bad Request: Mcp-Session-Id header is required"));
     if (!this.#accepting) return reply(response, 503, rpcError(-32000, "Shutting down: elect a new shared server"));
@@ -132,6 +140,7 @@ export class SharedHttpServer {
         const now = Date.now();
         peer = {
           sessionId: id,
+          door: "http",
           peerPid: peerPid(request),
           connectedAt: now,
           lastActivity: now,
@@ -156,7 +165,7 @@ export class SharedHttpServer {
     if (!peer) await server.close();
   }
 
-  async #serve(peer: Peer, request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
+  async #serve(peer: Peer, handle: NonNullable<Peer["handle"]>, request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
     if (request.method === "GET") {
       peer.streams++;
       response.once("close", () => {
@@ -171,7 +180,7 @@ export class SharedHttpServer {
       peer.inFlight++;
       response.once("close", () => requestEnded(peer));
     }
-    await peer.handle(request, response, body);
+    await handle(request, response, body);
   }
 }
 

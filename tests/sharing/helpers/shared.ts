@@ -2,7 +2,7 @@
 // it (independently of src/sharing), and the process tree of a shared server from /proc.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { type Bridge, startBridge, writeConfig } from "../../helpers/bridge.js";
 import { REPO } from "../../helpers/paths.js";
 import { pollUntil } from "../../helpers/poll.js";
@@ -61,6 +61,41 @@ export function leaseFileName(fixture: SharedFixture): string | undefined {
   }
 }
 
+/**
+ * The lease's server's own word (its status, asked with the lease's secret) that the lspmcp
+ * process `pid` is attached to it as a peer. An attached `serve` answers `initialize` before it
+ * has found or elected the shared server; a test that needs the attachment waits for it here.
+ */
+export async function waitAttached(leaseDir: string, pid: number, ms = 100_000): Promise<void> {
+  const attached = await pollUntil(async () => {
+    // A lease may be planted, half-written or foreign (the takeover tests): only a server's own answer counts.
+    const lease = leaseIn(leaseDir);
+    if (lease === undefined) return false;
+    // A planted lease's url may not even parse: that throws inside the chain, which ends undefined.
+    const status = (await Promise.resolve()
+      .then(() => fetch(new URL("/lspmcp/status", lease.url), { headers: { authorization: `Bearer ${lease.token}` } }))
+      .then((response) => (response.ok ? response.json() : undefined))
+      .catch(() => undefined)) as { peers?: { peer_pid: number | null }[] } | undefined;
+    return status?.peers?.some((peer) => peer.peer_pid === pid) === true;
+  }, ms, 20);
+  if (attached) return;
+  throw new Error(`lspmcp ${pid} did not attach to a shared server within ${ms} ms`);
+}
+
+/** The lease folder of a config written with `lease_dir = "leases"` (relative to the config). */
+export function leasesBeside(config: string): string {
+  return join(dirname(config), "leases");
+}
+
+function leaseIn(leaseDir: string): Record<string, any> | undefined {
+  try {
+    const name = readdirSync(leaseDir).find((n) => n.endsWith(".lease"));
+    return name === undefined ? undefined : JSON.parse(readFileSync(join(leaseDir, name), "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
 /** Live `lspmcp shared-server` processes of this config (a fixture, or any `{ config }`). */
 export function sharedServers(fixture: { readonly config: string }): Proc[] {
   return allProcs().filter((p) => p.cmdline.includes("shared-server") && p.cmdline.includes(fixture.config));
@@ -94,10 +129,14 @@ export class SharedRun {
     return fixture;
   }
 
-  /** Starts one `lspmcp serve` (shared) on this test's config. */
-  async attach(): Promise<Bridge> {
+  /**
+   * Starts one `lspmcp serve` (shared) on this test's config; resolves once it is attached, or at
+   * once with `{ attached: false }` (a serve that is expected to serve on its own).
+   */
+  async attach(options: { attached?: boolean } = {}): Promise<Bridge> {
     const worker = await startBridge(this.fixture!.config, {}, { shared: true });
     this.workers.push(worker);
+    if (options.attached !== false) await waitAttached(this.fixture!.leaseDir, worker.pid);
     return worker;
   }
 
