@@ -5,7 +5,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { BRIDGE_MAIN } from "../helpers/bridge.js";
+import { BRIDGE_MAIN } from "../helpers/paths.js";
 import { EXAMPLE_APP, SharedRun, sharedFixture, waitAttached } from "./helpers/shared.js";
 
 const run = new SharedRun();
