@@ -73,7 +73,8 @@ export async function waitAttached(leaseDir: string, pid: number, ms = 100_000):
     if (lease === undefined) return false;
     // A planted lease's url may not even parse: that throws inside the chain, which ends undefined.
     const status = (await Promise.resolve()
-      .then(() => fetch(new URL("/lspmcp/status", lease.url), { headers: { authorization: `Bearer ${lease.token}` } }))
+      // A planted server may never answer (the takeover tests): each look is bounded.
+      .then(() => fetch(new URL("/lspmcp/status", lease.url), { headers: { authorization: `Bearer ${lease.token}` }, signal: AbortSignal.timeout(1000) }))
       .then((response) => (response.ok ? response.json() : undefined))
       .catch(() => undefined)) as { peers?: { peer_pid: number | null }[] } | undefined;
     return status?.peers?.some((peer) => peer.peer_pid === pid) === true;
