@@ -50,7 +50,9 @@ describe("the MCP surface", () => {
       expect(JSON.stringify([tool.inputSchema, tool.outputSchema])).not.toMatch(/"type":\[/);
     }
     const hover = tools.find((tool) => tool.name === "hover")!;
-    expect(hover.inputSchema.required).toEqual(expect.arrayContaining(["line", "column"]));
+    // A position is `line` + `column` or `symbol` (CONTRACT §4.1), so only `path` is required.
+    expect(hover.inputSchema.required).toEqual(["path"]);
+    expect(Object.keys(hover.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["line", "column", "symbol"]));
   });
 
   test("annotations tell the truth: session_restart is read-only but not idempotent; every other tool is both", async () => {
