@@ -25,7 +25,7 @@ describe("check exits 3 with the reason, and prints no report, when a server fai
     expect(result.code).toBe(3);
     expect(result.stdout).toBe("");
     expect(result.stderr).toMatch(
-      /^lspmcp check: no report: a\.fake \(w\/fake\) did not settle: diagnostics for .*\.fake version 1 did not finish within 1500 ms \(Timeout\)$/m,
+      /^lspmcp check: no report: a\.fake \(ws\/fake\) did not settle: diagnostics for .*\.fake version 1 did not finish within 1500 ms \(Timeout\)$/m,
     );
   });
 

@@ -10,7 +10,8 @@ import { pollUntil } from "../helpers/poll.js";
 import { memoryOf } from "../helpers/proc.js";
 
 const FAULTS = ["garbage", "bad-length", "huge", "unknown-id", "never-answer", "exit", "log-flood", "apply-edit"] as const;
-const TIMEOUT_MS = 3000;
+// Generous enough for a 100 MB answer to stream past the guard on a busy machine (about 2.7 s here).
+const TIMEOUT_MS = 8000;
 
 let bridge: Bridge;
 let root: string;

@@ -24,7 +24,7 @@ beforeAll(async () => {
 afterAll(async () => bridge?.close());
 
 type Item = { path: string; range: unknown; severity: string; code: string | null; source: string | null; message: string; channels: string[] };
-const all = (args: Record<string, unknown>) => bridge.ok<{ items: Item[]; total: number; returned: number; offset: number; files: number }>("diagnostics", { limit: 10_000, ...args });
+const all = (args: Record<string, unknown>) => bridge.ok<{ items: Item[]; total: number; returned: number; offset: number; files: number }>("diagnostics", { limit: 1000, ...args });
 const errorPaths = (items: Item[]) => [...new Set(items.filter((item) => item.severity === "error").map((item) => item.path))].sort();
 
 describe("a folder, the workspace root, and paths mixing both", () => {

@@ -49,7 +49,7 @@ describe("typescript-language-server and Biome on one .ts file", () => {
   test("diagnostics without server merges both, each settled by its own rule, in canonical order", async () => {
     // The first call starts Biome, whose first publish during its project scan is empty.
     const result = await bridge.ok("diagnostics", { path: "lint.ts" });
-    expect(result).toEqual({ items: [typeError(), lint()], total: 2, returned: 2, offset: 0 });
+    expect(result).toEqual({ items: [typeError(), lint()], total: 2, returned: 2, offset: 0, files: 1 });
   });
 
   test("the same call twice gives the same bytes", async () => {
