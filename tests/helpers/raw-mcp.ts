@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { BRIDGE_MAIN } from "./bridge.js";
+import { BRIDGE_MAIN } from "./paths.js";
 
 /** One JSON-RPC message as read off the bridge's stdout, with its arrival index. */
 export interface WireMessage {
