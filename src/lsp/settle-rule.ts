@@ -101,6 +101,9 @@ export function stepSettle(state: SettleState, event: SettleEvent): SettleState 
       return event.uri === target.uri && state.synced ? { ...state, pullsSent: state.pullsSent + 1, pullInFlight: true } : state;
     case "pull-answer":
       if (event.uri !== target.uri || !state.pullInFlight) return state;
+      // With `settleAfterProgress`, an answer given while progress runs is provisional too: the
+      // pull is asked again once the progress has ended.
+      if (target.settleAfterProgress && state.running.size > 0) return { ...state, pullInFlight: false };
       if (event.report.kind === "full") return { ...state, pullInFlight: false, outcome: { kind: "settled", pull: event.report.items, push: state.push } };
       return { ...state, pullInFlight: false };
     case "close":
@@ -116,6 +119,7 @@ export function decideSettle(state: SettleState): SettleDecision {
   if (!state.synced) return { kind: "wait" };
   if (state.target.pullStatic || state.pullRegistrations.size > 0) {
     if (state.pullInFlight) return { kind: "wait" };
+    if (state.target.settleAfterProgress && state.running.size > 0) return { kind: "wait" };
     return state.pullsSent < MAX_PULLS ? { kind: "pull" } : { kind: "failed", reason: "no-full-answer" };
   }
   return state.push !== null && state.running.size === 0 ? { kind: "settled", pull: null, push: state.push } : { kind: "wait" };

@@ -9,7 +9,10 @@ import { type Bridge, startBridge } from "../helpers/bridge.js";
 import { fakeWorkspace } from "../helpers/fake-config.js";
 import { memoryOf } from "../helpers/proc.js";
 
-const TIMEOUT_MS = 10_000;
+// The 20 MB file's diagnostics took 3.3–3.8 s when this was written, but 15–17 s on this session's
+// machine for the landed code and the new alike (docs/reliability.md); the deadline leaves room
+// for that until the cause is found.
+const TIMEOUT_MS = 30_000;
 
 let bridge: Bridge;
 let root: string;

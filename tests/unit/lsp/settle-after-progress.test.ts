@@ -26,3 +26,21 @@ describe("settle_after_progress", () => {
     expect(settleOver(target, BIOME_START)).toEqual({ kind: "settled", pull: null, push: [] });
   });
 });
+
+describe("settle_after_progress with pull (the client offers pull by registration, and Biome registers it)", () => {
+  const target = { uri: URI, version: 1, pullStatic: true, settleAfterProgress: true };
+  const pulled = (items: Diagnostic[]): SettleEvent => ({ type: "pull-answer", uri: URI, report: { kind: "full", items } });
+
+  test("no pull while the scan runs; an answer given while it ran is provisional; the pull after it settles", () => {
+    const scanning: SettleEvent[] = [{ type: "progress", token: "scan", kind: "begin" }, { type: "sync", uri: URI, version: 1 }];
+    expect(settleOver(target, scanning)).toEqual({ kind: "wait" });
+    const ended: SettleEvent[] = [{ type: "sync", uri: URI, version: 1 }];
+    expect(settleOver(target, ended)).toEqual({ kind: "pull" });
+    // A pull sent before the scan began, answered (empty) while it ran: asked again after it.
+    const raced: SettleEvent[] = [...ended, { type: "pull-sent", uri: URI }, { type: "progress", token: "scan", kind: "begin" }, pulled([])];
+    expect(settleOver(target, raced)).toEqual({ kind: "wait" });
+    const after: SettleEvent[] = [...raced, { type: "progress", token: "scan", kind: "end" }];
+    expect(settleOver(target, after)).toEqual({ kind: "pull" });
+    expect(settleOver(target, [...after, { type: "pull-sent", uri: URI }, pulled([FINDING])])).toEqual({ kind: "settled", pull: [FINDING], push: null });
+  });
+});
