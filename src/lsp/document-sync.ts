@@ -111,6 +111,11 @@ export class DocumentSync {
     return this.documents.get(uri);
   }
 
+  /** The open documents' URIs, in no particular order. */
+  openUris(): string[] {
+    return [...this.documents.keys()];
+  }
+
   get openCount(): number {
     return this.documents.size;
   }

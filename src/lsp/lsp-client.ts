@@ -308,6 +308,16 @@ export class LspClient {
   }
 }
 
+/** A server's error message without its stack frames, on one line, at most 500 characters. */
+export function withoutStack(text: string): string {
+  const said = text
+    .split(/\r?\n|\r/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !/^at\s/.test(line))
+    .join(" ");
+  return said.length > 500 ? `${said.slice(0, 500)}…` : said;
+}
+
 function translateRequestError(method: string, error: unknown): BridgeError {
   if (error instanceof BridgeError) return error;
   if (error instanceof ResponseError) {
@@ -322,10 +332,13 @@ function translateRequestError(method: string, error: unknown): BridgeError {
         message_bytes: (error.data as { message_bytes?: number } | undefined)?.message_bytes ?? null,
       });
     }
-    return new BridgeError("ServerCrashed", `the server answered ${method} with error ${error.code}: ${error.message}`, {
+    // Servers put their own stack traces in the message (tsserver does); they are for the
+    // server's log, not for the caller.
+    const said = withoutStack(error.message);
+    return new BridgeError("ServerCrashed", `the server answered ${method} with error ${error.code}: ${said}`, {
       method,
       lsp_error_code: error.code,
-      lsp_message: error.message,
+      lsp_message: said,
     });
   }
   const message = error instanceof Error ? error.message : String(error);

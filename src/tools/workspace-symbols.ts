@@ -3,7 +3,8 @@ import { z } from "zod";
 import { symbolKindName } from "../contract/names.js";
 import { LineIndex, type BridgeRange, type PositionEncoding } from "../contract/positions.js";
 import { sortWorkspaceSymbols, type WorkspaceSymbolItem } from "../contract/symbol-order.js";
-import { requestWorkspaceSymbols, type RawWorkspaceSymbol } from "../lsp/features/workspace-symbols.js";
+import { requestWorkspaceSymbols, requireWorkspaceSymbols, type RawWorkspaceSymbol } from "../lsp/features/workspace-symbols.js";
+import { holdProjectAnchor } from "../pipeline/project-anchor.js";
 import { readSourceFile } from "../sessions/read-source-file.js";
 import { workspaceRelativePath, pickServer, pickWorkspace } from "../sessions/resolve-target.js";
 import { boundedPage, limitBytes } from "./bounded-answer.js";
@@ -37,7 +38,9 @@ export const workspaceSymbolsTool = defineTool({
     const workspace = pickWorkspace(context.config, args.workspace);
     const server = pickServer(context.config, workspace, args.server);
     const client = await context.sessions.readyClient(workspace, server, context.deadline);
-    const raw = await requestWorkspaceSymbols(client, args.query, { deadline: context.deadline, signal: context.signal });
+    requireWorkspaceSymbols(client);
+    const searchable = await holdProjectAnchor(context, workspace, server, client);
+    const raw = searchable ? await requestWorkspaceSymbols(client, args.query, { deadline: context.deadline, signal: context.signal }) : [];
     const converted = await convertAll(raw, workspace.root, client.positionEncoding);
     const items = sortWorkspaceSymbols(converted);
     return boundedPage(items, args, limitBytes(context.config, args.max_bytes), (page, envelope) => ({

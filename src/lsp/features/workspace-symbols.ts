@@ -18,11 +18,16 @@ export interface RawWorkspaceSymbol {
   readonly range: Location["range"] | null;
 }
 
-/** Asks for workspace symbols matching `query`. */
-export async function requestWorkspaceSymbols(client: LspClient, query: string, options: RequestOptions): Promise<RawWorkspaceSymbol[]> {
+/** `NotSupported` unless the server offers workspace symbols, statically or by registration. */
+export function requireWorkspaceSymbols(client: LspClient): void {
   if (!client.capabilities.workspaceSymbolProvider && !client.registrations.has(WorkspaceSymbolRequest.method)) {
     throw new BridgeError("NotSupported", "the server does not provide workspace symbols", { method: WorkspaceSymbolRequest.method });
   }
+}
+
+/** Asks for workspace symbols matching `query`. */
+export async function requestWorkspaceSymbols(client: LspClient, query: string, options: RequestOptions): Promise<RawWorkspaceSymbol[]> {
+  requireWorkspaceSymbols(client);
   const answer = (await client.request(WorkspaceSymbolRequest.type, { query }, options)) ?? [];
   return (answer as (SymbolInformation | WorkspaceSymbol)[]).map((symbol) => ({
     name: symbol.name,
