@@ -102,7 +102,7 @@ function bridgeConfig() {
 async function startBridge(config = bridgeConfig()) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [join(REPO, "dist/src/cli/main.js"), "serve", "--standalone", "--config", config],
+    args: [join(REPO, "dist/lspmcp/main.js"), "serve", "--standalone", "--config", config],
     stderr: "ignore",
     env: { PATH: process.env.PATH, HOME: process.env.HOME ?? "/root" },
   });

@@ -23,7 +23,7 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter } fro
 import { alive, kib, procOf, stat } from "./proc.mjs";
 
 const REPO = resolve(fileURLToPath(new URL("..", import.meta.url)));
-const MAIN = join(REPO, "dist/src/cli/main.js");
+const MAIN = join(REPO, "dist/lspmcp/main.js");
 const argv = process.argv.slice(2);
 const option = (name, fallback) => {
   const value = Number(argv[argv.indexOf(name) + 1]);

@@ -2,7 +2,7 @@
 //  1. p50 latency of one check through the server (didOpen → publishDiagnostics, jsonrpc client
 //     over stdio) against a bare `maude` run on the same file in the same run, as a ratio;
 //  2. checks/second on a generated 20-file workspace with the default concurrency (and with 2).
-//  3. when the bridge is built (dist/src/cli/main.js): the same through lspmcp's `diagnostics` tool
+//  3. when the bridge is built (dist/lspmcp/main.js): the same through lspmcp's `diagnostics` tool
 //     over MCP, where each call follows a change of the file on disk (so each is a real check).
 // Usage: node bench/maude.mjs [--runs N] [--json]
 import { spawn } from "node:child_process";
@@ -125,7 +125,7 @@ async function throughput(concurrency) {
   return { files: files.length, maxConcurrentChecks: concurrency, seconds: +seconds.toFixed(3), checks_per_second: +(files.length / seconds).toFixed(2) };
 }
 
-const BRIDGE = resolve(ROOT, "dist/src/cli/main.js");
+const BRIDGE = resolve(ROOT, "dist/lspmcp/main.js");
 
 async function throughBridge() {
   const { existsSync, readFileSync } = await import("node:fs");
@@ -176,7 +176,7 @@ else {
   for (const t of result.throughput) {
     console.log(`20-file workspace, maxConcurrentChecks=${t.maxConcurrentChecks}: ${t.checks_per_second} checks/s (${t.seconds} s)`);
   }
-  if (result.lspmcp === null) console.log("lspmcp: not built (dist/src/cli/main.js missing); skipped");
+  if (result.lspmcp === null) console.log("lspmcp: not built (dist/lspmcp/main.js missing); skipped");
   else {
     for (const r of result.lspmcp.latency) {
       console.log(`through lspmcp ${r.file}: bare maude p50 ${r.bare_p50_ms} ms, diagnostics tool p50 ${r.lspmcp_p50_ms} ms, ratio ${r.ratio} (${r.runs} runs)`);

@@ -25,7 +25,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { alive, kib, stat, treeWhere } from "./proc.mjs";
 
 const REPO = resolve(fileURLToPath(new URL("..", import.meta.url)));
-const MAIN = join(REPO, "dist/src/cli/main.js");
+const MAIN = join(REPO, "dist/lspmcp/main.js");
 const APP = join(REPO, "examples/app");
 const argv = process.argv.slice(2);
 const option = (name, fallback) => {

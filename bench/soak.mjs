@@ -23,7 +23,7 @@ import { soakMix } from "./soak-mix.mjs";
 import { peakKiB, rssKiB, slopePer1000 } from "./soak-stats.mjs";
 
 const REPO = resolve(fileURLToPath(new URL("..", import.meta.url)));
-const MAIN = join(REPO, "dist/src/cli/main.js");
+const MAIN = join(REPO, "dist/lspmcp/main.js");
 const argv = process.argv.slice(2);
 // The last occurrence wins: npm's fixed `--calls 2000` comes before the caller's flags.
 const option = (name, fallback, min = 1) => {
@@ -69,7 +69,7 @@ writeFileSync(
 
 const transport = new StdioClientTransport({
   command: process.execPath,
-  args: [join(REPO, "dist/src/cli/main.js"), "serve", "--standalone", "--config", join(dir, "bridge.toml")],
+  args: [join(REPO, "dist/lspmcp/main.js"), "serve", "--standalone", "--config", join(dir, "bridge.toml")],
   env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LSPMCP_LOG_LEVEL: "warn" },
   stderr: "ignore",
 });

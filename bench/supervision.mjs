@@ -3,7 +3,7 @@
 // max over RUNS runs), and the supervisor's own resident memory (VmRSS). The tree is the fake
 // language server with its normal child and its setsid daemon, which ignores SIGTERM — so every
 // figure includes the SIGTERM grace (default timings unless BENCH_TERM_GRACE_MS is set).
-// The bridge-level scenarios run when dist/src/cli/main.js exists.
+// The bridge-level scenarios run when dist/lspmcp/main.js exists.
 // Usage: node bench/supervision.mjs [--runs N] [--json]
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -24,7 +24,7 @@ import { alive, kib, procOf, treeWhere } from "./proc.mjs";
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const FAKE = `${REPO}tests/fixtures/servers/fake-server.mjs`;
 const DYING_BRIDGE = `${REPO}tests/supervision/fixtures/bridge-that-dies.mjs`;
-const BRIDGE_MAIN = `${REPO}dist/src/cli/main.js`;
+const BRIDGE_MAIN = `${REPO}dist/lspmcp/main.js`;
 const MARK = "LSPMCP_BENCH_MARK";
 const argv = process.argv.slice(2);
 const RUNS = Number(argv[argv.indexOf("--runs") + 1]) || 10;

@@ -9,7 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..");
-const main = join(repo, "dist/src/cli/main.js");
+const main = join(repo, "dist/lspmcp/main.js");
 const agentConfig = join(repo, "config/agent.toml");
 
 function section(title) {

@@ -31,4 +31,5 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
 fi
 
 node_modules/.bin/tsc -p tsconfig.json
-chmod +x dist/src/cli/main.js
+node scripts/bundle.mjs
+chmod +x dist/lspmcp/main.js

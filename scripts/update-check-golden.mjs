@@ -18,7 +18,7 @@ const rootUri = `${pathToFileURL(fixtureRoot).href}/`;
 const cases = JSON.parse(readFileSync(join(goldenDir, "cases.json"), "utf8"));
 let failed = false;
 for (const { golden, args, exit } of cases) {
-  const run = spawnSync(process.execPath, [join(repo, "dist/src/cli/main.js"), "check", ...args], {
+  const run = spawnSync(process.execPath, [join(repo, "dist/lspmcp/main.js"), "check", ...args], {
     cwd: fixtureRoot,
     encoding: "utf8",
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root" },

@@ -3,7 +3,7 @@
 import { join, resolve } from "node:path";
 
 export const REPO = resolve(import.meta.dirname, "../..");
-export const BRIDGE_MAIN = join(REPO, "dist/src/cli/main.js");
+export const BRIDGE_MAIN = join(REPO, "dist/lspmcp/main.js");
 export const FAKE_SERVER = join(REPO, "tests/fixtures/servers/fake-server.mjs");
 export const FAKE_DAEMON = join(REPO, "tests/fixtures/servers/fake-server-daemon.mjs");
 export const DYING_BRIDGE = join(REPO, "tests/supervision/fixtures/bridge-that-dies.mjs");

@@ -1,5 +1,5 @@
 /**
- * End to end through lspmcp over MCP: the bridge (`dist/src/cli/main.js serve`) starts the Maude
+ * End to end through lspmcp over MCP: the bridge (`dist/lspmcp/main.js serve`) starts the Maude
  * server from `profile = "maude"` alone, and its `diagnostics` and `document_symbols` tools answer
  * on the fixtures. Diagnostics are compared with maude run directly, as (line, message) pairs.
  */

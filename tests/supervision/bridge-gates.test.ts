@@ -2,7 +2,7 @@
 // session_restart, stdin EOF, SIGTERM, SIGINT, SIGHUP and SIGKILL of the bridge, and for a bridge
 // start after bridge and supervisor were killed together (orphan sweep): every process of the old
 // tree is gone from /proc within 5 s, and a decoy with the fake daemon's command line survives.
-// Each gate runs three times. Needs `npm run build` (dist/src/cli/main.js).
+// Each gate runs three times. Needs `npm run build` (dist/lspmcp/main.js).
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { requireBuild } from "../helpers/require-binary.js";

@@ -13,7 +13,7 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-/** Runs the real binary, `node dist/src/cli/main.js check ARGS`, to its exit. */
+/** Runs the real binary, `node dist/lspmcp/main.js check ARGS`, to its exit. */
 export function runCheckCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BRIDGE_MAIN, "check", ...args], {

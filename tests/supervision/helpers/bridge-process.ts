@@ -1,4 +1,4 @@
-// The real bridge (`dist/src/cli/main.js serve --config F`) as a child process the test fully
+// The real bridge (`dist/lspmcp/main.js serve --config F`) as a child process the test fully
 // controls — its pid for signals, its stdin for EOF — driven by the MCP SDK's Client over a small
 // Transport on that child's stdio (the SDK's StdioClientTransport owns its child and would
 // SIGTERM it on close, which would blur the stdin-EOF gate).
