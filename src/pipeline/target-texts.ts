@@ -96,7 +96,8 @@ export class TargetTexts {
 
 function realOrSame(path: string): string {
   try {
-    return realpathSync(path);
+    // One realpath(3) call; the JS realpathSync lstats every component of the path, each call.
+    return realpathSync.native(path);
   } catch {
     return path;
   }

@@ -160,7 +160,8 @@ function isInside(root: string, path: string): boolean {
 /** The real path where it exists; for a missing file, its real parent joined with the rest. */
 function realOrLexical(path: string): string {
   try {
-    return realpathSync(path);
+    // One realpath(3) call; the JS realpathSync lstats every component of the path, each call.
+    return realpathSync.native(path);
   } catch {
     const parent = resolve(path, "..");
     if (parent === path) return path;
