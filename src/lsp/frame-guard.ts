@@ -38,6 +38,9 @@ export class FrameGuard extends Transform {
   private violated = false;
   // An oversized body being dropped: its length, and its first bytes until the id is known.
   private oversized: { length: number; prefix: Buffer[]; prefixLength: number; decided: boolean } | null = null;
+  // What passes from the current chunk, pushed once at its end: each push is a `data` event that
+  // vscode-jsonrpc's reader buffers and parses for, and a message came as 3 or 4 pieces.
+  private passing: Buffer[] = [];
 
   constructor(
     private readonly onViolation: (reason: string) => void,
@@ -52,7 +55,7 @@ export class FrameGuard extends Transform {
       if (this.bodyRemaining > 0) {
         const take = Math.min(this.bodyRemaining, chunk.length - offset);
         if (this.oversized) this.dropBody(chunk.subarray(offset, offset + take));
-        else this.push(chunk.subarray(offset, offset + take));
+        else this.passing.push(chunk.subarray(offset, offset + take));
         this.bodyRemaining -= take;
         offset += take;
         continue;
@@ -65,7 +68,14 @@ export class FrameGuard extends Transform {
       if (this.headerLength > MAX_HEADER_BYTES) return this.fail(`the server wrote more than ${MAX_HEADER_BYTES} bytes without an LSP header`, done);
       if (newline !== -1 && this.endLine()) continue;
     }
+    this.flush();
     done();
+  }
+
+  private flush(): void {
+    if (this.passing.length === 0) return;
+    this.push(this.passing.length === 1 ? this.passing[0] : Buffer.concat(this.passing));
+    this.passing = [];
   }
 
   // Handles one complete header line; true when the stream may go on.
@@ -76,7 +86,7 @@ export class FrameGuard extends Transform {
     if (line === "") {
       if (this.contentLength === null) return this.failLater("the server sent an LSP header without Content-Length");
       if (this.contentLength > this.maxMessageBytes) this.oversized = { length: this.contentLength, prefix: [], prefixLength: 0, decided: false };
-      else this.push(block);
+      else this.passing.push(block);
       this.bodyRemaining = this.contentLength;
       this.header = [];
       this.headerLength = 0;
@@ -110,7 +120,7 @@ export class FrameGuard extends Transform {
         const body = Buffer.from(
           JSON.stringify({ jsonrpc: "2.0", id: found.id, error: { code: OVERSIZED_RESPONSE_CODE, message: tooLong, data: { message_bytes: state.length } } }),
         );
-        this.push(Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body]));
+        this.passing.push(Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body);
       }
     }
     if (this.bodyRemaining - piece.length === 0) this.oversized = null;
@@ -129,6 +139,8 @@ export class FrameGuard extends Transform {
   private violate(reason: string): void {
     if (this.violated) return;
     this.violated = true;
+    // Whole messages before the violation still pass; a partial one cannot be parsed anyway.
+    this.flush();
     this.header = [];
     this.headerLength = 0;
     this.onViolation(reason);
