@@ -112,9 +112,54 @@ async function direct() {
 // --- lspmcp through the SDK client
 function transportFor(standalone) {
   const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LSPMCP_LOG_LEVEL: "warn" };
-  // Node refuses --cpu-prof in NODE_OPTIONS; a serve passes its node flags on to the shared server it launches.
-  const node = PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE}`] : [];
-  return new StdioClientTransport({ command: process.execPath, args: [...node, MAIN, "serve", ...(standalone ? ["--standalone"] : []), "--config", CONFIG], env, stderr: "inherit" });
+  return new StdioClientTransport({ ...launch(standalone), env, stderr: "inherit" });
+}
+
+/**
+ * How a client starts lspmcp: the entry as a program (its `#!` line gives node the lean heap
+ * flag). Node refuses --cpu-prof in NODE_OPTIONS, so a profiled run starts node itself with the
+ * same flag; a serve passes its node flags on to the shared server it launches.
+ */
+function launch(standalone) {
+  const args = ["serve", ...(standalone ? ["--standalone"] : []), "--config", CONFIG];
+  if (!PROFILE) return { command: MAIN, args };
+  return { command: process.execPath, args: ["--max-semi-space-size=2", "--cpu-prof", `--cpu-prof-dir=${PROFILE}`, MAIN, ...args] };
+}
+
+/**
+ * Spawn to `initialize` answered, then `tools/list`, timed at the wire: a raw newline-delimited
+ * JSON-RPC client, because the SDK client's own `listTools` compiles every tool's output schema
+ * with ajv (~100 ms here), which is the client's work, not the server's.
+ */
+async function wireReady(standalone) {
+  const { command, args } = launch(standalone);
+  const t0 = performance.now();
+  const child = spawn(command, args, { stdio: ["pipe", "pipe", "ignore"], env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LSPMCP_LOG_LEVEL: "warn" } });
+  const answers = new Map();
+  let buffered = "";
+  child.stdout.setEncoding("utf8").on("data", (data) => {
+    buffered += data;
+    for (let end = buffered.indexOf("\n"); end !== -1; end = buffered.indexOf("\n")) {
+      const message = JSON.parse(buffered.slice(0, end));
+      buffered = buffered.slice(end + 1);
+      answers.get(message.id)?.(message);
+    }
+  });
+  const request = (id, method, params) =>
+    new Promise((answered) => {
+      answers.set(id, answered);
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+    });
+  await request(1, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench-floor", version: "0" } });
+  const t1 = performance.now();
+  child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+  const list = await request(2, "tools/list", {});
+  const t2 = performance.now();
+  if (!(list.result?.tools?.length > 0)) throw new Error(`tools/list answered ${JSON.stringify(list)}`);
+  const exited = new Promise((done) => child.once("exit", done));
+  child.stdin.end();
+  await exited;
+  return { ready: t2 - t0, initialize: t1 - t0, toolsList: t2 - t1 };
 }
 
 /** Spawn to `initialize` answered plus `tools/list`; `tools/list` alone; then the client, still open. */
@@ -131,11 +176,7 @@ async function start(standalone) {
 
 async function readiness(standalone) {
   const runs = [];
-  for (let i = 0; i < READY_RUNS; i++) {
-    const bridge = await start(standalone);
-    runs.push(bridge);
-    await bridge.client.close();
-  }
+  for (let i = 0; i < READY_RUNS; i++) runs.push(await wireReady(standalone));
   const median = (key) => quantile(runs.map((r) => r[key]), 0.5);
   return { ready: median("ready"), initialize: median("initialize"), toolsList: median("toolsList") };
 }

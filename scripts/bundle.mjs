@@ -5,7 +5,7 @@
 // attached, against ~110 ms for `node -e 0` here); one entry file and a few chunks loaded on
 // demand (each command imports only what it runs) halve it. The language servers are not bundled:
 // they are separate programs, spawned from node_modules.
-import { rmSync } from "node:fs";
+import { chmodSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "rolldown";
@@ -22,3 +22,5 @@ await build({
   logLevel: "warn",
   output: { dir: out, format: "esm", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js", sourcemap: false },
 });
+// `lspmcp` runs as a program (package.json `bin`, its `#!` line).
+chmodSync(join(out, "main.js"), 0o755);

@@ -32,4 +32,3 @@ fi
 
 node_modules/.bin/tsc -p tsconfig.json
 node scripts/bundle.mjs
-chmod +x dist/lspmcp/main.js

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=2
 import type { ConfigSource } from "../config/types.js";
 import { BridgeError } from "../contract/errors.js";
 import { packageVersion } from "./package-version.js";

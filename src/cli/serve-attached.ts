@@ -8,6 +8,7 @@ import { launchSharedServer } from "../sharing/launch-shared-server.js";
 import { configDigest, findSharedServer } from "../sharing/lease-holder.js";
 import { leasePaths, prepareLeaseDir, type LeasePaths } from "../sharing/lease-location.js";
 import { peerSocketPath } from "../sharing/peer-socket-path.js";
+import { leanNodeArgs } from "../supervision/lean-node.js";
 
 /** Deadline of one election: finding the lease's server, or launching one and hearing its report. */
 const ELECTION_TIMEOUT_MS = 20_000;
@@ -97,5 +98,5 @@ function message(error: unknown): string {
  */
 function sharedServerArgv(config: ResolvedConfig): string[] {
   const source = config.source.kind === "file" ? ["--config", config.source.path] : ["--default-root", config.source.root];
-  return [process.execPath, ...process.execArgv, fileURLToPath(new URL("./main.js", import.meta.url)), "shared-server", ...source];
+  return [process.execPath, ...leanNodeArgs(process.execArgv), fileURLToPath(new URL("./main.js", import.meta.url)), "shared-server", ...source];
 }

@@ -10,6 +10,7 @@ import { formatIdentity, identify } from "./proc-table.js";
 import { SupervisedProcess } from "./supervised-process.js";
 import { newSessionToken, treeEnv } from "./server-env.js";
 import { resolveTimings, type SpawnSpec, type SupervisedServer, type SupervisionTimings } from "./types.js";
+import { LEAN_HEAP_FLAG } from "./lean-node.js";
 
 /**
  * How long the supervisor may take to report the server running. Generous: it covers a cold node
@@ -44,7 +45,7 @@ export async function spawnSupervised(
 
   const token = newSessionToken();
   const owner = formatIdentity(self);
-  const supervisor = spawn(process.execPath, [mainPath, "--supervise", "--label", spec.label], {
+  const supervisor = spawn(process.execPath, [LEAN_HEAP_FLAG, mainPath, "--supervise", "--label", spec.label], {
     // Its own process group, so a Ctrl-C or a group kill aimed at the bridge does not hit the
     // server before the bridge has had its chance at an orderly LSP shutdown.
     detached: true,
