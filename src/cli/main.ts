@@ -30,7 +30,8 @@ async function main(argv: readonly string[]): Promise<number> {
       case "init":
         return await (await import("./init.js")).init(process.cwd());
       case "serve":
-        return await (await import("./serve.js")).serve(await configSource(command.config), command.standalone, logger, packageVersion());
+        // The config is found and loaded inside `serve`, after its front has begun answering.
+        return await (await import("./serve.js")).serve(command.config, command.standalone, logger, packageVersion());
       case "shared-server": {
         const source = command.defaultRoot === null ? await configSource(command.config) : ({ kind: "default", root: command.defaultRoot } as const);
         return await (await import("./serve-shared.js")).serveShared(source, logger, packageVersion());

@@ -1,7 +1,8 @@
 import { fileURLToPath } from "node:url";
 import type { Logger } from "../contract/logger.js";
 import type { ResolvedConfig } from "../config/types.js";
-import { BoundedStdioTransport } from "../mcp/bounded-stdio-transport.js";
+import type { BoundedStdioTransport } from "../mcp/bounded-stdio-transport.js";
+import type { HandshakeFront } from "../mcp/handshake-front.js";
 import { SocketUpstream, type LineHandler, type Upstream } from "../mcp/socket/socket-upstream.js";
 import { StdioForwarder, type Attach } from "../mcp/stdio-forwarder.js";
 import { launchSharedServer } from "../sharing/launch-shared-server.js";
@@ -22,14 +23,14 @@ const ELECTION_ROUNDS = 3;
  * standalone, with a warning, when the lease folder is not usable, and with sessions of its own
  * when no shared server can be had.
  */
-export async function serveAttached(config: ResolvedConfig, logger: Logger, version: string): Promise<number> {
+export async function serveAttached(config: ResolvedConfig, logger: Logger, version: string, stdio: BoundedStdioTransport, front: HandshakeFront): Promise<number> {
   const paths = leasePaths(config.configPath, config.shared.lease_dir);
   try {
     prepareLeaseDir(paths);
     peerSocketPath(paths, process.pid);
   } catch (error) {
     logger.warn("lease folder not usable; serving standalone", { lease_dir: paths.dir, reason: message(error) });
-    return (await import("./serve-standalone.js")).serveStandalone(config, logger, version);
+    return (await import("./serve-standalone.js")).serveStandalone(config, logger, version, stdio, front);
   }
 
   let ownSessions = false;
@@ -48,8 +49,8 @@ export async function serveAttached(config: ResolvedConfig, logger: Logger, vers
     return (await import("./own-sessions.js")).ownSessions(config, logger, version, onLine);
   };
 
-  const stdio = new BoundedStdioTransport(process.stdin, process.stdout);
-  const forwarder = new StdioForwarder(stdio, attach, version, logger);
+  const handover = front.handOver();
+  const forwarder = new StdioForwarder(stdio, attach, version, logger, handover);
   let done!: (code: number) => void;
   const finished = new Promise<number>((resolve) => (done = resolve));
   let leaving = false;
@@ -64,8 +65,8 @@ export async function serveAttached(config: ResolvedConfig, logger: Logger, vers
   stdio.onclose = () => void leave("stdin closed");
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(signal, () => void leave(signal));
   process.stdout.on("error", () => void leave("stdout closed"));
-  await stdio.start();
   forwarder.start();
+  if (handover.closed) void leave("stdin closed");
   return finished;
 }
 

@@ -1,21 +1,22 @@
 import type { Logger } from "../contract/logger.js";
 import type { ResolvedConfig } from "../config/types.js";
-import { BoundedStdioTransport } from "../mcp/bounded-stdio-transport.js";
+import type { BoundedStdioTransport } from "../mcp/bounded-stdio-transport.js";
 import { createMcpServer } from "../mcp/create-mcp-server.js";
+import { HandedOverTransport, type HandshakeFront } from "../mcp/handshake-front.js";
 import { SessionRegistry } from "../sessions/session-registry.js";
 import { sweepOrphans } from "../supervision/index.js";
 
 /**
  * `lspmcp serve --standalone`: MCP over stdio with sessions of its own, until stdin ends or a
- * signal arrives; then every session's process tree is reaped before the process exits. Resolves
- * with the exit code.
+ * signal arrives; then every session's process tree is reaped before the process exits. Takes
+ * stdio over from the front that answered the handshake. Resolves with the exit code.
  */
-export async function serveStandalone(config: ResolvedConfig, logger: Logger, version: string): Promise<number> {
+export async function serveStandalone(config: ResolvedConfig, logger: Logger, version: string, stdio: BoundedStdioTransport, front: HandshakeFront): Promise<number> {
   // Off the path of `initialize`: the sweep reaps only trees whose owner is gone, never ours.
   void sweepOrphans((message, fields) => logger.info(message, fields)).catch(() => {});
   const sessions = new SessionRegistry(config, logger);
   const server = createMcpServer({ config, sessions, logger, version });
-  const transport = new BoundedStdioTransport(process.stdin, process.stdout);
+  const transport = new HandedOverTransport(stdio, front.handOver());
 
   let exitCode: number | null = null;
   let done!: (code: number) => void;
@@ -36,6 +37,7 @@ export async function serveStandalone(config: ResolvedConfig, logger: Logger, ve
   // A vanished MCP client must end the bridge, not crash it with EPIPE.
   process.stdout.on("error", () => void shutdown("stdout closed", 0));
   await server.connect(transport);
+  transport.release();
   logger.info("serving", { config: config.configPath, workspaces: config.workspaces.length, servers: config.servers.length });
   return finished;
 }

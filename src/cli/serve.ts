@@ -1,16 +1,22 @@
 import type { Logger } from "../contract/logger.js";
-import { describeConfig, loadConfigSource } from "../config/config-source.js";
-import type { ConfigSource } from "../config/types.js";
+import { BoundedStdioTransport } from "../mcp/bounded-stdio-transport.js";
+import { HandshakeFront } from "../mcp/handshake-front.js";
 
 /**
- * `lspmcp serve`: MCP over stdio. Unless `--standalone` is given or `[shared] enabled = false`,
- * the bridge's sessions live in the one shared server of this config, which this process finds
- * or elects and then attaches to; where sharing cannot work here it serves standalone. stderr
- * names the configuration in use, and for the embedded default the servers it left out.
+ * `lspmcp serve`: MCP over stdio, with the config of `configArg` (`--config`) or the discovered one. The agent is answered from the first line (`initialize`,
+ * `tools/list`, `ping`: see HandshakeFront) while the config loads. Unless `--standalone` is
+ * given or `[shared] enabled = false`, the bridge's sessions live in the one shared server of
+ * this config, which this process finds or elects and then attaches to; where sharing cannot work
+ * here it serves standalone. stderr names the configuration in use, and for the embedded default
+ * the servers it left out. An invalid config still ends the process with exit code 2.
  */
-export async function serve(source: ConfigSource, standalone: boolean, logger: Logger, version: string): Promise<number> {
-  const config = await loadConfigSource(source);
+export async function serve(configArg: string | null, standalone: boolean, logger: Logger, version: string): Promise<number> {
+  const stdio = new BoundedStdioTransport(process.stdin, process.stdout);
+  const front = new HandshakeFront(stdio, version);
+  await stdio.start();
+  const { configSourceFor, describeConfig, loadConfigSource } = await import("../config/config-source.js");
+  const config = await loadConfigSource(await configSourceFor(configArg));
   logger.info(describeConfig(config));
-  if (standalone || !config.shared.enabled) return (await import("./serve-standalone.js")).serveStandalone(config, logger, version);
-  return (await import("./serve-attached.js")).serveAttached(config, logger, version);
+  if (standalone || !config.shared.enabled) return (await import("./serve-standalone.js")).serveStandalone(config, logger, version, stdio, front);
+  return (await import("./serve-attached.js")).serveAttached(config, logger, version, stdio, front);
 }

@@ -1,6 +1,7 @@
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../contract/logger.js";
 import type { BoundedStdioTransport } from "./bounded-stdio-transport.js";
+import { isPlausibleInitialize, type Handover } from "./handshake-front.js";
 import { initializeResult } from "./server-identity.js";
 import type { LineHandler, Upstream } from "./socket/socket-upstream.js";
 import { TOOL_LIST } from "./tool-list.generated.js";
@@ -52,17 +53,29 @@ export class StdioForwarder {
   readonly #pending = new Map<RequestId, Pending>();
   #closed = false;
 
-  constructor(stdio: BoundedStdioTransport, attach: Attach, version: string, logger: Logger) {
+  #handover: Handover | undefined;
+
+  /** Takes stdio over from the front (`handover`: what it answered and held). */
+  constructor(stdio: BoundedStdioTransport, attach: Attach, version: string, logger: Logger, handover: Handover) {
     this.#stdio = stdio;
     this.#attach = attach;
     this.#version = version;
     this.#logger = logger;
+    this.#initialize = handover.initialize;
+    this.#handover = handover;
     stdio.onmessage = (message) => void this.#take(message);
   }
 
-  /** Starts the link in the background (the agent is answered meanwhile). */
+  /**
+   * Starts the link in the background (the agent is answered meanwhile; with the front's
+   * initialize, the session on the shared server is opened now, not at the first call) and
+   * passes on what the front held, in order.
+   */
   start(): void {
-    this.#link().catch(() => {});
+    (this.#initialize ? this.#ready() : this.#link()).catch(() => {});
+    const held = this.#handover?.queued ?? [];
+    this.#handover = undefined;
+    for (const message of held) void this.#take(message);
   }
 
   /** Leaves the shared server (its session ends at once) or ends this process's own sessions. */
@@ -91,16 +104,9 @@ export class StdioForwarder {
   // An initialize whose params the SDK's server would accept is answered here, from the same
   // identity; anything odd goes on to the server, which answers it as it always has.
   #answerInitialize(message: JSONRPCRequest): boolean {
-    const params = message.params as { protocolVersion?: unknown; capabilities?: unknown; clientInfo?: { name?: unknown; version?: unknown } } | undefined;
-    const plausible =
-      typeof params?.protocolVersion === "string" &&
-      typeof params.capabilities === "object" &&
-      params.capabilities !== null &&
-      typeof params.clientInfo?.name === "string" &&
-      typeof params.clientInfo.version === "string";
-    if (!plausible || this.#initialize) return false;
+    if (!isPlausibleInitialize(message) || this.#initialize) return false;
     this.#initialize = message;
-    this.#answer(message.id, initializeResult(params.protocolVersion, this.#version));
+    this.#answer(message.id, initializeResult(message.params.protocolVersion, this.#version));
     // The session on the shared server is opened now, not at the first call.
     this.#ready().catch(() => {});
     return true;

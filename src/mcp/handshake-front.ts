@@ -1,0 +1,133 @@
+import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage, JSONRPCRequest, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { BoundedStdioTransport } from "./bounded-stdio-transport.js";
+import { initializeResult } from "./server-identity.js";
+import { TOOL_LIST } from "./tool-list.generated.js";
+
+/** What the front passes on to the part of `serve` that takes over stdio. */
+export interface Handover {
+  /** The agent's `initialize`, already answered; undefined when none came (or an odd one, queued). */
+  readonly initialize: JSONRPCRequest | undefined;
+  /** Every message the front did not answer, in arrival order. */
+  readonly queued: readonly JSONRPCMessage[];
+  /** stdin ended before the hand-over. */
+  readonly closed: boolean;
+}
+
+/**
+ * Serves the agent from the first line, before `serve` has loaded its config or any of its
+ * machinery: `initialize`, `tools/list` and `ping` are answered at once, from the same identity
+ * and generated list as the SDK's server answers them (none of them depends on the config), and
+ * every other message is held in order. Then `handOver` gives the rest to the standalone server
+ * or the forwarder. Why: loading the config and the SDK's server took most of the 300+ ms from
+ * spawn to `initialize` answered (issue 18).
+ */
+export class HandshakeFront {
+  readonly #stdio: BoundedStdioTransport;
+  readonly #version: string;
+  #initialize: JSONRPCRequest | undefined;
+  readonly #queued: JSONRPCMessage[] = [];
+  #closed = false;
+
+  constructor(stdio: BoundedStdioTransport, version: string) {
+    this.#stdio = stdio;
+    this.#version = version;
+    stdio.onmessage = (message) => this.#take(message);
+    stdio.onclose = () => (this.#closed = true);
+  }
+
+  /** Stops answering; the caller sets its own handlers on the transport in the same tick. */
+  handOver(): Handover {
+    this.#stdio.onmessage = undefined;
+    this.#stdio.onclose = undefined;
+    return { initialize: this.#initialize, queued: [...this.#queued], closed: this.#closed };
+  }
+
+  #take(message: JSONRPCMessage): void {
+    if ("method" in message && "id" in message) {
+      if (message.method === "initialize" && !this.#initialize && isPlausibleInitialize(message)) {
+        this.#initialize = message;
+        return this.#answer(message.id, initializeResult(message.params.protocolVersion, this.#version));
+      }
+      if (message.method === "tools/list") return this.#answer(message.id, { tools: TOOL_LIST });
+      if (message.method === "ping") return this.#answer(message.id, {});
+    }
+    this.#queued.push(message);
+  }
+
+  // In the key order of the SDK's Protocol (result first), so the bytes are the SDK's.
+  #answer(id: RequestId, result: Record<string, unknown>): void {
+    this.#stdio.send({ result, jsonrpc: "2.0", id } as JSONRPCMessage).catch(() => {});
+  }
+}
+
+/**
+ * An `initialize` whose params the SDK's server would accept; anything odd is left for the SDK's
+ * server to answer as it always has.
+ */
+export function isPlausibleInitialize(message: JSONRPCRequest): message is JSONRPCRequest & { params: { protocolVersion: string } } {
+  const params = message.params as { protocolVersion?: unknown; capabilities?: unknown; clientInfo?: { name?: unknown; version?: unknown } } | undefined;
+  return (
+    typeof params?.protocolVersion === "string" &&
+    typeof params.capabilities === "object" &&
+    params.capabilities !== null &&
+    typeof params.clientInfo?.name === "string" &&
+    typeof params.clientInfo.version === "string"
+  );
+}
+
+/**
+ * stdio as the SDK's server sees it after the front: the initialize the front answered is replayed
+ * to it under a private id (so it knows the client as it would have) and that answer dropped; then,
+ * on `release`, the held messages; then the live stream.
+ */
+export class HandedOverTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  readonly #stdio: BoundedStdioTransport;
+  readonly #initialize: JSONRPCRequest | undefined;
+  // Held until `release`: what the front queued, then whatever comes before the release.
+  #held: JSONRPCMessage[] | null;
+  #closed: boolean;
+  #replayId: string | undefined;
+
+  constructor(stdio: BoundedStdioTransport, handover: Handover) {
+    this.#stdio = stdio;
+    this.#initialize = handover.initialize;
+    this.#held = [...handover.queued];
+    this.#closed = handover.closed;
+  }
+
+  /** The front has started stdio already; this only wires it. */
+  async start(): Promise<void> {
+    this.#stdio.onmessage = (message) => (this.#held ? this.#held.push(message) : this.onmessage?.(message));
+    this.#stdio.onclose = () => (this.#held ? (this.#closed = true) : this.onclose?.());
+    this.#stdio.onerror = (error) => this.onerror?.(error);
+  }
+
+  /** Delivers what was held, in order, once the server (and its tools/call lane) is connected. */
+  release(): void {
+    const held = this.#held ?? [];
+    this.#held = null;
+    if (this.#initialize) {
+      this.#replayId = "lspmcp-handshake-replay";
+      this.onmessage?.({ ...this.#initialize, id: this.#replayId });
+    }
+    for (const message of held) this.onmessage?.(message);
+    if (this.#closed) this.onclose?.();
+  }
+
+  // Answers go out on stdio whatever stream they relate to: there is only the one.
+  send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+    if (this.#replayId !== undefined && "id" in message && message.id === this.#replayId && !("method" in message)) {
+      this.#replayId = undefined;
+      return Promise.resolve();
+    }
+    return this.#stdio.send(message);
+  }
+
+  close(): Promise<void> {
+    return this.#stdio.close();
+  }
+}
