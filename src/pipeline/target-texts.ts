@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { realPath } from "../sessions/real-path.js";
 import { isAbsolute } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Range } from "vscode-languageserver-protocol";
@@ -96,8 +96,7 @@ export class TargetTexts {
 
 function realOrSame(path: string): string {
   try {
-    // One realpath(3) call; the JS realpathSync lstats every component of the path, each call.
-    return realpathSync.native(path);
+    return realPath(path);
   } catch {
     return path;
   }

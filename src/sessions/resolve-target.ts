@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { realPath } from "./real-path.js";
 import { basename, extname, isAbsolute, relative, resolve, sep } from "node:path";
 import { BridgeError } from "../contract/errors.js";
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
@@ -160,8 +160,7 @@ function isInside(root: string, path: string): boolean {
 /** The real path where it exists; for a missing file, its real parent joined with the rest. */
 function realOrLexical(path: string): string {
   try {
-    // One realpath(3) call; the JS realpathSync lstats every component of the path, each call.
-    return realpathSync.native(path);
+    return realPath(path);
   } catch {
     const parent = resolve(path, "..");
     if (parent === path) return path;
