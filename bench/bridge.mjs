@@ -101,8 +101,9 @@ function bridgeConfig() {
 
 async function startBridge(config = bridgeConfig()) {
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [join(REPO, "dist/lspmcp/main.js"), "serve", "--standalone", "--config", config],
+    // As clients start it: the entry as a program (its #! line sets the lean heap flag).
+    command: join(REPO, "dist/lspmcp/main.js"),
+    args: ["serve", "--standalone", "--config", config],
     stderr: "ignore",
     env: { PATH: process.env.PATH, HOME: process.env.HOME ?? "/root" },
   });

@@ -136,7 +136,7 @@ async function throughBridge() {
   const config = join(dir, "bridge.toml");
   writeFileSync(config, `[[server]]\nname = "maude"\nprofile = "maude"\n\n[[workspace]]\nname = "bench"\nroot = ${JSON.stringify(dir)}\nservers = ["maude"]\n`);
   const client = new Client({ name: "maude-bench", version: "0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BRIDGE, "serve", "--standalone", "--config", config], stderr: "ignore" }));
+  await client.connect(new StdioClientTransport({ command: BRIDGE, args: ["serve", "--standalone", "--config", config], stderr: "ignore" }));
   const call = async (args) => {
     const r = await client.callTool({ name: "diagnostics", arguments: args });
     if (r.isError) throw new Error(JSON.stringify(r.content));

@@ -108,8 +108,9 @@ async function runMode(label, dir, standalone) {
   const workers = await Promise.all(
     Array.from({ length: WORKERS }, async () => {
       const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: [MAIN, "serve", ...(standalone ? ["--standalone"] : []), "--config", config],
+        // As clients start it: the entry as a program (its #! line sets the lean heap flag).
+        command: MAIN,
+        args: ["serve", ...(standalone ? ["--standalone"] : []), "--config", config],
         env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LSPMCP_LOG_LEVEL: "warn" },
         stderr: "pipe",
       });
