@@ -3,8 +3,9 @@ import { BoundedStdioTransport } from "../mcp/bounded-stdio-transport.js";
 import { HandshakeFront } from "../mcp/handshake-front.js";
 
 /**
- * `lspmcp serve`: MCP over stdio, with the config of `configArg` (`--config`) or the discovered one. The agent is answered from the first line (`initialize`,
- * `tools/list`, `ping`: see HandshakeFront) while the config loads. Unless `--standalone` is
+ * `lspmcp serve`: MCP over stdio, with the config of `configArg` (`--config`) or the discovered
+ * one. The agent is answered from the first line (`initialize`, `tools/list`, `ping`: see
+ * HandshakeFront) while the config is found and loaded. Unless `--standalone` is
  * given or `[shared] enabled = false`, the bridge's sessions live in the one shared server of
  * this config, which this process finds or elects and then attaches to; where sharing cannot work
  * here it serves standalone. stderr names the configuration in use, and for the embedded default

@@ -1,4 +1,3 @@
-import { realPath } from "../sessions/real-path.js";
 import { isAbsolute } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Range } from "vscode-languageserver-protocol";
@@ -8,6 +7,7 @@ import { LineIndex, type BridgePosition, type BridgeRange } from "../contract/po
 import type { LspClient } from "../lsp/lsp-client.js";
 import { readSourceFile } from "../sessions/read-source-file.js";
 import { workspaceRelativePath } from "../sessions/resolve-target.js";
+import { realPath } from "../sessions/real-path.js";
 
 /** A target file as one call sees it. */
 interface TargetFile {
