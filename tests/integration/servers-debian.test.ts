@@ -133,6 +133,26 @@ describe("hover of the Debian servers", () => {
   });
 });
 
+describe("definition of the Debian servers", () => {
+  const definition = async (path: string, needle: string, after = "") =>
+    bridge.ok("definition", { path, ...positionOf(source(path), needle, after) });
+
+  test("each server goes from a call to the name where it is defined", async () => {
+    const [gopls, pylsp, ccls, fortls] = await Promise.all([
+      definition("go/main.go", "Brew()", "func main"),
+      definition("inventory_lint.py", "brew(2)"),
+      definition("cafe.c", "pour(c)"),
+      definition("cafe.f90", "brew(2)"),
+    ]);
+    // The name itself: ccls answers a LocationLink whose range is the whole declaration.
+    const landing = (result: any) => result.items.map((item: any) => [item.path, item.selection_range, item.text]);
+    expect(landing(gopls)).toEqual([["go/main.go", rangeOf("go/main.go", "Brew", "func "), "func Brew() int { return 1 }"]]);
+    expect(landing(pylsp)).toEqual([["inventory_lint.py", rangeOf("inventory_lint.py", "brew", "def "), "def brew(cups):"]]);
+    expect(landing(ccls)).toEqual([["cafe.c", rangeOf("cafe.c", "pour", "int "), "int pour(struct cup c) { return c.size; }"]]);
+    expect(landing(fortls)).toEqual([["cafe.f90", rangeOf("cafe.f90", "brew", "integer function "), "  integer function brew(cups)"]]);
+  });
+});
+
 describe("pylsp without pyflakes", () => {
   test("refuses to start rather than report every file clean", async () => {
     // A pyflakes that cannot be imported, put first on the path of pylsp and its version command.

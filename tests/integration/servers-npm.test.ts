@@ -167,6 +167,22 @@ describe("hover of the npm-installed servers", () => {
   });
 });
 
+describe("definition of the npm-installed servers", () => {
+  test("svelte and graphql go from a use to the definition", async () => {
+    const [svelte, graphql] = await Promise.all([
+      bridge.ok("definition", { path: "Widget.svelte", ...positionOf(source("Widget.svelte"), "label", "<p>{") }),
+      bridge.ok("definition", { path: "menu.graphql", ...positionOf(source("menu.graphql"), "dish") }),
+    ]);
+    expect(svelte.items.map((item: any) => [item.path, item.range, item.text])).toEqual([
+      ["Widget.svelte", rangeOf("Widget.svelte", "label"), '  export let label = "x";'],
+    ]);
+    // graphql-language-service's range is the field's whole definition, from its description.
+    expect(graphql.items.map((item: any) => [item.path, item.range.start, item.text])).toEqual([
+      ["schema.graphql", positionOf(source("schema.graphql"), '"A dish'), '  "A dish on the menu."'],
+    ]);
+  });
+});
+
 describe("document symbols", () => {
   test("the CSS rules and the Dockerfile instructions, in document order", async () => {
     const css = await bridge.ok("document_symbols", { path: "styles.css" });
