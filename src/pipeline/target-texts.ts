@@ -8,6 +8,7 @@ import type { LspClient } from "../lsp/lsp-client.js";
 import { readSourceFile } from "../sessions/read-source-file.js";
 import { workspaceRelativePath } from "../sessions/resolve-target.js";
 import { realPath } from "../sessions/real-path.js";
+import { linesOf } from "../sessions/synced-document.js";
 
 /** A target file as one call sees it. */
 interface TargetFile {
@@ -88,7 +89,7 @@ export class TargetTexts {
     const path = workspaceRelativePath(this.workspace.root, real);
     const inWorkspace = !isAbsolute(path);
     const open = this.client.documents.get(uri);
-    if (open) return { path, inWorkspace, lines: new LineIndex(open.text) };
+    if (open) return { path, inWorkspace, lines: linesOf(open) };
     const text = await readSourceFile(real, path).catch(() => null);
     return { path, inWorkspace, lines: text === null ? null : new LineIndex(text) };
   }

@@ -15,10 +15,15 @@ const indexes = new WeakMap<OpenDocument, LineIndex>();
 /** Makes the server's copy of `file` equal to `text` (read from disk at call time). */
 export async function syncText(client: LspClient, file: FileTarget, languageId: string, text: string): Promise<SyncedDocument> {
   const document = await client.documents.sync(pathToFileURL(file.absolutePath).href, languageId, text);
+  return { document, lines: linesOf(document) };
+}
+
+/** The line index of an open document's text, built once per version (each version is a new object). */
+export function linesOf(document: OpenDocument): LineIndex {
   let lines = indexes.get(document);
   if (!lines) {
     lines = new LineIndex(document.text);
     indexes.set(document, lines);
   }
-  return { document, lines };
+  return lines;
 }
