@@ -9,15 +9,14 @@
 //     waited until the project is loaded: p50, ratio, milliseconds added, and the bridge's own
 //     CPU per call (user + sys from /proc), which a loaded machine disturbs less than wall time.
 // Usage: node bench/bridge.mjs [--runs N]
-import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node";
+import { positionOf, startDirectClient } from "./direct-lsp.mjs";
 import { stat } from "./proc.mjs";
+import { lspmcpTransport } from "./lspmcp-process.mjs";
 
 const REPO = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const args = process.argv.slice(2);
@@ -39,14 +38,6 @@ const SERVERS = {
 
 const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
-function positionOf(text, needle, after = "") {
-  const index = text.indexOf(needle, after ? text.indexOf(after) + after.length : 0);
-  const before = text.slice(0, index);
-  const line = before.split("\n").length;
-  const lineText = before.slice(before.lastIndexOf("\n") + 1);
-  return { line, column: [...lineText].length + 1, character: lineText.length };
-}
-
 async function time(runs, fn) {
   const samples = [];
   for (let i = 0; i < runs; i++) {
@@ -58,18 +49,13 @@ async function time(runs, fn) {
 }
 
 async function direct(server) {
-  const child = spawn(server.command, server.args, { cwd: WORKSPACE, stdio: ["pipe", "pipe", "ignore"] });
-  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  connection.onRequest(() => null);
-  connection.listen();
-  const rootUri = pathToFileURL(WORKSPACE).href;
-  await connection.sendRequest("initialize", {
-    processId: process.pid,
-    rootUri,
-    workspaceFolders: [{ uri: rootUri, name: "poly" }],
+  const { connection, stop } = await startDirectClient({
+    command: server.command,
+    args: server.args,
+    root: WORKSPACE,
+    name: "poly",
     capabilities: { textDocument: { documentSymbol: { hierarchicalDocumentSymbolSupport: true }, hover: { contentFormat: ["markdown"] } } },
   });
-  await connection.sendNotification("initialized", {});
   const path = join(WORKSPACE, server.file);
   const text = readFileSync(path, "utf8");
   const uri = pathToFileURL(path).href;
@@ -80,10 +66,7 @@ async function direct(server) {
   for (let i = 0; i < 200 && !(await connection.sendRequest("textDocument/hover", { textDocument: { uri }, position })); i++);
   const hover = await time(RUNS, () => connection.sendRequest("textDocument/hover", { textDocument: { uri }, position }));
   const symbols = await time(RUNS, () => connection.sendRequest("textDocument/documentSymbol", { textDocument: { uri } }));
-  await connection.sendRequest("shutdown");
-  await connection.sendNotification("exit");
-  await new Promise((done) => child.once("exit", done));
-  connection.dispose();
+  await stop();
   return { hover, symbols };
 }
 
@@ -100,13 +83,7 @@ function bridgeConfig() {
 }
 
 async function startBridge(config = bridgeConfig()) {
-  const transport = new StdioClientTransport({
-    // As clients start it: the entry as a program (its #! line sets the lean heap flag).
-    command: join(REPO, "dist/lspmcp/main.js"),
-    args: ["serve", "--standalone", "--config", config],
-    stderr: "ignore",
-    env: { PATH: process.env.PATH, HOME: process.env.HOME ?? "/root" },
-  });
+  const transport = lspmcpTransport(["serve", "--standalone", "--config", config]);
   const client = new Client({ name: "bench", version: "0" });
   await client.connect(transport);
   return { client, pid: transport.pid };
@@ -161,18 +138,13 @@ const navAt = (c) => positionOf(readFileSync(join(NAV, c.file), "utf8"), c.needl
 
 async function directNavigation() {
   const server = SERVERS.typescript;
-  const child = spawn(server.command, server.args, { cwd: NAV, stdio: ["pipe", "pipe", "ignore"] });
-  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  connection.onRequest(() => null);
-  connection.listen();
-  const rootUri = pathToFileURL(NAV).href;
-  await connection.sendRequest("initialize", {
-    processId: process.pid,
-    rootUri,
-    workspaceFolders: [{ uri: rootUri, name: "nav" }],
+  const { connection, stop } = await startDirectClient({
+    command: server.command,
+    args: server.args,
+    root: NAV,
+    name: "nav",
     capabilities: { textDocument: { definition: { linkSupport: true }, references: {} } },
   });
-  await connection.sendNotification("initialized", {});
   const params = {};
   for (const c of NAV_CASES) {
     const path = join(NAV, c.file);
@@ -186,10 +158,7 @@ async function directNavigation() {
   for (let i = 0; i < 2000 && (await connection.sendRequest("textDocument/references", params.references))?.length !== 5; i++);
   const out = {};
   for (const c of NAV_CASES) out[c.op] = await time(c.runs, () => connection.sendRequest(c.method, params[c.op]));
-  await connection.sendRequest("shutdown");
-  await connection.sendNotification("exit");
-  await new Promise((done) => child.once("exit", done));
-  connection.dispose();
+  await stop();
   return out;
 }
 

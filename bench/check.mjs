@@ -15,10 +15,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { lspmcpTransport, MAIN } from "./lspmcp-process.mjs";
 
 const REPO = resolve(fileURLToPath(new URL("..", import.meta.url)));
-const MAIN = join(REPO, "dist/lspmcp/main.js");
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const SIZES = option("--sizes", "500,2000").split(",").map(Number);
@@ -58,12 +57,7 @@ const ratio = (a, b) => `${(a / b).toFixed(2)}x`;
 const line = (label, run) => `${label} ${run.ms.toFixed(0)} ms wall, ${run.cpuMs} ms cpu`;
 
 async function warmFolderCall(root, files) {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [MAIN, "serve", "--standalone", "--config", join(root, "bridge.toml")],
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LSPMCP_LOG_LEVEL: "error" },
-    stderr: "ignore",
-  });
+  const transport = lspmcpTransport(["serve", "--standalone", "--config", join(root, "bridge.toml")], { logLevel: "error" });
   const client = new Client({ name: "bench", version: "0" });
   await client.connect(transport);
   const call = async () => {

@@ -19,11 +19,11 @@ import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node";
+import { positionOf, startDirectClient } from "./direct-lsp.mjs";
+import { MAIN } from "./lspmcp-process.mjs";
 import { alive, kib, procOf, stat } from "./proc.mjs";
 
 const REPO = resolve(fileURLToPath(new URL("..", import.meta.url)));
-const MAIN = join(REPO, "dist/lspmcp/main.js");
 const argv = process.argv.slice(2);
 const option = (name, fallback) => {
   const value = Number(argv[argv.indexOf(name) + 1]);
@@ -56,11 +56,6 @@ const quantile = (xs, p) => {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
 };
-function positionOf(text, needle) {
-  const before = text.slice(0, text.indexOf(needle));
-  const lineText = before.slice(before.lastIndexOf("\n") + 1);
-  return { line: before.split("\n").length, column: [...lineText].length + 1, character: lineText.length };
-}
 const TEXT = readFileSync(join(WORKSPACE, FILE), "utf8");
 const AT = positionOf(TEXT, NEEDLE);
 
@@ -77,19 +72,14 @@ async function samples(runs, fn) {
 // --- the floor: a direct vscode-jsonrpc client of the same server
 async function direct() {
   const t0 = performance.now();
-  const child = spawn(TSLS, ["--stdio"], { cwd: WORKSPACE, stdio: ["pipe", "pipe", "ignore"] });
-  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  connection.onRequest(() => null);
-  const uri = pathToFileURL(join(WORKSPACE, FILE)).href;
-  connection.listen();
-  const rootUri = pathToFileURL(WORKSPACE).href;
-  await connection.sendRequest("initialize", {
-    processId: process.pid,
-    rootUri,
-    workspaceFolders: [{ uri: rootUri, name: "poly" }],
+  const { connection, stop } = await startDirectClient({
+    command: TSLS,
+    args: ["--stdio"],
+    root: WORKSPACE,
+    name: "poly",
     capabilities: { textDocument: { documentSymbol: { hierarchicalDocumentSymbolSupport: true }, hover: { contentFormat: ["markdown"] } } },
   });
-  await connection.sendNotification("initialized", {});
+  const uri = pathToFileURL(join(WORKSPACE, FILE)).href;
   await connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "typescript", version: 1, text: TEXT } });
   // What lspmcp asks typescript-language-server for a file's settled diagnostics (tsserver's sync
   // diagnostics; its pushes can never be known complete), here straight from the server.
@@ -102,10 +92,7 @@ async function direct() {
   for (let i = 0; i < 200 && !(await connection.sendRequest("textDocument/hover", { textDocument: { uri }, position })); i++);
   const hover = await samples(RUNS, () => connection.sendRequest("textDocument/hover", { textDocument: { uri }, position }));
   const symbols = await samples(RUNS, () => connection.sendRequest("textDocument/documentSymbol", { textDocument: { uri } }));
-  await connection.sendRequest("shutdown");
-  await connection.sendNotification("exit");
-  await new Promise((done) => child.once("exit", done));
-  connection.dispose();
+  await stop();
   return { firstDiagnostics, hover, symbols };
 }
 

@@ -125,18 +125,16 @@ async function throughput(concurrency) {
   return { files: files.length, maxConcurrentChecks: concurrency, seconds: +seconds.toFixed(3), checks_per_second: +(files.length / seconds).toFixed(2) };
 }
 
-const BRIDGE = resolve(ROOT, "dist/lspmcp/main.js");
-
 async function throughBridge() {
   const { existsSync, readFileSync } = await import("node:fs");
-  if (!existsSync(BRIDGE)) return null;
+  const { lspmcpTransport, MAIN } = await import("./lspmcp-process.mjs");
+  if (!existsSync(MAIN)) return null;
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
   const { dir, files } = generateWorkspace(20);
   const config = join(dir, "bridge.toml");
   writeFileSync(config, `[[server]]\nname = "maude"\nprofile = "maude"\n\n[[workspace]]\nname = "bench"\nroot = ${JSON.stringify(dir)}\nservers = ["maude"]\n`);
   const client = new Client({ name: "maude-bench", version: "0" });
-  await client.connect(new StdioClientTransport({ command: BRIDGE, args: ["serve", "--standalone", "--config", config], stderr: "ignore" }));
+  await client.connect(lspmcpTransport(["serve", "--standalone", "--config", config]));
   const call = async (args) => {
     const r = await client.callTool({ name: "diagnostics", arguments: args });
     if (r.isError) throw new Error(JSON.stringify(r.content));

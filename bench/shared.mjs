@@ -21,11 +21,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { alive, kib, stat, treeWhere } from "./proc.mjs";
+import { positionOf } from "./direct-lsp.mjs";
+import { lspmcpTransport, MAIN } from "./lspmcp-process.mjs";
 
 const REPO = resolve(fileURLToPath(new URL("..", import.meta.url)));
-const MAIN = join(REPO, "dist/lspmcp/main.js");
 const APP = join(REPO, "examples/app");
 const argv = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -45,15 +45,13 @@ const FILES = [
   { server: "pyright", path: "src/stats.py", hoverAt: "mean([", query: "Summary" },
   { server: "clangd", path: "src/vector.c", hoverAt: "dot(v, v)", query: "dot" },
 ];
-function positionOf(path, needle) {
-  const text = readFileSync(join(APP, path), "utf8");
-  if (!text.includes(needle)) throw new Error(`${needle} not found in ${path}`);
-  const before = text.slice(0, text.indexOf(needle));
-  return { line: before.split("\n").length, column: [...before.slice(before.lastIndexOf("\n") + 1)].length + 1 };
+function at(path, needle) {
+  const { line, column } = positionOf(readFileSync(join(APP, path), "utf8"), needle);
+  return { line, column };
 }
 const DISTINCT = FILES.flatMap(({ server, path, hoverAt, query }) => [
   { name: "diagnostics", arguments: { path } },
-  { name: "hover", arguments: { path, ...positionOf(path, hoverAt) } },
+  { name: "hover", arguments: { path, ...at(path, hoverAt) } },
   { name: "document_symbols", arguments: { path } },
   { name: "workspace_symbols", arguments: { server, query } },
 ]);
@@ -107,13 +105,7 @@ async function runMode(label, dir, standalone) {
   };
   const workers = await Promise.all(
     Array.from({ length: WORKERS }, async () => {
-      const transport = new StdioClientTransport({
-        // As clients start it: the entry as a program (its #! line sets the lean heap flag).
-        command: MAIN,
-        args: ["serve", ...(standalone ? ["--standalone"] : []), "--config", config],
-        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LSPMCP_LOG_LEVEL: "warn" },
-        stderr: "pipe",
-      });
+      const transport = lspmcpTransport(["serve", ...(standalone ? ["--standalone"] : []), "--config", config], { stderr: "pipe" });
       transport.stderr.on("data", (chunk) => stderr.push(chunk.toString("utf8")));
       const client = new Client({ name: "bench-shared", version: "0" });
       await client.connect(transport);

@@ -8,9 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { judgeToolResult, toolCallArbitrary } from "./tool-arguments.mjs";
 import { peakKiB } from "./soak-stats.mjs";
+import { lspmcpTransport } from "./lspmcp-process.mjs";
 
 const TIMEOUT_MS = 4000;
 const SAMPLE_TEXT = "fn alpha\n  a bad line\nfn beta é😀\n  another bad one\n";
@@ -22,7 +22,7 @@ async function contractCodes(repo) {
 }
 
 /** Runs the fuzz; resolves with its report. */
-export async function soakFuzz({ repo, main, count, seed, log }) {
+export async function soakFuzz({ repo, count, seed, log }) {
   const dir = mkdtempSync(join(tmpdir(), "lspmcp-soak-fuzz-"));
   const root = join(dir, "ws");
   mkdirSync(root);
@@ -42,12 +42,7 @@ languages = [{ id = "fake", extensions = ["${extension}"] }]
     join(dir, "bridge.toml"),
     `[bridge]\nrequest_timeout_ms = ${TIMEOUT_MS}\n${server("fake", ".fk")}${server("other", ".ot")}\n[[workspace]]\nname = "ws"\nroot = ${JSON.stringify(root)}\nservers = ["fake", "other"]\n`,
   );
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [main, "serve", "--standalone", "--config", join(dir, "bridge.toml")],
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LSPMCP_LOG_LEVEL: "error" },
-    stderr: "ignore",
-  });
+  const transport = lspmcpTransport(["serve", "--standalone", "--config", join(dir, "bridge.toml")], { logLevel: "error" });
   const client = new Client({ name: "lspmcp-soak-fuzz", version: "0" });
   await client.connect(transport);
   const pid = transport.pid;

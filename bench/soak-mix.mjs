@@ -10,9 +10,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { treeWhere } from "./proc.mjs";
 import { peakKiB, rssKiB, slopePer1000 } from "./soak-stats.mjs";
+import { lspmcpTransport } from "./lspmcp-process.mjs";
 
 const LANGUAGES = {
   ts: {
@@ -101,13 +101,8 @@ servers = ["typescript", "pyright", "clangd"]
   return path;
 }
 
-async function attach(main, config) {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [main, "serve", "--config", config],
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LSPMCP_LOG_LEVEL: "warn" },
-    stderr: "ignore",
-  });
+async function attach(config) {
+  const transport = lspmcpTransport(["serve", "--config", config]);
   const client = new Client({ name: "lspmcp-soak", version: "0" });
   await client.connect(transport);
   // `initialize` is answered before the serve has found or launched the shared server; a call
@@ -142,14 +137,14 @@ function staleness(tool, result, own) {
 }
 
 /** Runs the mix; resolves with its report. */
-export async function soakMix({ main, calls, every, workers, minutes, maxOpen, log }) {
+export async function soakMix({ calls, every, workers, minutes, maxOpen, log }) {
   const dir = mkdtempSync(join(tmpdir(), "lspmcp-soak-mix-"));
   const root = join(dir, "ws");
   const leaseDir = join(dir, "leases");
   writeWorkspace(root, workers);
   const config = writeConfig(dir, root, leaseDir, maxOpen);
   const peers = [];
-  for (let w = 0; w < workers; w++) peers.push(await attach(main, config));
+  for (let w = 0; w < workers; w++) peers.push(await attach(config));
   const lease = JSON.parse(readFileSync(join(leaseDir, readdirSync(leaseDir).find((name) => name.endsWith(".lease"))), "utf8"));
   const listed = (await peers[0].client.listTools()).tools.map((tool) => tool.name);
   const navigation = listed.filter((name) => name in NAVIGATION);

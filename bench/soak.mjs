@@ -17,13 +17,12 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { soakFuzz } from "./soak-fuzz.mjs";
 import { soakMix } from "./soak-mix.mjs";
 import { peakKiB, rssKiB, slopePer1000 } from "./soak-stats.mjs";
+import { lspmcpTransport } from "./lspmcp-process.mjs";
 
 const REPO = resolve(fileURLToPath(new URL("..", import.meta.url)));
-const MAIN = join(REPO, "dist/lspmcp/main.js");
 const argv = process.argv.slice(2);
 // The last occurrence wins: npm's fixed `--calls 2000` comes before the caller's flags.
 const option = (name, fallback, min = 1) => {
@@ -40,9 +39,9 @@ const log = (line) => process.stderr.write(`${line}\n`);
 if (MIX || FUZZ > 0) {
   const report = {};
   if (MIX && CALLS > 0) {
-    report.mix = await soakMix({ main: MAIN, calls: CALLS, every: EVERY, workers: option("--workers", 3), minutes: option("--minutes", 0, 0), maxOpen: option("--max-open", 4), log });
+    report.mix = await soakMix({ calls: CALLS, every: EVERY, workers: option("--workers", 3), minutes: option("--minutes", 0, 0), maxOpen: option("--max-open", 4), log });
   }
-  if (FUZZ > 0) report.fuzz = await soakFuzz({ repo: REPO, main: MAIN, count: FUZZ, seed: option("--seed", 7, 0), log });
+  if (FUZZ > 0) report.fuzz = await soakFuzz({ repo: REPO, count: FUZZ, seed: option("--seed", 7, 0), log });
   console.log(JSON.stringify(report));
   process.exit(0);
 }
@@ -67,12 +66,7 @@ writeFileSync(
   `[bridge]\nmax_sessions = 4\nrequest_timeout_ms = 10000\n${servers.join("")}\n[[workspace]]\nname = "ws"\nroot = ${JSON.stringify(root)}\nservers = ${JSON.stringify(SERVERS)}\n`,
 );
 
-const transport = new StdioClientTransport({
-  command: process.execPath,
-  args: [join(REPO, "dist/lspmcp/main.js"), "serve", "--standalone", "--config", join(dir, "bridge.toml")],
-  env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LSPMCP_LOG_LEVEL: "warn" },
-  stderr: "ignore",
-});
+const transport = lspmcpTransport(["serve", "--standalone", "--config", join(dir, "bridge.toml")]);
 const client = new Client({ name: "lspmcp-soak", version: "0" });
 await client.connect(transport);
 const pid = transport.pid;
