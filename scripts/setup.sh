@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Brings a fresh Debian machine (or a stale checkout) to the point where lspmcp runs and its
-# tests pass: the pinned npm dependencies, the Debian packages of the system servers, and a
-# fresh build.
+# tests pass: the pinned npm dependencies, the Debian packages of the system servers, the servers
+# built from the Go module proxy, PyPI and crates.io into lspmcp's tool cache, and a fresh build.
 # Idempotent and quiet when there is nothing to do.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The Debian packages of the system-installed servers (CONTRACT §3 profiles): maude, clangd,
-# gopls (+ the go toolchain it drives), pylsp (+ pyflakes, without which it reports nothing),
-# ccls and fortls. One dpkg-query answers for all of them, so a ready machine pays one process.
-packages=(maude clangd golang-go gopls python3-pylsp python3-pyflakes ccls fortran-language-server)
+# pylsp (+ pyflakes, without which it reports nothing), ccls and fortls. One dpkg-query answers
+# for all of them, so a ready machine pays one process.
+packages=(maude clangd python3-pylsp python3-pyflakes ccls fortran-language-server)
 installed="$(dpkg-query --show --showformat='${Package} ${db:Status-Status}\n' "${packages[@]}" 2>/dev/null | awk '$2 == "installed" { print $1 }' || true)"
 missing=()
 for package in "${packages[@]}"; do
@@ -28,6 +28,22 @@ fi
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: npm ci" >&2
   npm ci --no-audit --no-fund --loglevel=error
+fi
+
+# The servers that no npm or Debian package brings, each built or installed once into lspmcp's
+# tool cache (the `{cache}` of servers/*.toml; src/config/tool-cache.ts computes the same folder),
+# never into the checkout, and only when the pinned version is not there yet. Each pin is read from
+# its profile, the one place it is written.
+case "${XDG_CACHE_HOME:-}" in /*) cache="$XDG_CACHE_HOME/lspmcp" ;; *) cache="$HOME/.cache/lspmcp" ;; esac
+pin() { sed -n 's/^version = "\(.*\)"$/\1/p' "servers/$1.toml"; }
+
+# gopls from the Go module proxy, built with the machine's Go (1.25 or newer).
+gopls_pin="$(pin gopls)"
+if [ "$("$cache/go/bin/gopls" version 2>/dev/null | awk '{ print $2 }')" != "$gopls_pin" ]; then
+  command -v go >/dev/null || { echo "setup: gopls $gopls_pin needs Go 1.25 or newer on PATH" >&2; exit 1; }
+  echo "setup: building gopls $gopls_pin into $cache/go (about a minute)" >&2
+  GOPATH="$cache/go" GOBIN="$cache/go/bin" GOMODCACHE="$cache/go/mod" GOCACHE="$cache/go/build" \
+    GOFLAGS=-modcacherw GOTOOLCHAIN=local go install "golang.org/x/tools/gopls@$gopls_pin"
 fi
 
 node_modules/.bin/tsc -p tsconfig.json

@@ -1,4 +1,5 @@
 import { findExecutable, type ExecutableProblem } from "../supervision/executable.js";
+import { expandToolCache } from "./tool-cache.js";
 
 /** An absolute executable path, or why there is none. */
 export type ExecutableResult = { ok: true; path: string } | { ok: false; message: string };
@@ -12,10 +13,11 @@ const PROBLEM_WORDS: Readonly<Record<ExecutableProblem["kind"], string>> = {
 /**
  * Resolves a command at load time by the supervisor's own rule (`findExecutable`): a name
  * containing "/" is a path relative to `baseDir` (or absolute); a bare name is looked up in
- * `searchPath` (PATH syntax), skipping empty and relative entries. Never throws.
+ * `searchPath` (PATH syntax), skipping empty and relative entries; a leading `{cache}/` names
+ * lspmcp's tool cache (`tool-cache.ts`). Never throws.
  */
 export async function resolveExecutable(command: string, baseDir: string, searchPath: string): Promise<ExecutableResult> {
-  const lookup = findExecutable(command, searchPath, baseDir);
+  const lookup = findExecutable(expandToolCache(command), searchPath, baseDir);
   if (lookup.found) return { ok: true, path: lookup.path };
   if (lookup.path === null) return { ok: false, message: `"${command}" not found on PATH` };
   return { ok: false, message: `${PROBLEM_WORDS[lookup.problem.kind]}: ${lookup.path}` };

@@ -1,7 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { REPO } from "./paths.js";
 
 /** A throwaway git repository holding exactly `files`, committed, so `git status` starts clean. */
 export interface TempRepo {
@@ -30,3 +31,13 @@ export function tempRepo(files: Record<string, string>): TempRepo {
 export const BROKEN_TS = 'export const count: number = "not a number";\n';
 /** A Python file with one known type error (pyright: str assigned to int) on `total`. */
 export const BROKEN_PY = 'total: int = "not a number"\n';
+
+/** A fixture workspace (`tests/fixtures/workspaces/NAME`) as a committed temp git repo. */
+export function fixtureRepo(name: string): TempRepo {
+  const source = join(REPO, "tests/fixtures/workspaces", name);
+  const files: Record<string, string> = {};
+  for (const path of readdirSync(source, { recursive: true }) as string[]) {
+    if (statSync(join(source, path)).isFile()) files[path] = readFileSync(join(source, path), "utf8");
+  }
+  return tempRepo(files);
+}

@@ -6,7 +6,8 @@ import { requireBinary } from "../helpers/require-binary.js";
 import { copyFixtureWorkspace, profilesConfig } from "../helpers/workspace.js";
 
 // The Debian-installed servers of issue 20, one bridge, every session started at once (beforeAll).
-const FILES = { gopls: "go/main.go", pylsp: "inventory_lint.py", ccls: "cafe.c", fortls: "cafe.f90" } as const;
+// gopls moved to the Go module proxy in issue 28: tests/integration/servers-go.test.ts.
+const FILES = { pylsp: "inventory_lint.py", ccls: "cafe.c", fortls: "cafe.f90" } as const;
 
 let bridge: Bridge;
 let root: string;
@@ -19,7 +20,7 @@ const rangeOf = (path: string, needle: string, after = "", length = [...needle].
 };
 
 beforeAll(async () => {
-  for (const binary of ["gopls", "go", "pylsp", "ccls", "fortls"]) requireBinary(binary);
+  for (const binary of ["pylsp", "ccls", "fortls"]) requireBinary(binary);
   root = copyFixtureWorkspace("langs");
   bridge = await startBridge(writeConfig(profilesConfig(root, Object.keys(FILES))));
   const answers = await Promise.all(Object.values(FILES).map((path) => bridge.ok("diagnostics", { path })));
@@ -28,20 +29,6 @@ beforeAll(async () => {
 afterAll(async () => bridge?.close());
 
 describe("diagnostics of the Debian servers, at exact code-point columns", () => {
-  test("gopls: the compiler's type error after an astral character (UTF-16 columns)", () => {
-    expect(diagnostics.gopls.items).toEqual([
-      {
-        path: "go/main.go",
-        range: rangeOf("go/main.go", "cup", "var n int = "),
-        severity: "error",
-        code: "IncompatibleAssign",
-        source: "compiler",
-        message: "cannot use cup (variable of type string) as int value in variable declaration",
-        channels: ["push"],
-      },
-    ]);
-  });
-
   test("pylsp with pyflakes: UTF-8 byte columns converted, a range end past the line clamped", () => {
     const unused = positionOf(source("inventory_lint.py"), "import os");
     expect(diagnostics.pylsp.items).toEqual([
@@ -106,14 +93,11 @@ describe("hover of the Debian servers", () => {
     bridge.ok("hover", { path, ...positionOf(source(path), needle, after) });
 
   test("each server describes the symbol under the cursor", async () => {
-    const [gopls, pylsp, ccls, fortls] = await Promise.all([
-      hover("go/main.go", "Brew()", "func main"),
+    const [pylsp, ccls, fortls] = await Promise.all([
       hover("inventory_lint.py", "brew(2)"),
       hover("cafe.c", "pour(c)"),
       hover("cafe.f90", "brew(2)"),
     ]);
-    expect(gopls.contents).toContain("func Brew() int");
-    expect(gopls.contents).toContain("Brew makes coffee.");
     expect(pylsp.contents).toContain("Brew some coffee.");
     expect(ccls.contents).toContain("int pour(struct cup c)");
     expect(fortls.contents).toContain("FUNCTION brew(cups) RESULT(brew)");
@@ -125,12 +109,6 @@ describe("hover of the Debian servers", () => {
     expect(result.contents).toContain("int bad");
     expect(result.range).toEqual(at);
   });
-
-  test("gopls is pinned through version_command: serverInfo says master, the Debian package says the pin", async () => {
-    const status = await bridge.ok("session_status");
-    const gopls = status.sessions.find((s: any) => s.server === "gopls");
-    expect(gopls).toMatchObject({ state: "ready", pinned_version: "1:0.5.0+ds-1", reported_version: "1:0.5.0+ds-1" });
-  });
 });
 
 describe("definition of the Debian servers", () => {
@@ -138,15 +116,13 @@ describe("definition of the Debian servers", () => {
     bridge.ok("definition", { path, ...positionOf(source(path), needle, after) });
 
   test("each server goes from a call to the name where it is defined", async () => {
-    const [gopls, pylsp, ccls, fortls] = await Promise.all([
-      definition("go/main.go", "Brew()", "func main"),
+    const [pylsp, ccls, fortls] = await Promise.all([
       definition("inventory_lint.py", "brew(2)"),
       definition("cafe.c", "pour(c)"),
       definition("cafe.f90", "brew(2)"),
     ]);
     // The name itself: ccls answers a LocationLink whose range is the whole declaration.
     const landing = (result: any) => result.items.map((item: any) => [item.path, item.selection_range, item.text]);
-    expect(landing(gopls)).toEqual([["go/main.go", rangeOf("go/main.go", "Brew", "func "), "func Brew() int { return 1 }"]]);
     expect(landing(pylsp)).toEqual([["inventory_lint.py", rangeOf("inventory_lint.py", "brew", "def "), "def brew(cups):"]]);
     expect(landing(ccls)).toEqual([["cafe.c", rangeOf("cafe.c", "pour", "int "), "int pour(struct cup c) { return c.size; }"]]);
     expect(landing(fortls)).toEqual([["cafe.f90", rangeOf("cafe.f90", "brew", "integer function "), "  integer function brew(cups)"]]);

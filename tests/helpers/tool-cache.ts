@@ -1,0 +1,15 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { toolCacheDir } from "../../src/config/tool-cache.js";
+
+/** A path in lspmcp's tool cache, where scripts/setup.sh installs gopls, ruff and rust-analyzer. */
+export function cachedTool(relative: string): string {
+  return join(toolCacheDir(), relative);
+}
+
+/** Fails loudly when setup has not installed a cached tool: CI's `npm test` runs setup first. */
+export function requireCachedTool(relative: string): string {
+  const path = cachedTool(relative);
+  if (!existsSync(path)) throw new Error(`${path} is not installed; run scripts/setup.sh (npm test does)`);
+  return path;
+}
