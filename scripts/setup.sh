@@ -46,5 +46,22 @@ if [ "$("$cache/go/bin/gopls" version 2>/dev/null | awk '{ print $2 }')" != "$go
     GOFLAGS=-modcacherw GOTOOLCHAIN=local go install "golang.org/x/tools/gopls@$gopls_pin"
 fi
 
+# ruff from PyPI, in a virtualenv of its own.
+ruff_pin="$(pin ruff)"
+if [ "$("$cache/ruff/bin/ruff" --version 2>/dev/null)" != "ruff $ruff_pin" ]; then
+  echo "setup: installing ruff $ruff_pin into $cache/ruff" >&2
+  python3 -m venv --clear "$cache/ruff"
+  "$cache/ruff/bin/pip" install --quiet --disable-pip-version-check "ruff==$ruff_pin"
+fi
+
+# basedpyright from npm, outside lspmcp's node_modules: its package also installs commands named
+# pyright and pyright-langserver, which would replace pyright's own.
+basedpyright_pin="$(pin basedpyright)"
+if ! "$cache/basedpyright/node_modules/.bin/basedpyright" --version 2>/dev/null | grep -qx "basedpyright $basedpyright_pin"; then
+  echo "setup: installing basedpyright $basedpyright_pin into $cache/basedpyright" >&2
+  mkdir -p "$cache/basedpyright"
+  npm install --prefix "$cache/basedpyright" --no-save --no-audit --no-fund --loglevel=error "basedpyright@$basedpyright_pin"
+fi
+
 node_modules/.bin/tsc -p tsconfig.json
 node scripts/bundle.mjs

@@ -1,4 +1,5 @@
-import { basename } from "node:path";
+import { readFile } from "node:fs/promises";
+import { basename, join } from "node:path";
 import { detectLanguages, type Detected } from "./detect-languages.js";
 import { normalizeExtension } from "./extensions.js";
 import { loadProfile, profileNames } from "./profiles.js";
@@ -15,6 +16,17 @@ const MARKERS: Readonly<Record<string, readonly string[]>> = {
   typescript: ["tsconfig.json", "jsconfig.json"],
   pyright: ["pyproject.toml", "pyrightconfig.json", "setup.py", "setup.cfg", "requirements.txt"],
   clangd: ["compile_commands.json", "compile_flags.txt"],
+  // A linter joins the type checker only where the project configures it.
+  ruff: ["ruff.toml", ".ruff.toml"],
+  "rust-analyzer": ["Cargo.toml"],
+};
+
+/**
+ * Markers that are a table inside a shared file rather than a file of their own, looked for in the
+ * root's copy of that file only: `[tool.ruff]` in pyproject.toml configures ruff.
+ */
+const TABLE_MARKERS: Readonly<Record<string, { readonly file: string; readonly table: RegExp; readonly key: string }>> = {
+  ruff: { file: "pyproject.toml", table: /^\[tool\.ruff[.\]]/m, key: "pyproject.toml [tool.ruff]" },
 };
 
 /**
@@ -24,12 +36,20 @@ const MARKERS: Readonly<Record<string, readonly string[]>> = {
  * one server per language.
  */
 const FIRST = ["typescript", "pyright", "clangd", "bash", "maude"];
-const LAST = ["biome", "ccls", "pylsp"];
+const LAST = ["basedpyright", "biome", "ccls", "pylsp", "ruff"];
 
 /** What a profile needs beyond its own command, and how to install what is missing. */
 const NEEDS: Readonly<Record<string, { readonly executables: readonly string[]; readonly install: string }>> = {
   clangd: { executables: [], install: "apt-get install clangd (Debian/Ubuntu), or put clangd 14.0.6 on PATH" },
   maude: { executables: ["maude"], install: "apt-get install maude (Debian/Ubuntu), or put Maude 3.2 on PATH as maude" },
+  // The servers of lspmcp's tool cache (src/config/tool-cache.ts); scripts/setup.sh runs these.
+  gopls: { executables: [], install: "GOBIN=~/.cache/lspmcp/go/bin go install golang.org/x/tools/gopls@v0.23.0 (Go 1.25 or newer)" },
+  ruff: { executables: [], install: "python3 -m venv ~/.cache/lspmcp/ruff && ~/.cache/lspmcp/ruff/bin/pip install ruff==0.17.5" },
+  basedpyright: { executables: [], install: "npm install --prefix ~/.cache/lspmcp/basedpyright basedpyright@1.40.1" },
+  "rust-analyzer": {
+    executables: ["cargo"],
+    install: "cargo install ra_ap_rust-analyzer --version 0.0.348 --locked --root ~/.cache/lspmcp/rust-analyzer (about 25 minutes on 2 cores)",
+  },
 };
 
 /** One profile the default serves, with the shipped pin. */
@@ -67,9 +87,12 @@ export async function planDefault(root: string, options: PlanOptions): Promise<D
   const keysOf = new Map(profiles.map(({ name, profile }) => [name, claimedKeys(name, profile)]));
   const extensions = new Set<string>();
   const filenames = new Set<string>();
-  for (const keys of keysOf.values()) for (const key of keys) (key.startsWith(".") ? extensions : filenames).add(key);
+  for (const keys of keysOf.values()) {
+    for (const key of keys) if (!TABLE_KEYS.has(key)) (isExtensionKey(key) ? extensions : filenames).add(key);
+  }
   const detected = await detectLanguages(root, { extensions, filenames });
-  const occurs = (key: string) => detected.extensions.has(key) || detected.filenames.has(key);
+  const tables = await tableMarkersAt(root);
+  const occurs = (key: string) => detected.extensions.has(key) || detected.filenames.has(key) || tables.has(key);
 
   const servers: PlannedServer[] = [];
   const omitted: OmittedServer[] = [];
@@ -108,7 +131,26 @@ function claimedKeys(name: string, profile: RawProfile): string[] {
     for (const filename of (language as { filenames?: readonly string[] }).filenames ?? []) keys.add(filename);
   }
   for (const marker of MARKERS[name] ?? []) keys.add(marker);
+  const table = TABLE_MARKERS[name];
+  if (table) keys.add(table.key);
   return [...keys];
+}
+
+const TABLE_KEYS = new Set(Object.values(TABLE_MARKERS).map(({ key }) => key));
+
+/** An extension (".ts"), as opposed to a file name, dotted ones (".ruff.toml") included. */
+function isExtensionKey(key: string): boolean {
+  return normalizeExtension(key) === key;
+}
+
+/** The keys of the table markers found in the root's files; an unreadable file has none. */
+async function tableMarkersAt(root: string): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (const { file, table, key } of Object.values(TABLE_MARKERS)) {
+    const text = await readFile(join(root, file), "utf8").catch(() => "");
+    if (table.test(text)) found.add(key);
+  }
+  return found;
 }
 
 /** Why the profile's server cannot run here, or null when its executables are all found. */
@@ -127,7 +169,7 @@ function defaultServers(servers: readonly PlannedServer[]): Record<string, strin
   const owner = new Map<string, string>();
   const choice: Record<string, string> = {};
   for (const server of servers) {
-    for (const key of claimedKeys(server.name, server.profile).filter((key) => key.startsWith("."))) {
+    for (const key of claimedKeys(server.name, server.profile).filter(isExtensionKey)) {
       const first = owner.get(key);
       if (first === undefined) owner.set(key, server.name);
       else choice[key] = first;

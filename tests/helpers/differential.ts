@@ -37,12 +37,13 @@ interface PyrightCliDiagnostic {
 
 /**
  * `pyright --outputjson` run in `root` (so its `pyrightconfig.json` applies), converted to the
- * bridge's positions: the CLI's are 0-based with UTF-16 columns.
+ * bridge's positions: the CLI's are 0-based with UTF-16 columns. `pyright` may be another build
+ * of the same CLI (basedpyright's).
  */
-export async function pyrightCliFindings(root: string): Promise<Finding[]> {
+export async function pyrightCliFindings(root: string, pyright = join(REPO, "node_modules/.bin/pyright")): Promise<Finding[]> {
   const stdout = await new Promise<string>((resolve, reject) =>
     // Exit status 1 means "errors found", which is what these fixtures are for.
-    execFile(join(REPO, "node_modules/.bin/pyright"), ["--outputjson"], { cwd: root, maxBuffer: 64 << 20 }, (error, out) =>
+    execFile(pyright, ["--outputjson"], { cwd: root, maxBuffer: 64 << 20 }, (error, out) =>
       error && (error as { code?: unknown }).code !== 1 ? reject(error) : resolve(out),
     ),
   );

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { planDefault } from "../../../src/config/default-plan.js";
 import { loadDefaultConfig } from "../../../src/config/default-config.js";
@@ -63,6 +63,33 @@ describe("the embedded default's plan", () => {
     expect(plan.defaultServer).toEqual({ ".json": "typescript" });
     const config = await loadDefaultConfig(repo, { packageRoot: pkg, searchPath: "" });
     expect(config.workspaces[0]!.default_server).toEqual({ ".json": "typescript" });
+  });
+
+  test("ruff joins pyright only where the project configures it: ruff.toml, .ruff.toml, or [tool.ruff] in the root's pyproject.toml", async () => {
+    const pkg = await packageWith({ pyright: { extensions: [".py", ".pyi"] }, ruff: { extensions: [".py", ".pyi"] } });
+    const planFor = async (files: Record<string, string>) => {
+      const plan = await planDefault(gitInit(await writeFiles(await tempDir(), { "a.py": "", ...files })), { packageRoot: pkg, searchPath: "" });
+      return { servers: plan.servers.map((server) => [server.name, server.serves]), defaultServer: plan.defaultServer };
+    };
+    const both = (marker: string) => ({ servers: [["pyright", [".py"]], ["ruff", [marker]]], defaultServer: { ".py": "pyright", ".pyi": "pyright" } });
+    expect(await planFor({})).toEqual({ servers: [["pyright", [".py"]]], defaultServer: {} });
+    expect(await planFor({ "pyproject.toml": "[project]\nname = 'a'\n" })).toEqual({ servers: [["pyright", [".py", "pyproject.toml"]]], defaultServer: {} });
+    expect(await planFor({ "ruff.toml": "" })).toEqual(both("ruff.toml"));
+    expect(await planFor({ ".ruff.toml": "" })).toEqual(both(".ruff.toml"));
+    expect(await planFor({ "pyproject.toml": "[tool.ruff.lint]\nselect = ['F']\n" })).toEqual({
+      servers: [["pyright", [".py", "pyproject.toml"]], ["ruff", ["pyproject.toml [tool.ruff]"]]],
+      defaultServer: { ".py": "pyright", ".pyi": "pyright" },
+    });
+  });
+
+  test("Cargo.toml brings rust-analyzer before any .rs file exists; without cargo it is left out", async () => {
+    const pkg = await packageWith({ "rust-analyzer": { extensions: [".rs"] } });
+    const repo = gitInit(await writeFiles(await tempDir(), { "Cargo.toml": "" }));
+    const cargo = execFileSync("sh", ["-c", "command -v cargo"], { encoding: "utf8" }).trim();
+    const plan = await planDefault(repo, { packageRoot: pkg, searchPath: dirname(cargo) });
+    expect(plan.servers.map((server) => [server.name, server.serves])).toEqual([["rust-analyzer", ["Cargo.toml"]]]);
+    const without = await planDefault(repo, { packageRoot: pkg, searchPath: "/nonexistent" });
+    expect(without.omitted).toEqual([{ server: "rust-analyzer", reason: '"cargo" not found on PATH', install: expect.stringContaining("cargo install ra_ap_rust-analyzer") }]);
   });
 
   test("outside git, the folder is walked (dependencies and dot-folders skipped)", async () => {
