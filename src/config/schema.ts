@@ -105,7 +105,7 @@ const serverFields = {
   command: z
     .string()
     .min(1)
-    .describe("Executable: a path (relative to the file that sets it) or a bare name looked up on PATH."),
+    .describe("Executable: a path (relative to the file that sets it; a leading {cache}/ is lspmcp's tool cache) or a bare name looked up on PATH."),
   args: z.array(z.string()).meta({ default: SERVER_DEFAULTS.args }).describe("Arguments after the command."),
   version: z
     .string()
