@@ -16,6 +16,8 @@ export interface ServerRow {
   /** The negotiated encoding, and what the profile says the server really counts (or null). */
   readonly negotiated: string;
   readonly counts: string | null;
+  /** The profile's `settle_flycheck`: pulls plus `cargo check` runs (rust-analyzer). */
+  readonly flycheck: boolean;
 }
 
 const CONCURRENT_STARTS = 4;
@@ -35,10 +37,11 @@ const TOOL_COLUMNS: readonly [tool: string, has: (c: ServerCapabilities) => bool
   ["rename_preview", (c) => Boolean(c.renameProvider)],
 ];
 
-/** How `diagnostics` is answered: tsserver's own requests, an LSP pull, or a publish. */
-function diagnosticsCell(capabilities: ServerCapabilities): string {
-  if (capabilities.executeCommandProvider?.commands.includes("typescript.tsserverRequest")) return "tsserver";
-  return capabilities.diagnosticProvider ? "pull" : "push";
+/** How `diagnostics` is answered: tsserver's own requests, an LSP pull, a publish, or a pull and flycheck's publishes. */
+function diagnosticsCell(row: ServerRow): string {
+  if (row.capabilities.executeCommandProvider?.commands.includes("typescript.tsserverRequest")) return "tsserver";
+  if (row.flycheck) return "pull + flycheck";
+  return row.capabilities.diagnosticProvider ? "pull" : "push";
 }
 
 /**
@@ -75,7 +78,14 @@ export async function collectServerRows(packageRoot: string, timeoutMs = 180000)
           batch.map(async (server, i) => {
             const client = await sessions.readyClient(config.workspaces[first + i]!, server, deadline);
             const negotiated = client.capabilities.positionEncoding ?? "utf-16";
-            return { profile: server.name, version: server.version, capabilities: client.capabilities, negotiated, counts: server.position_encoding };
+            return {
+              profile: server.name,
+              version: server.version,
+              capabilities: client.capabilities,
+              negotiated,
+              counts: server.position_encoding,
+              flycheck: server.settle_flycheck,
+            };
           }),
         )),
       );
@@ -94,7 +104,7 @@ export function renderMatrix(rows: readonly ServerRow[]): string {
   for (const row of rows) {
     const tools = TOOL_COLUMNS.map(([, has]) => (has(row.capabilities) ? "✓" : "—"));
     const positions = row.counts && row.counts !== row.negotiated ? `${row.negotiated}, counts ${row.counts}` : row.negotiated;
-    lines.push(`| ${[row.profile, `\`${row.version}\``, diagnosticsCell(row.capabilities), ...tools, positions].join(" | ")} |`);
+    lines.push(`| ${[row.profile, `\`${row.version}\``, diagnosticsCell(row), ...tools, positions].join(" | ")} |`);
   }
   return lines.join("\n") + "\n";
 }

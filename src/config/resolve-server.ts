@@ -3,6 +3,7 @@ import { normalizeExtension } from "./extensions.js";
 import { problemAt, type ConfigProblem, type KeyPath } from "./problems.js";
 import { loadProfile } from "./profiles.js";
 import { resolveExecutable } from "./resolve-executable.js";
+import { expandToolCache } from "./tool-cache.js";
 import { REQUIRED_SERVER_KEYS, SERVER_DEFAULTS, type RawProfile, type RawServer } from "./schema.js";
 import type { Salvaged } from "./salvage.js";
 
@@ -94,7 +95,9 @@ export async function resolveServer(index: number, raw: Salvaged<RawServer>, con
     languages,
     position_encoding: pick("position_encoding") ?? null,
     settle_after_progress: pick("settle_after_progress") ?? false,
-    env: pick("env") ?? SERVER_DEFAULTS.env,
+    settle_flycheck: pick("settle_flycheck") ?? false,
+    // A value may name the tool cache as a command can (`{cache}/...`).
+    env: Object.fromEntries(Object.entries(pick("env") ?? SERVER_DEFAULTS.env).map(([key, value]) => [key, expandToolCache(value)])),
     initialization_options: pick("initialization_options") ?? SERVER_DEFAULTS.initialization_options,
     settings: pick("settings") ?? SERVER_DEFAULTS.settings,
   };

@@ -123,6 +123,10 @@ const serverFields = {
     .boolean()
     .meta({ default: false })
     .describe("Treat a publishDiagnostics that arrives while the server's work-done progress runs as provisional: only one published with no progress running settles (Biome publishes an empty list while it scans the project)."),
+  settle_flycheck: z
+    .boolean()
+    .meta({ default: false })
+    .describe("rust-analyzer's two diagnostics sources: its own analysis answers pulls once it is quiescent (experimental/serverStatus), and cargo check runs as flycheck; a document settles after a flycheck run that began after its sync has ended (the bridge asks for one when needed)."),
   env: z
     .record(z.string(), z.string())
     .meta({ default: SERVER_DEFAULTS.env })

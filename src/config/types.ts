@@ -66,6 +66,8 @@ export interface ResolvedServer {
   readonly position_encoding: PositionEncoding | null;
   /** Only a publish made with no work-done progress running settles diagnostics (Biome). */
   readonly settle_after_progress: boolean;
+  /** rust-analyzer: diagnostics wait for its analysis and for a `cargo check` run (flycheck). */
+  readonly settle_flycheck: boolean;
   /** Extra environment for the child, on top of the scrubbed PATH, HOME and LANG. */
   readonly env: Readonly<Record<string, string>>;
   readonly initialization_options: Readonly<Record<string, unknown>>;

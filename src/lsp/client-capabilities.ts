@@ -56,6 +56,9 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
     },
     didChangeConfiguration: { dynamicRegistration: true },
   },
+  // rust-analyzer then says when its own analysis is ready (`experimental/serverStatus`), which
+  // settles its diagnostics (settle-rule.ts); other servers ignore it.
+  experimental: { serverStatusNotification: true },
   textDocument: {
     synchronization: {
       dynamicRegistration: true,

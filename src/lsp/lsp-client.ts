@@ -25,6 +25,7 @@ import { DocumentSync } from "./document-sync.js";
 import { DynamicRegistrations } from "./dynamic-registrations.js";
 import { FramedMessageWriter } from "./framed-message-writer.js";
 import { FrameGuard, OVERSIZED_RESPONSE_CODE } from "./frame-guard.js";
+import { FlycheckState } from "./flycheck-state.js";
 import { ProgressTracker } from "./progress-tracker.js";
 import { PushDiagnosticsStore } from "./push-diagnostics-store.js";
 import { ServerEvents } from "./server-events.js";
@@ -49,6 +50,11 @@ export interface LspClientOptions {
    * it scans the project, then the real one).
    */
   readonly settleAfterProgress?: boolean;
+  /**
+   * The profile's `settle_flycheck`: rust-analyzer's diagnostics come from its own analysis
+   * (pulled) and from `cargo check` runs (published), each with its own progress.
+   */
+  readonly settleFlycheck?: boolean;
   /** `max_open_documents`: the cap of {@link DocumentSync}. */
   readonly maxOpenDocuments: number;
   readonly log: (line: string) => void;
@@ -69,6 +75,8 @@ export class LspClient {
   readonly pushDiagnostics = new PushDiagnosticsStore();
   readonly progress = new ProgressTracker();
   readonly registrations = new DynamicRegistrations();
+  /** rust-analyzer's flycheck as the session saw it; null unless the profile says `settle_flycheck`. */
+  readonly flycheck: FlycheckState | null;
   /** Every publish, progress, registration change and the close, in arrival order. */
   readonly events = new ServerEvents();
   readonly documents: DocumentSync;
@@ -84,6 +92,7 @@ export class LspClient {
     private readonly connection: MessageConnection,
     private readonly options: LspClientOptions,
   ) {
+    this.flycheck = options.settleFlycheck ? new FlycheckState() : null;
     this.documents = new DocumentSync(connection, {
       currentSequence: () => this.pushDiagnostics.currentSequence(),
       onClosed: (uri) => this.pushDiagnostics.forget(uri),
@@ -113,6 +122,7 @@ export class LspClient {
       registrations: client.registrations,
       progress: client.progress,
       pushDiagnostics: client.pushDiagnostics,
+      flycheck: client.flycheck,
       events: client.events,
       log: options.log,
     });
@@ -167,6 +177,18 @@ export class LspClient {
   /** Whether only a publish made with no work-done progress running settles diagnostics. */
   get settleAfterProgress(): boolean {
     return this.options.settleAfterProgress ?? false;
+  }
+
+  /**
+   * Asks rust-analyzer for a `cargo check` run of the whole workspace, unless a run asked for has
+   * not begun yet (that one will cover this request too), and tells every wait. The files are
+   * checked as they are on disk, which is what the bridge syncs.
+   */
+  requestFlycheck(): void {
+    if (!this.flycheck || this.flycheck.pending || this.closed) return;
+    this.flycheck.pending = true;
+    void this.connection.sendNotification("rust-analyzer/runFlycheck", { textDocument: null }).catch(() => undefined);
+    this.events.emit({ type: "flycheck-requested" });
   }
 
   /**

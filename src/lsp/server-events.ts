@@ -10,6 +10,15 @@ export type ServerEvent =
   | { readonly type: "progress"; readonly token: ProgressToken; readonly kind: "begin" | "report" | "end" }
   | { readonly type: "register"; readonly id: string; readonly method: string }
   | { readonly type: "unregister"; readonly id: string }
+  /** rust-analyzer's `experimental/serverStatus`: whether its own analysis is ready. */
+  | { readonly type: "status"; readonly quiescent: boolean }
+  /**
+   * Every publish of a `settle_flycheck` server, its version whatever it is: the flycheck sets
+   * (see `flycheck-state.ts`), which the filtered `publish` events may leave out.
+   */
+  | { readonly type: "flycheck-publish"; readonly uri: string; readonly diagnostics: readonly Diagnostic[] }
+  /** Not the server's own: the bridge asked it for a flycheck run, told to every wait. */
+  | { readonly type: "flycheck-requested" }
   | { readonly type: "close" };
 
 /**

@@ -15,6 +15,7 @@ import {
 } from "vscode-languageserver-protocol";
 import type { MessageConnection } from "vscode-jsonrpc/node";
 import type { DynamicRegistrations } from "./dynamic-registrations.js";
+import type { FlycheckState } from "./flycheck-state.js";
 import type { ProgressTracker } from "./progress-tracker.js";
 import type { PushDiagnosticsStore } from "./push-diagnostics-store.js";
 import type { ServerEvents } from "./server-events.js";
@@ -26,6 +27,8 @@ export interface ServerRequestContext {
   readonly registrations: DynamicRegistrations;
   readonly progress: ProgressTracker;
   readonly pushDiagnostics: PushDiagnosticsStore;
+  /** rust-analyzer's flycheck (`settle_flycheck`), or null. */
+  readonly flycheck: FlycheckState | null;
   /** Hears every publish, progress and registration change, after the stores above. */
   readonly events: ServerEvents;
   /** Server log lines (window/logMessage, window/showMessage) go here, never to stdout. */
@@ -61,6 +64,10 @@ export function handleServerRequests(connection: MessageConnection, context: Ser
   connection.onRequest(DiagnosticRefreshRequest.type, () => undefined);
 
   connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
+    if (context.flycheck) {
+      context.flycheck.onPublish(params.uri, params.diagnostics);
+      context.events.emit({ type: "flycheck-publish", uri: params.uri, diagnostics: params.diagnostics });
+    }
     if (!context.pushDiagnostics.onPublish(params, !context.progress.isIdle())) return;
     const version = typeof params.version === "number" ? params.version : null;
     context.events.emit({ type: "publish", uri: params.uri, version, diagnostics: params.diagnostics });
@@ -68,7 +75,14 @@ export function handleServerRequests(connection: MessageConnection, context: Ser
   // vscode-jsonrpc owns `$/progress`; tokens nobody registered a handler for arrive here.
   connection.onUnhandledProgress((params) => {
     const kind = context.progress.onProgress(params.token, params.value);
+    if (kind) context.flycheck?.onProgress(params.token, kind);
     if (kind) context.events.emit({ type: "progress", token: params.token, kind });
+  });
+  // rust-analyzer's readiness (sent to clients that declare experimental.serverStatusNotification).
+  connection.onNotification("experimental/serverStatus", (params: { quiescent?: unknown }) => {
+    const quiescent = params?.quiescent === true;
+    context.flycheck?.onStatus(quiescent);
+    context.events.emit({ type: "status", quiescent });
   });
   connection.onNotification(LogMessageNotification.type, (params) => context.log(params.message));
   connection.onNotification(ShowMessageNotification.type, (params) => context.log(params.message));

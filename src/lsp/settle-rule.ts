@@ -1,4 +1,5 @@
 import { DocumentDiagnosticRequest, type Diagnostic } from "vscode-languageserver-protocol";
+import { isFlycheckToken } from "./flycheck-state.js";
 import type { ServerEvent } from "./server-events.js";
 
 /**
@@ -17,6 +18,18 @@ import type { ServerEvent } from "./server-events.js";
  *   `version` matches, or, from servers that send none, it arrived after the sync) while no
  *   work-done progress is running. With `settleAfterProgress`, a publish that arrived while
  *   progress ran is no candidate at all: only one made after the progress ended settles.
+ * - **Flycheck** (rust-analyzer, the profile's `settle_flycheck`): two sources, each with its own
+ *   progress. Its own analysis answers pulls, which are final only once the server says it is
+ *   quiescent (`experimental/serverStatus`: workspace loaded, indexed). `cargo check` runs as
+ *   flycheck under progress tokens `rust-analyzer/flycheck/N` and publishes what it finds. The
+ *   version is settled when a flycheck run that began after the sync has ended, no run is running
+ *   and none the bridge asked for is still to begin, and then a pull sent after that end has
+ *   answered `full`: rust-analyzer sends a run's last publishes after the progress end, in the
+ *   same turn of its loop, so the pull's answer (handled in a later turn) is also the barrier
+ *   behind which the run's publishes have all arrived. The flycheck part is the file's last
+ *   published set (none published: none found). When no run began after the sync, the caller is
+ *   asked to request one (`flycheck`), except before rust-analyzer's own first run, which it
+ *   starts once quiescent. A pull answered after a run began or was requested is asked again.
  * - A closed connection fails the wait, and so does the deadline; neither is ever a clean answer.
  */
 
@@ -31,6 +44,8 @@ export interface SettleTarget {
    * is provisional (Biome publishes an empty set during its project scan, then the real one).
    */
   readonly settleAfterProgress?: boolean;
+  /** The profile's `settle_flycheck`: rust-analyzer's analysis and its `cargo check` runs. */
+  readonly flycheck?: boolean;
 }
 
 /** A pull report as the rule needs it: the items of a `full` report, or `unchanged`. */
@@ -42,12 +57,15 @@ export type SettleEvent =
   | { readonly type: "sync"; readonly uri: string; readonly version: number }
   | { readonly type: "pull-sent"; readonly uri: string }
   | { readonly type: "pull-answer"; readonly uri: string; readonly report: PullReport }
+  /** The session's flycheck state as the wait starts (fed before the sync). */
+  | { readonly type: "flycheck-history"; readonly everBegun: boolean; readonly pending: boolean }
   | { readonly type: "deadline" };
 
 /** What the rule says now. `pull` asks the caller to send one `textDocument/diagnostic`. */
 export type SettleDecision =
   | { readonly kind: "wait" }
   | { readonly kind: "pull" }
+  | { readonly kind: "flycheck" }
   | { readonly kind: "settled"; readonly pull: readonly Diagnostic[] | null; readonly push: readonly Diagnostic[] | null }
   | { readonly kind: "failed"; readonly reason: "closed" | "deadline" | "no-full-answer" };
 
@@ -67,10 +85,33 @@ export interface SettleState {
   readonly pullInFlight: boolean;
   /** Set once settled or failed; later events change nothing. */
   readonly outcome: Extract<SettleDecision, { kind: "settled" | "failed" }> | null;
+  /** What a `flycheck` target tracks (see the rule above); unused otherwise. */
+  readonly flycheck: FlycheckProgress;
+}
+
+export interface FlycheckProgress {
+  readonly quiescent: boolean;
+  readonly everBegun: boolean;
+  readonly pending: boolean;
+  readonly begunAfterSync: boolean;
+  /** A run began or was requested while the pull in flight was out: its answer is no barrier. */
+  readonly pullStale: boolean;
+  /** The document's last flycheck set. */
+  readonly published: readonly Diagnostic[];
 }
 
 export function startSettle(target: SettleTarget): SettleState {
-  return { target, synced: false, pullRegistrations: new Set(), running: new Set(), push: null, pullsSent: 0, pullInFlight: false, outcome: null };
+  return {
+    target,
+    synced: false,
+    pullRegistrations: new Set(),
+    running: new Set(),
+    push: null,
+    pullsSent: 0,
+    pullInFlight: false,
+    outcome: null,
+    flycheck: { quiescent: false, everBegun: false, pending: false, begunAfterSync: false, pullStale: false, published: [] },
+  };
 }
 
 /** Folds one event into the state; never mutates its input. */
@@ -85,6 +126,10 @@ export function stepSettle(state: SettleState, event: SettleEvent): SettleState 
     case "unregister":
       return state.pullRegistrations.has(event.id) ? { ...state, pullRegistrations: without(state.pullRegistrations, event.id) } : state;
     case "progress":
+      if (event.kind === "begin" && isFlycheckToken(event.token)) {
+        const flycheck = { ...state.flycheck, everBegun: true, pending: false, begunAfterSync: state.flycheck.begunAfterSync || state.synced };
+        return { ...state, running: new Set([...state.running, event.token]), flycheck: { ...flycheck, pullStale: state.pullInFlight } };
+      }
       if (event.kind === "begin") return { ...state, running: new Set([...state.running, event.token]) };
       if (event.kind === "end") return { ...state, running: without(state.running, event.token) };
       return state;
@@ -99,8 +144,26 @@ export function stepSettle(state: SettleState, event: SettleEvent): SettleState 
       return { ...state, push: event.version === null || event.version === target.version ? event.diagnostics : null };
     case "pull-sent":
       return event.uri === target.uri && state.synced ? { ...state, pullsSent: state.pullsSent + 1, pullInFlight: true } : state;
+    case "status":
+      return { ...state, flycheck: { ...state.flycheck, quiescent: event.quiescent } };
+    case "flycheck-history":
+      return { ...state, flycheck: { ...state.flycheck, everBegun: event.everBegun, pending: event.pending } };
+    case "flycheck-requested":
+      return { ...state, flycheck: { ...state.flycheck, pending: true, pullStale: state.flycheck.pullStale || state.pullInFlight } };
+    case "flycheck-publish":
+      return event.uri === target.uri ? { ...state, flycheck: { ...state.flycheck, published: event.diagnostics } } : state;
     case "pull-answer":
       if (event.uri !== target.uri || !state.pullInFlight) return state;
+      if (target.flycheck) {
+        // An answer that is no barrier behind a finished run is asked again, and not counted.
+        if (state.flycheck.pullStale || !flycheckDone(state)) {
+          return { ...state, pullInFlight: false, pullsSent: state.pullsSent - 1, flycheck: { ...state.flycheck, pullStale: false } };
+        }
+        if (event.report.kind === "full") {
+          return { ...state, pullInFlight: false, outcome: { kind: "settled", pull: event.report.items, push: state.flycheck.published } };
+        }
+        return { ...state, pullInFlight: false };
+      }
       // With `settleAfterProgress`, an answer given while progress runs is provisional too: the
       // pull is asked again once the progress has ended.
       if (target.settleAfterProgress && state.running.size > 0) return { ...state, pullInFlight: false };
@@ -117,12 +180,29 @@ export function stepSettle(state: SettleState, event: SettleEvent): SettleState 
 export function decideSettle(state: SettleState): SettleDecision {
   if (state.outcome) return state.outcome;
   if (!state.synced) return { kind: "wait" };
+  if (state.target.flycheck) return decideFlycheck(state);
   if (state.target.pullStatic || state.pullRegistrations.size > 0) {
     if (state.pullInFlight) return { kind: "wait" };
     if (state.target.settleAfterProgress && state.running.size > 0) return { kind: "wait" };
     return state.pullsSent < MAX_PULLS ? { kind: "pull" } : { kind: "failed", reason: "no-full-answer" };
   }
   return state.push !== null && state.running.size === 0 ? { kind: "settled", pull: null, push: state.push } : { kind: "wait" };
+}
+
+function decideFlycheck(state: SettleState): SettleDecision {
+  const { flycheck } = state;
+  if (!flycheck.quiescent || state.pullInFlight) return { kind: "wait" };
+  if (!flycheck.begunAfterSync) {
+    // Before rust-analyzer's own first run, which it starts once quiescent, asking would race it.
+    return flycheck.everBegun && !flycheck.pending ? { kind: "flycheck" } : { kind: "wait" };
+  }
+  if (!flycheckDone(state)) return { kind: "wait" };
+  return state.pullsSent < MAX_PULLS ? { kind: "pull" } : { kind: "failed", reason: "no-full-answer" };
+}
+
+/** A run began after the sync, none runs now, and none asked for is still to begin. */
+function flycheckDone(state: SettleState): boolean {
+  return state.flycheck.begunAfterSync && !state.flycheck.pending && ![...state.running].some(isFlycheckToken);
 }
 
 /** The rule over a whole list of events: what `decideSettle` says after the last one. */

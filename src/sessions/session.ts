@@ -194,6 +194,7 @@ export class Session {
         settings: server.settings,
         positionEncoding: server.position_encoding,
         settleAfterProgress: server.settle_after_progress,
+        settleFlycheck: server.settle_flycheck,
         maxOpenDocuments: this.options.maxOpenDocuments,
         log: (line) => logger.debug("server log", { session: this.key, line }),
       });

@@ -37,6 +37,7 @@ function waitForSettle(client: LspClient, document: OpenDocument, { deadline, si
       version: document.version,
       pullStatic: Boolean(client.capabilities.diagnosticProvider),
       settleAfterProgress: client.settleAfterProgress,
+      flycheck: client.flycheck !== null,
     });
     let done = false;
     // Pulls are cancelled when the wait ends for any reason, through this one signal.
@@ -62,6 +63,9 @@ function waitForSettle(client: LspClient, document: OpenDocument, { deadline, si
       if (decision.kind === "pull") {
         state = stepSettle(state, { type: "pull-sent", uri });
         pull();
+      } else if (decision.kind === "flycheck") {
+        // Told back to every wait of the session (this one too) as a `flycheck-requested` event.
+        client.requestFlycheck();
       } else if (decision.kind === "settled") {
         finish(() => resolve({ pull: decision.pull, push: decision.push }));
       } else if (decision.kind === "failed") {
@@ -104,6 +108,12 @@ function startingEvents(client: LspClient, document: OpenDocument): SettleEvent[
     events.push({ type: "register", id, method: DocumentDiagnosticRequest.method });
   }
   for (const token of client.progress.runningTokens()) events.push({ type: "progress", token, kind: "begin" });
+  const { flycheck } = client;
+  if (flycheck) {
+    events.push({ type: "status", quiescent: flycheck.quiescent });
+    events.push({ type: "flycheck-history", everBegun: flycheck.everBegun, pending: flycheck.pending });
+    events.push({ type: "flycheck-publish", uri: document.uri, diagnostics: flycheck.latestFor(document.uri) });
+  }
   events.push({ type: "sync", uri: document.uri, version: document.version });
   const published = client.pushDiagnostics.get(document.uri);
   // A publish made while progress ran is no candidate for a server whose profile says so, even

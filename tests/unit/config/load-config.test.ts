@@ -39,6 +39,7 @@ servers = ["one"]
         languages: [{ id: "one", extensions: [".one", ".two"], filenames: [] }],
         position_encoding: null,
         settle_after_progress: false,
+        settle_flycheck: false,
         env: {},
         initialization_options: {},
         settings: {},
