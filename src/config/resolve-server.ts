@@ -75,7 +75,8 @@ export async function resolveServer(index: number, raw: Salvaged<RawServer>, con
   if (versionCommand !== undefined) {
     const [head, ...rest] = versionCommand as [string, ...string[]];
     const resolved = await resolveExecutable(head, baseDir("version_command"), context.searchPath);
-    if (resolved.ok) versionArgv = [resolved.path, ...rest];
+    // Its arguments may name the tool cache too (`cargo install --list --root {cache}/...`).
+    if (resolved.ok) versionArgv = [resolved.path, ...rest.map((arg) => expandToolCache(arg))];
     else problems.push(problemAt(base, ["version_command", 0], resolved.message + origin("version_command")));
   }
 

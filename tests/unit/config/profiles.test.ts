@@ -93,6 +93,44 @@ servers = ["one"]
     ]);
   });
 
+  test("the tool cache's servers: a missing one is ConfigInvalid naming its path in the cache; {cache}/ in env is expanded", async () => {
+    const cache = await tempDir();
+    const previous = process.env.XDG_CACHE_HOME;
+    process.env.XDG_CACHE_HOME = cache;
+    try {
+      const names = ["gopls", "ruff", "basedpyright", "rust-analyzer"];
+      const servers = names.map((name) => `[[server]]\nname = "${name}"\nprofile = "${name}"\n`).join("");
+      const dir = await writeFiles(await tempDir(), {
+        "bridge.toml": `${servers}[[workspace]]\nname = "ws"\nroot = "."\nservers = ${JSON.stringify(names)}\ndefault_server = { ".py" = "basedpyright", ".pyi" = "basedpyright" }\n`,
+      });
+      const missing = (index: number, key: string, path: string) => ({
+        path: `server[${index}].${key}`,
+        message: `executable not found: ${join(cache, "lspmcp", path)} (from profile "${names[index]}")`,
+      });
+      expect(await problemsOf(dir)).toEqual([
+        missing(0, "command", "go/bin/gopls"),
+        missing(0, "version_command[0]", "go/bin/gopls"),
+        missing(1, "command", "ruff/bin/ruff"),
+        missing(1, "version_command[0]", "ruff/bin/ruff"),
+        missing(2, "command", "basedpyright/node_modules/.bin/basedpyright-langserver"),
+        missing(2, "version_command[0]", "basedpyright/node_modules/.bin/basedpyright"),
+        missing(3, "command", "rust-analyzer/bin/rust-analyzer"),
+      ]);
+      // With the executable in place, the rust-analyzer profile's env and version command name the cache.
+      for (const path of ["rust-analyzer/bin/rust-analyzer"]) await fakeExecutable(join(cache, "lspmcp"), path);
+      const only = await writeFiles(await tempDir(), {
+        "bridge.toml": `[[server]]\nname = "ra"\nprofile = "rust-analyzer"\n[[workspace]]\nname = "ws"\nroot = "."\nservers = ["ra"]\n`,
+      });
+      const config = await loadConfig(join(only, "bridge.toml"));
+      expect(config.servers[0]!.env).toMatchObject({ CARGO_TARGET_DIR: join(cache, "lspmcp/cargo-target") });
+      expect(config.servers[0]!.version_command!.slice(1)).toEqual(["install", "--list", "--root", join(cache, "lspmcp/rust-analyzer")]);
+      expect(config.servers[0]!.settle_flycheck).toBe(true);
+    } finally {
+      if (previous === undefined) delete process.env.XDG_CACHE_HOME;
+      else process.env.XDG_CACHE_HOME = previous;
+    }
+  });
+
   test("a broken profile file is reported under server[i].profile, naming the file", async () => {
     const root = await fakePackage(`${PROFILE}name = "p"\nflavour = 1\n`);
     await writeFiles(root, { "servers/q.toml": "command = [\n" });
