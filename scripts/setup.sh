@@ -57,7 +57,7 @@ fi
 # basedpyright from npm, outside lspmcp's node_modules: its package also installs commands named
 # pyright and pyright-langserver, which would replace pyright's own.
 basedpyright_pin="$(pin basedpyright)"
-if ! "$cache/basedpyright/node_modules/.bin/basedpyright" --version 2>/dev/null | grep -qx "basedpyright $basedpyright_pin"; then
+if ! "$cache/basedpyright/node_modules/.bin/basedpyright" --version 2>/dev/null | grep -x "basedpyright $basedpyright_pin" >/dev/null; then
   echo "setup: installing basedpyright $basedpyright_pin into $cache/basedpyright" >&2
   mkdir -p "$cache/basedpyright"
   npm install --prefix "$cache/basedpyright" --no-save --no-audit --no-fund --loglevel=error "basedpyright@$basedpyright_pin"
@@ -68,7 +68,7 @@ fi
 # in the cache, so a later pin rebuilds only what changed. `cargo install --list` is cargo's record
 # of what is installed there (the binary itself says "rust-analyzer 0.0.0").
 ra_pin="$(pin rust-analyzer)"
-if [ ! -x "$cache/rust-analyzer/bin/rust-analyzer" ] || ! cargo install --list --root "$cache/rust-analyzer" 2>/dev/null | grep -qx "ra_ap_rust-analyzer v$ra_pin:"; then
+if [ ! -x "$cache/rust-analyzer/bin/rust-analyzer" ] || ! cargo install --list --root "$cache/rust-analyzer" 2>/dev/null | grep -x "ra_ap_rust-analyzer v$ra_pin:" >/dev/null; then
   command -v cargo >/dev/null || { echo "setup: rust-analyzer $ra_pin needs Rust 1.95 (cargo) on PATH" >&2; exit 1; }
   echo "setup: building rust-analyzer $ra_pin into $cache/rust-analyzer (about 25 minutes on 2 cores, once)" >&2
   CARGO_TARGET_DIR="$cache/rust-analyzer/target" cargo install --quiet --locked ra_ap_rust-analyzer \
