@@ -97,6 +97,7 @@ export async function resolveServer(index: number, raw: Salvaged<RawServer>, con
     position_encoding: pick("position_encoding") ?? null,
     settle_after_progress: pick("settle_after_progress") ?? false,
     settle_flycheck: pick("settle_flycheck") ?? false,
+    settle_barrier: pick("settle_barrier") ?? false,
     // A value may name the tool cache as a command can (`{cache}/...`).
     env: Object.fromEntries(Object.entries(pick("env") ?? SERVER_DEFAULTS.env).map(([key, value]) => [key, expandToolCache(value)])),
     initialization_options: pick("initialization_options") ?? SERVER_DEFAULTS.initialization_options,

@@ -123,6 +123,10 @@ const serverFields = {
     .boolean()
     .meta({ default: false })
     .describe("Treat a publishDiagnostics that arrives while the server's work-done progress runs as provisional: only one published with no progress running settles (Biome publishes an empty list while it scans the project)."),
+  settle_barrier: z
+    .boolean()
+    .meta({ default: false })
+    .describe("gopls: a document's diagnostics depend on other documents, so before a wait may settle, every sync the session sent is covered by a request sent after it and answered (the server has then taken it in and started the progress of its diagnosis)."),
   settle_flycheck: z
     .boolean()
     .meta({ default: false })

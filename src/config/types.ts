@@ -68,6 +68,8 @@ export interface ResolvedServer {
   readonly settle_after_progress: boolean;
   /** rust-analyzer: diagnostics wait for its analysis and for a `cargo check` run (flycheck). */
   readonly settle_flycheck: boolean;
+  /** gopls: every sync of the session is taken in by the server before a wait settles. */
+  readonly settle_barrier: boolean;
   /** Extra environment for the child, on top of the scrubbed PATH, HOME and LANG. */
   readonly env: Readonly<Record<string, string>>;
   readonly initialization_options: Readonly<Record<string, unknown>>;

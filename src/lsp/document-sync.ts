@@ -25,6 +25,8 @@ export interface DocumentSyncOptions {
   readonly refusal?: (method: string) => BridgeError | null;
   /** At most this many documents stay open; past it the least recently used one is closed. */
   readonly maxOpen: number;
+  /** Told after each didOpen, didChange or didClose went out (a `settle_barrier` wait hears of it). */
+  readonly onSent?: () => void;
 }
 
 /**
@@ -143,6 +145,7 @@ export class DocumentSync {
   private async notify<P>(type: NotificationType<P>, params: P): Promise<void> {
     try {
       await (this.connection.sendNotification as (t: NotificationType<P>, p: P) => Promise<void>)(type, params);
+      this.options.onSent?.();
     } catch (error) {
       const refused = this.options.refusal?.(type.method);
       if (refused) throw refused;

@@ -10,10 +10,10 @@ import {
   ExitNotification,
   InitializedNotification,
   InitializeRequest,
+  ProtocolRequestType0,
   ShutdownRequest,
   type InitializeResult,
   type ProtocolRequestType,
-  type ProtocolRequestType0,
   type ServerCapabilities,
 } from "vscode-languageserver-protocol";
 import type { Readable, Writable } from "node:stream";
@@ -30,6 +30,9 @@ import { ProgressTracker } from "./progress-tracker.js";
 import { PushDiagnosticsStore } from "./push-diagnostics-store.js";
 import { ServerEvents } from "./server-events.js";
 import { handleServerRequests } from "./server-requests.js";
+
+/** A request no server implements, whose answer (an error) shows the server has read everything before it. */
+const BARRIER = new ProtocolRequestType0<null, never, never, void>("$/lspmcp/barrier");
 
 export interface LspClientOptions {
   readonly input: Readable;
@@ -55,6 +58,11 @@ export interface LspClientOptions {
    * (pulled) and from `cargo check` runs (published), each with its own progress.
    */
   readonly settleFlycheck?: boolean;
+  /**
+   * The profile's `settle_barrier`: a document's diagnostics depend on other documents (gopls),
+   * so a wait first makes sure the server has taken in every sync sent so far (see settle-rule.ts).
+   */
+  readonly settleBarrier?: boolean;
   /** `max_open_documents`: the cap of {@link DocumentSync}. */
   readonly maxOpenDocuments: number;
   readonly log: (line: string) => void;
@@ -98,6 +106,7 @@ export class LspClient {
       onClosed: (uri) => this.pushDiagnostics.forget(uri),
       refusal: (method) => (this.stopping ? this.closedError(method) : null),
       maxOpen: options.maxOpenDocuments,
+      onSent: () => this.events.emit({ type: "session-sync" }),
     });
     connection.onClose(() => this.markClosed());
   }
@@ -177,6 +186,28 @@ export class LspClient {
   /** Whether only a publish made with no work-done progress running settles diagnostics. */
   get settleAfterProgress(): boolean {
     return this.options.settleAfterProgress ?? false;
+  }
+
+  /** Whether a wait must first see every earlier sync taken in by the server (`settle_barrier`). */
+  get settleBarrier(): boolean {
+    return this.options.settleBarrier ?? false;
+  }
+
+  /**
+   * Resolves once the server has answered a request sent now. A server handles its messages in
+   * order, so it has then taken in every sync sent before, and sent whatever it sends while
+   * taking them in (gopls: the work-done progress of their diagnosis). The request is one no
+   * server knows (`$/lspmcp/barrier`; LSP says such `$/` requests are answered MethodNotFound),
+   * so any answer, an error included, is the barrier; only a closed connection or the deadline
+   * fails it.
+   */
+  async barrier(options: RequestOptions): Promise<void> {
+    try {
+      await this.request(BARRIER, undefined as void, options);
+    } catch (error) {
+      if (error instanceof BridgeError && (error.code === "NotSupported" || error.details?.lsp_error_code !== undefined)) return;
+      throw error;
+    }
   }
 
   /**

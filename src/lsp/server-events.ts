@@ -19,6 +19,8 @@ export type ServerEvent =
   | { readonly type: "flycheck-publish"; readonly uri: string; readonly diagnostics: readonly Diagnostic[] }
   /** Not the server's own: the bridge asked it for a flycheck run, told to every wait. */
   | { readonly type: "flycheck-requested" }
+  /** Not the server's own: the bridge sent a didOpen, didChange or didClose of any document. */
+  | { readonly type: "session-sync" }
   | { readonly type: "close" };
 
 /**

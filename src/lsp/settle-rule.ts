@@ -30,6 +30,12 @@ import type { ServerEvent } from "./server-events.js";
  *   published set (none published: none found). When no run began after the sync, the caller is
  *   asked to request one (`flycheck`), except before rust-analyzer's own first run, which it
  *   starts once quiescent. A pull answered after a run began or was requested is asked again.
+ * - **Barrier** (gopls, the profile's `settle_barrier`): a document's diagnostics depend on other
+ *   documents, whose syncs may be newer than the publish at hand. Before the push rule may settle,
+ *   every sync the session sent (of any document) must be covered by a barrier: a request sent
+ *   after it and answered (`barrier`), by which time the server has taken the sync in and begun
+ *   the work-done progress of its diagnosis, so "no progress running" includes it. A sync during
+ *   the wait asks for another barrier.
  * - A closed connection fails the wait, and so does the deadline; neither is ever a clean answer.
  */
 
@@ -46,6 +52,8 @@ export interface SettleTarget {
   readonly settleAfterProgress?: boolean;
   /** The profile's `settle_flycheck`: rust-analyzer's analysis and its `cargo check` runs. */
   readonly flycheck?: boolean;
+  /** The profile's `settle_barrier`: every sync of the session is taken in first (gopls). */
+  readonly barrier?: boolean;
 }
 
 /** A pull report as the rule needs it: the items of a `full` report, or `unchanged`. */
@@ -59,6 +67,8 @@ export type SettleEvent =
   | { readonly type: "pull-answer"; readonly uri: string; readonly report: PullReport }
   /** The session's flycheck state as the wait starts (fed before the sync). */
   | { readonly type: "flycheck-history"; readonly everBegun: boolean; readonly pending: boolean }
+  | { readonly type: "barrier-sent" }
+  | { readonly type: "barrier-answer" }
   | { readonly type: "deadline" };
 
 /** What the rule says now. `pull` asks the caller to send one `textDocument/diagnostic`. */
@@ -66,6 +76,7 @@ export type SettleDecision =
   | { readonly kind: "wait" }
   | { readonly kind: "pull" }
   | { readonly kind: "flycheck" }
+  | { readonly kind: "barrier" }
   | { readonly kind: "settled"; readonly pull: readonly Diagnostic[] | null; readonly push: readonly Diagnostic[] | null }
   | { readonly kind: "failed"; readonly reason: "closed" | "deadline" | "no-full-answer" };
 
@@ -87,6 +98,8 @@ export interface SettleState {
   readonly outcome: Extract<SettleDecision, { kind: "settled" | "failed" }> | null;
   /** What a `flycheck` target tracks (see the rule above); unused otherwise. */
   readonly flycheck: FlycheckProgress;
+  /** A `barrier` target: a sync not yet covered by a barrier, and a barrier in flight. */
+  readonly barrier: { readonly needed: boolean; readonly inFlight: boolean };
 }
 
 export interface FlycheckProgress {
@@ -111,6 +124,7 @@ export function startSettle(target: SettleTarget): SettleState {
     pullInFlight: false,
     outcome: null,
     flycheck: { quiescent: false, everBegun: false, pending: false, begunAfterSync: false, pullStale: false, published: [] },
+    barrier: { needed: false, inFlight: false },
   };
 }
 
@@ -135,7 +149,11 @@ export function stepSettle(state: SettleState, event: SettleEvent): SettleState 
       return state;
     case "sync":
       // Our own later sync of the same document makes everything seen so far stale.
-      return event.uri === target.uri && event.version === target.version ? { ...state, synced: true, push: null } : state;
+      // Under a barrier rule, the sync itself (and every sync of the session before it) is to be
+      // covered by a barrier.
+      return event.uri === target.uri && event.version === target.version
+        ? { ...state, synced: true, push: null, barrier: { ...state.barrier, needed: state.barrier.needed || target.barrier === true } }
+        : state;
     case "publish":
       if (event.uri !== target.uri || !state.synced) return state;
       // Each publish replaces the previous set, so one for another version withdraws a candidate,
@@ -150,6 +168,12 @@ export function stepSettle(state: SettleState, event: SettleEvent): SettleState 
       return { ...state, flycheck: { ...state.flycheck, everBegun: event.everBegun, pending: event.pending } };
     case "flycheck-requested":
       return { ...state, flycheck: { ...state.flycheck, pending: true, pullStale: state.flycheck.pullStale || state.pullInFlight } };
+    case "session-sync":
+      return { ...state, barrier: { ...state.barrier, needed: true } };
+    case "barrier-sent":
+      return { ...state, barrier: { needed: false, inFlight: true } };
+    case "barrier-answer":
+      return { ...state, barrier: { ...state.barrier, inFlight: false } };
     case "flycheck-publish":
       return event.uri === target.uri ? { ...state, flycheck: { ...state.flycheck, published: event.diagnostics } } : state;
     case "pull-answer":
@@ -181,6 +205,9 @@ export function decideSettle(state: SettleState): SettleDecision {
   if (state.outcome) return state.outcome;
   if (!state.synced) return { kind: "wait" };
   if (state.target.flycheck) return decideFlycheck(state);
+  if (state.target.barrier && (state.barrier.needed || state.barrier.inFlight)) {
+    return state.barrier.inFlight ? { kind: "wait" } : { kind: "barrier" };
+  }
   if (state.target.pullStatic || state.pullRegistrations.size > 0) {
     if (state.pullInFlight) return { kind: "wait" };
     if (state.target.settleAfterProgress && state.running.size > 0) return { kind: "wait" };

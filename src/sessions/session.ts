@@ -195,6 +195,7 @@ export class Session {
         positionEncoding: server.position_encoding,
         settleAfterProgress: server.settle_after_progress,
         settleFlycheck: server.settle_flycheck,
+        settleBarrier: server.settle_barrier,
         maxOpenDocuments: this.options.maxOpenDocuments,
         log: (line) => logger.debug("server log", { session: this.key, line }),
       });

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { positionOf, startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
@@ -112,5 +112,21 @@ describe("gopls navigation", () => {
 describe("gopls writes nothing into the workspace", () => {
   test("git status --ignored is clean after every call above", () => {
     expect(repo.status()).toBe("");
+  });
+});
+
+describe("a package's diagnostics depend on the packages it imports", () => {
+  test("once the changed file is synced, its dependents' diagnostics follow in the same settle", async () => {
+    const path = join(repo.root, "brew/brew.go");
+    const before = readFileSync(path, "utf8");
+    // Latte no longer satisfies Maker: main.go, unchanged itself, gains an error.
+    writeFileSync(path, before.replace("func (l Latte) Make() int", "func (l Latte) Pour() int"));
+    try {
+      const after = await diagnostics(bridge, { paths: ["brew/brew.go", "cmd/cafe/main.go"] });
+      expect(after.items.filter((item) => item.path === "cmd/cafe/main.go").map((item) => item.range.start.line)).toEqual([11, 12, 13, 14]);
+      expect(after.items.find((item) => item.range.start.line === 12)!.message).toContain("brew.Latte does not implement brew.Maker (missing method Make)");
+    } finally {
+      writeFileSync(path, before);
+    }
   });
 });

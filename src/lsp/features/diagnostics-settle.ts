@@ -38,6 +38,7 @@ function waitForSettle(client: LspClient, document: OpenDocument, { deadline, si
       pullStatic: Boolean(client.capabilities.diagnosticProvider),
       settleAfterProgress: client.settleAfterProgress,
       flycheck: client.flycheck !== null,
+      barrier: client.settleBarrier,
     });
     let done = false;
     // Pulls are cancelled when the wait ends for any reason, through this one signal.
@@ -63,6 +64,9 @@ function waitForSettle(client: LspClient, document: OpenDocument, { deadline, si
       if (decision.kind === "pull") {
         state = stepSettle(state, { type: "pull-sent", uri });
         pull();
+      } else if (decision.kind === "barrier") {
+        state = stepSettle(state, { type: "barrier-sent" });
+        barrier();
       } else if (decision.kind === "flycheck") {
         // Told back to every wait of the session (this one too) as a `flycheck-requested` event.
         client.requestFlycheck();
@@ -76,6 +80,15 @@ function waitForSettle(client: LspClient, document: OpenDocument, { deadline, si
     function pull(): void {
       client.request(DocumentDiagnosticRequest.type, { textDocument: { uri } }, { deadline, signal: pulls.signal }).then(
         (report) => feed({ type: "pull-answer", uri, report: pullReport(report) }),
+        (error: unknown) => {
+          if (!done) finish(() => reject(error));
+        },
+      );
+    }
+
+    function barrier(): void {
+      client.barrier({ deadline, signal: pulls.signal }).then(
+        () => feed({ type: "barrier-answer" }),
         (error: unknown) => {
           if (!done) finish(() => reject(error));
         },

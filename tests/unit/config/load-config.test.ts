@@ -40,6 +40,7 @@ servers = ["one"]
         position_encoding: null,
         settle_after_progress: false,
         settle_flycheck: false,
+        settle_barrier: false,
         env: {},
         initialization_options: {},
         settings: {},

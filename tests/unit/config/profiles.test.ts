@@ -41,6 +41,7 @@ describe("profiles", () => {
       position_encoding: null,
       settle_after_progress: false,
       settle_flycheck: false,
+      settle_barrier: false,
       env: {},
       initialization_options: {},
       settings: { a: 1 },
@@ -77,6 +78,7 @@ servers = ["one"]
       position_encoding: null,
       settle_after_progress: false,
       settle_flycheck: false,
+      settle_barrier: false,
       settings: { b: { c: 2 } },
     });
   });
