@@ -5,6 +5,8 @@ import {
   PositionEncodingKind,
   PrepareSupportDefaultBehavior,
   ResourceOperationKind,
+  SemanticTokenModifiers,
+  SemanticTokenTypes,
   SymbolKind,
   type ClientCapabilities,
 } from "vscode-languageserver-protocol";
@@ -102,6 +104,17 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
       // No dataSupport and no resolveSupport: actions are only listed, never resolved.
       dataSupport: false,
       honorsChangeAnnotations: false,
+    },
+    // Whole-document tokens only: `symbol` reads them to tell a name's uses in code from its
+    // mentions in comments and strings (resolve-use.ts). Static only, so the legend is known.
+    semanticTokens: {
+      dynamicRegistration: false,
+      requests: { full: true },
+      tokenTypes: Object.values(SemanticTokenTypes),
+      tokenModifiers: Object.values(SemanticTokenModifiers),
+      formats: ["relative"],
+      overlappingTokenSupport: false,
+      multilineTokenSupport: false,
     },
     // prepareSupport: servers answer textDocument/prepareRename only when it is declared.
     rename: {

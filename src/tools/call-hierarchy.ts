@@ -21,7 +21,7 @@ export const callHierarchyTool = defineTool({
     "Who calls the function at a 1-based line and column, or named by `symbol` (direction incoming), or what it calls (outgoing): one level, each caller or callee with its location and call sites. Paged with offset/limit.",
   inputSchema: z.strictObject({
     ...locationInputFields,
-    direction: z.enum(["incoming", "outgoing"]).describe("incoming: the callers; outgoing: the callees."),
+    direction: z.enum(["incoming", "outgoing"]).default("incoming").describe("incoming (default): the callers; outgoing: the callees."),
   }),
   outputSchema: z.object({ symbol: CallSymbolSchema.nullable(), items: z.array(CallItemSchema), ...pageFields }),
   handler: async (args, context) => {

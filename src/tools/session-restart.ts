@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pickServer, pickWorkspace } from "../sessions/resolve-target.js";
+import { namedServer, pickWorkspace } from "../sessions/resolve-target.js";
 import { boundedSingle } from "./bounded-answer.js";
 import { serverArg, workspaceArg } from "./common-schemas.js";
 import { renderStatusLine, sessionStatus, SessionStatusSchema } from "./session-status.js";
@@ -22,7 +22,7 @@ export const sessionRestartTool = defineTool({
   outputSchema: SessionStatusSchema,
   handler: async (args, context) => {
     const workspace = pickWorkspace(context.config, args.workspace);
-    const server = pickServer(context.config, workspace, args.server);
+    const server = namedServer(context.config, workspace, args.server);
     const session = await context.sessions.restart(workspace, server, context.deadline);
     const status = sessionStatus(workspace, server, session);
     return boundedSingle({ structured: status, text: renderStatusLine(status) }, context.config.bridge.max_result_bytes);
