@@ -38,6 +38,23 @@ describe.each([
     repo?.remove();
   });
 
+  test("the session's first workspace_symbols, without `server`, asks every server that searches and equals a later one", { timeout: 300_000 }, async () => {
+    const first = await bridge.call("workspace_symbols", { query: "AppBase" });
+    expect(first.isError, first.content[0]?.text).toBeFalsy();
+    const classes = (first.structuredContent!.items as any[]).filter((item) => item.name === "AppBase" && item.kind === "class");
+    expect(classes.map((item) => item.path)).toEqual(["py/base.py", "ts/base.ts"]);
+    const status = await bridge.ok("session_status");
+    // The embedded default started a JSON server too: it was asked whether it searches (it does not).
+    expect(status.sessions.map((session: any) => session.server).sort()).toEqual(["json", "pyright", "typescript"]);
+    for (let i = 0; i < 3; i++) await bridge.ok("workspace_symbols", { query: "compose" });
+    expect(JSON.stringify(await bridge.call("workspace_symbols", { query: "AppBase" }))).toBe(JSON.stringify(first));
+  });
+
+  test("call_hierarchy without `direction` lists the callers", { timeout: 300_000 }, async () => {
+    const result = await bridge.ok("call_hierarchy", { path: "ts/base.ts", symbol: "compose" });
+    expect(result.items).toEqual([expect.objectContaining({ name: "run", path: "ts/app.ts" })]);
+  });
+
   test.each([
     ["ts/app.ts", "ts/base.ts", "AppBase", "class AppBase"],
     ["py/app.py", "py/base.py", "AppBase", "class AppBase"],
