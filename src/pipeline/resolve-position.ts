@@ -35,6 +35,7 @@ export async function resolvePosition(target: OpenTarget, args: PositionArgs, op
   const encoding = client.positionEncoding;
   if (args.symbol !== undefined) {
     if (args.column !== undefined) throw bothGiven();
+    if (args.symbol === "") throw new BridgeError("InvalidArguments", "`symbol` is empty: give a name", { fields: ["symbol"] });
     const answer = await requestDocumentSymbols(client, synced.document.uri, options);
     const symbols = withNamePaths(flattenSymbols(convertDocumentSymbols(answer, synced.lines, encoding)));
     if (symbolsNamed(symbols, args.symbol).length === 0 && !args.symbol.includes(".")) {

@@ -17,11 +17,10 @@ const CallItemSchema = CallSymbolSchema.extend({ call_sites: z.array(RangeSchema
 export const callHierarchyTool = defineTool({
   name: "call_hierarchy",
   title: "Call hierarchy",
-  description:
-    "Who calls the function at a 1-based line and column, or named by `symbol` (direction incoming), or what it calls (outgoing): one level, each caller or callee with its location and call sites. Paged with offset/limit.",
+  description: "Callers (incoming) or callees (outgoing) of a function, one level, with call sites.",
   inputSchema: z.strictObject({
     ...locationInputFields,
-    direction: z.enum(["incoming", "outgoing"]).default("incoming").describe("incoming (default): the callers; outgoing: the callees."),
+    direction: z.enum(["incoming", "outgoing"]).default("incoming").describe("Callers (incoming) or callees."),
   }),
   outputSchema: z.object({ symbol: CallSymbolSchema.nullable(), items: z.array(CallItemSchema), ...pageFields }),
   handler: async (args, context) => {

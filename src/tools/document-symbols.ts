@@ -2,7 +2,7 @@ import { z } from "zod";
 import { flattenSymbols, type FlatSymbol } from "../contract/symbol-order.js";
 import { requestDocumentSymbols } from "../lsp/features/document-symbols.js";
 import { boundedPage, limitBytes } from "./bounded-answer.js";
-import { limitArg, maxBytesArg, offsetArg, pageFields, pathArg, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";
+import { filePathArg, limitArg, maxBytesArg, offsetArg, pageFields, RangeSchema, serverArg, wholeNumber, workspaceArg } from "./common-schemas.js";
 import { convertDocumentSymbols } from "../pipeline/convert-symbols.js";
 import { openTarget } from "../pipeline/open-target.js";
 import { defineTool } from "./tool-definition.js";
@@ -12,7 +12,7 @@ const SymbolItemSchema = z.object({
   kind: z.string(),
   detail: z.string().nullable(),
   container: z.string().nullable(),
-  depth: z.number().int(),
+  depth: wholeNumber(0),
   range: RangeSchema,
   selection_range: RangeSchema,
 });
@@ -21,12 +21,11 @@ const SymbolItemSchema = z.object({
 export const documentSymbolsTool = defineTool({
   name: "document_symbols",
   title: "Document symbols",
-  description:
-    "The symbols of one file (classes, functions, fields...), in document order with nested symbols after their parent (depth, container). Paged with offset/limit.",
+  description: "A file's symbols in document order, nested ones after their parent.",
   inputSchema: z.strictObject({
     workspace: workspaceArg,
     server: serverArg,
-    path: pathArg,
+    path: filePathArg,
     offset: offsetArg,
     limit: limitArg,
     max_bytes: maxBytesArg,

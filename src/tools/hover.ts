@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { requestHover } from "../lsp/features/hover.js";
 import { boundedSingle, limitBytes } from "./bounded-answer.js";
-import { maxBytesArg, pathArg, positionArgs, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";
+import { filePathArg, maxBytesArg, positionArgs, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";
 import { openTarget } from "../pipeline/open-target.js";
 import { resolvePosition } from "../pipeline/resolve-position.js";
 import { defineTool } from "./tool-definition.js";
@@ -10,12 +10,11 @@ import { defineTool } from "./tool-definition.js";
 export const hoverTool = defineTool({
   name: "hover",
   title: "Hover",
-  description:
-    "Type and documentation of the symbol at a 1-based line and 1-based column (Unicode code points), or named by `symbol` (e.g. \"Widget.area\"), as markdown.",
+  description: "Type and documentation of a symbol, as markdown.",
   inputSchema: z.strictObject({
     workspace: workspaceArg,
     server: serverArg,
-    path: pathArg,
+    path: filePathArg,
     ...positionArgs,
     max_bytes: maxBytesArg,
   }),

@@ -11,7 +11,7 @@ import {
   maxBytesArg,
   offsetArg,
   pageFields,
-  pathArg,
+  filePathArg,
   positionArgs,
   serverArg,
   workspaceArg,
@@ -22,7 +22,7 @@ import { defineTool, type Tool, type ToolAnswer, type ToolContext } from "./tool
 export const locationInputFields = {
   workspace: workspaceArg,
   server: serverArg,
-  path: pathArg,
+  path: filePathArg,
   ...positionArgs,
   offset: offsetArg,
   limit: limitArg,

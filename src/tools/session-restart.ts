@@ -12,12 +12,12 @@ import { defineTool } from "./tool-definition.js";
 export const sessionRestartTool = defineTool({
   name: "session_restart",
   title: "Restart session",
-  description: "Stop a session's language server (its whole process tree) and start it again; the only way to revive a dead session.",
+  description: "Restart a session's server (its whole process tree); the only way to revive a dead one.",
   // Writes no file, but two restarts are not one: a client must not re-send it on its own.
   idempotent: false,
   inputSchema: z.strictObject({
     workspace: workspaceArg,
-    server: serverArg.unwrap().describe("Name of the server whose session to restart, as session_status lists it."),
+    server: serverArg.unwrap().describe("Server name."),
   }),
   outputSchema: SessionStatusSchema,
   handler: async (args, context) => {

@@ -31,12 +31,11 @@ const WorkspaceSymbolSchema = z.object({
 export const workspaceSymbolsTool = defineTool({
   name: "workspace_symbols",
   title: "Workspace symbols",
-  description:
-    "Search the workspace's symbols by name (the server's fuzzy matching). Ordered by path, position, name, kind; paged with offset/limit. Paths outside the workspace root are absolute.",
+  description: "Symbols matching a name, from every server that searches (or `server` only).",
   inputSchema: z.strictObject({
     workspace: workspaceArg,
     server: serverArg,
-    query: z.string().max(1000).describe("Symbol name or fragment; the server decides how it matches."),
+    query: z.string().max(1000).describe("A name, or part of one."),
     offset: offsetArg,
     limit: limitArg,
     max_bytes: maxBytesArg,
