@@ -7,7 +7,7 @@ import { CODE_ACTIONS_FEATURE, requestCodeActions, type CodeActionSummary } from
 import { openTarget } from "../pipeline/open-target.js";
 import { diagnosticsInRange } from "../pipeline/range-diagnostics.js";
 import { resolvePosition } from "../pipeline/resolve-position.js";
-import { boundedPage, limitBytes } from "./bounded-answer.js";
+import { boundedPage, limitBytes, pageHeading } from "./bounded-answer.js";
 import { filePathArg, limitArg, maxBytesArg, offsetArg, pageFields, positionArgs, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";
 import { defineTool } from "./tool-definition.js";
 
@@ -61,8 +61,12 @@ export const codeActionsTool = defineTool({
     return boundedPage(items, args, limitBytes(context.config, args.max_bytes), (page, envelope) => ({
       structured: { items: page, ...envelope },
       text: [
-        `${envelope.returned} of ${envelope.total} code actions at ${where} (offset ${envelope.offset}); listed only, nothing applied`,
-        ...page.map((item) => `${item.is_preferred ? "* " : "- "}${item.title} [${item.kind ?? "no kind"}]${item.disabled ? ` (disabled: ${item.disabled})` : ""}`),
+        `${pageHeading(envelope, "code actions", ` at ${where}`)} (listed only, none applied; * preferred)`,
+        ...page.map(
+          (item) =>
+            `${item.is_preferred ? "* " : "- "}${item.title} [${item.kind ?? "no kind"}]${item.disabled ? ` (disabled: ${item.disabled})` : ""}` +
+            item.fixes.map((fix) => `; fixes ${fix.code === null ? "" : `${fix.code} `}${fix.message.split("\n")[0]}`).join(""),
+        ),
       ].join("\n"),
     }));
   },

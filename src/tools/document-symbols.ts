@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { flattenSymbols, type FlatSymbol } from "../contract/symbol-order.js";
 import { requestDocumentSymbols } from "../lsp/features/document-symbols.js";
-import { boundedPage, limitBytes } from "./bounded-answer.js";
+import { boundedPage, limitBytes, pageHeading, type PageEnvelope } from "./bounded-answer.js";
 import { filePathArg, limitArg, maxBytesArg, offsetArg, pageFields, RangeSchema, serverArg, wholeNumber, workspaceArg } from "./common-schemas.js";
 import { convertDocumentSymbols } from "../pipeline/convert-symbols.js";
 import { openTarget } from "../pipeline/open-target.js";
@@ -42,8 +42,8 @@ export const documentSymbolsTool = defineTool({
   },
 });
 
-function renderText(path: string, page: FlatSymbol[], envelope: { total: number; returned: number; offset: number }): string {
-  const header = `${envelope.returned} of ${envelope.total} symbols in ${path} (offset ${envelope.offset})`;
+function renderText(path: string, page: FlatSymbol[], envelope: PageEnvelope): string {
+  const header = pageHeading(envelope, "symbols", ` in ${path}`);
   const lines = page.map(
     (symbol) => `${"  ".repeat(symbol.depth)}${symbol.kind} ${symbol.name} ${symbol.range.start.line}:${symbol.range.start.column}`,
   );

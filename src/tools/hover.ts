@@ -4,6 +4,7 @@ import { boundedSingle, limitBytes } from "./bounded-answer.js";
 import { filePathArg, maxBytesArg, positionArgs, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";
 import { openTarget } from "../pipeline/open-target.js";
 import { resolvePosition } from "../pipeline/resolve-position.js";
+import { positionAbout } from "./location-tool.js";
 import { defineTool } from "./tool-definition.js";
 
 /** `hover`: what the server shows under the cursor, as markdown; empty contents when nothing. */
@@ -31,7 +32,7 @@ export const hoverTool = defineTool({
     return boundedSingle(
       {
         structured: { path: file.path, range, contents },
-        text: contents.length > 0 ? contents : `no hover information at ${file.path}:${at.line}:${at.column}`,
+        text: contents.length > 0 ? `hover${positionAbout(args.symbol, file.path, at)}:\n${contents.trim()}` : `no hover information${positionAbout(args.symbol, file.path, at)}`,
       },
       limitBytes(context.config, args.max_bytes),
     );

@@ -18,6 +18,6 @@ export const referencesTool = defineTool({
     const opened = await openNavigation(context, args, REFERENCES_FEATURE);
     const options = { deadline: context.deadline, signal: context.signal };
     const targets = await requestReferences(opened.client, opened.synced.document.uri, opened.position.lsp, args.include_declaration, options);
-    return locationAnswer(opened, targets, args, context, "references");
+    return locationAnswer(opened, targets, args, context, "references", "to");
   },
 });

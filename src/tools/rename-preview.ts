@@ -62,8 +62,9 @@ export const renamePreviewTool = defineTool({
       {
         structured: { applied: false as const, files: sorted, file_operations, total_edits },
         text: [
-          `rename at ${opened.file.path}:${at.line}:${at.column} to "${args.new_name}": ${total_edits} edits in ${sorted.length} files, ${file_operations.length} file operations (preview only, nothing written)`,
-          ...sorted.flatMap((file) => file.edits.map((edit) => `${file.path}:${edit.range.start.line}:${edit.range.start.column}  ${edit.text ?? ""}`)),
+          `renaming ${args.symbol ?? "the symbol"} at ${opened.file.path}:${at.line}:${at.column} to "${args.new_name}" would make ${total_edits} edits in ${sorted.length} files` +
+            `${file_operations.length === 0 ? "" : ` and ${file_operations.length} file operations`} (a preview: nothing written); each edit's line as it is now:`,
+          ...sorted.flatMap((file) => file.edits.map((edit) => `${file.path}:${edit.range.start.line}:${edit.range.start.column}  ${edit.text?.trim() ?? ""}`)),
           ...file_operations.map((op) => `${op.kind} ${op.path}${op.new_path === null ? "" : ` -> ${op.new_path}`}`),
         ].join("\n"),
       },

@@ -15,7 +15,7 @@ import {
 import { holdProjectAnchor } from "../pipeline/project-anchor.js";
 import { readSourceFile } from "../sessions/read-source-file.js";
 import { pickWorkspace, serversToAsk, workspaceRelativePath } from "../sessions/resolve-target.js";
-import { boundedPage, limitBytes } from "./bounded-answer.js";
+import { boundedPage, limitBytes, pageHeading } from "./bounded-answer.js";
 import { limitArg, maxBytesArg, offsetArg, pageFields, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";
 import { defineTool, type ToolContext } from "./tool-definition.js";
 
@@ -55,7 +55,7 @@ export const workspaceSymbolsTool = defineTool({
     return boundedPage(items, args, limitBytes(context.config, args.max_bytes), (page, envelope) => ({
       structured: { items: page, ...envelope },
       text: [
-        `${envelope.returned} of ${envelope.total} symbols matching "${args.query}" (offset ${envelope.offset})`,
+        pageHeading(envelope, "symbols", ` matching "${args.query}"`),
         ...page.map((s) => `${s.path}${s.range ? `:${s.range.start.line}:${s.range.start.column}` : ""}: ${s.kind} ${s.name}${s.container ? ` in ${s.container}` : ""}`),
       ].join("\n"),
     }));
