@@ -6,7 +6,7 @@ export const TOOL_LIST: Tool[] = [
   {
     "name": "session_status",
     "title": "Session status",
-    "description": "State of every configured session: pids, versions, uptime, restarts, open documents, last exit, stderr tail; and servers left out.",
+    "description": "State of every configured session, and the servers left out as not installed.",
     "inputSchema": {
       "type": "object",
       "properties": {},
@@ -439,7 +439,7 @@ export const TOOL_LIST: Tool[] = [
         },
         "path": {
           "type": "string",
-          "description": "Path in the workspace (or absolute)."
+          "description": "File path in the workspace."
         },
         "line": {
           "description": "1-based line.",
@@ -553,7 +553,7 @@ export const TOOL_LIST: Tool[] = [
         },
         "path": {
           "type": "string",
-          "description": "Path in the workspace (or absolute)."
+          "description": "File path in the workspace."
         },
         "offset": {
           "default": 0,
@@ -873,7 +873,7 @@ export const TOOL_LIST: Tool[] = [
         },
         "path": {
           "type": "string",
-          "description": "Path in the workspace (or absolute)."
+          "description": "File path in the workspace."
         },
         "line": {
           "description": "1-based line.",
@@ -1035,7 +1035,7 @@ export const TOOL_LIST: Tool[] = [
         },
         "path": {
           "type": "string",
-          "description": "Path in the workspace (or absolute)."
+          "description": "File path in the workspace."
         },
         "line": {
           "description": "1-based line.",
@@ -1197,7 +1197,7 @@ export const TOOL_LIST: Tool[] = [
         },
         "path": {
           "type": "string",
-          "description": "Path in the workspace (or absolute)."
+          "description": "File path in the workspace."
         },
         "line": {
           "description": "1-based line.",
@@ -1359,7 +1359,7 @@ export const TOOL_LIST: Tool[] = [
         },
         "path": {
           "type": "string",
-          "description": "Path in the workspace (or absolute)."
+          "description": "File path in the workspace."
         },
         "line": {
           "description": "1-based line.",
@@ -1507,7 +1507,7 @@ export const TOOL_LIST: Tool[] = [
   {
     "name": "references",
     "title": "References",
-    "description": "Every reference to a symbol in the project; the first call waits for the project to load.",
+    "description": "Every reference to a symbol in the project (waits for the project to load).",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -1521,7 +1521,7 @@ export const TOOL_LIST: Tool[] = [
         },
         "path": {
           "type": "string",
-          "description": "Path in the workspace (or absolute)."
+          "description": "File path in the workspace."
         },
         "line": {
           "description": "1-based line.",
@@ -1688,7 +1688,7 @@ export const TOOL_LIST: Tool[] = [
         },
         "path": {
           "type": "string",
-          "description": "Path in the workspace (or absolute)."
+          "description": "File path in the workspace."
         },
         "line": {
           "description": "1-based line.",
@@ -1933,7 +1933,7 @@ export const TOOL_LIST: Tool[] = [
   {
     "name": "code_actions",
     "title": "Code actions",
-    "description": "Code actions (fixes, refactorings) for a range or point, with the diagnostics each fixes; listed, never applied.",
+    "description": "Fixes and refactorings offered for a range or point, with the diagnostics each fixes; listed, never applied.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -1947,7 +1947,7 @@ export const TOOL_LIST: Tool[] = [
         },
         "path": {
           "type": "string",
-          "description": "Path in the workspace (or absolute)."
+          "description": "File path in the workspace."
         },
         "range": {
           "description": "Instead of a point.",
@@ -2164,7 +2164,7 @@ export const TOOL_LIST: Tool[] = [
         },
         "path": {
           "type": "string",
-          "description": "Path in the workspace (or absolute)."
+          "description": "File path in the workspace."
         },
         "line": {
           "description": "1-based line.",
@@ -2348,7 +2348,7 @@ export const TOOL_LIST: Tool[] = [
   {
     "name": "session_restart",
     "title": "Restart session",
-    "description": "Restart a session's server (its whole process tree); the only way to revive a dead one.",
+    "description": "Restart a session's server and its whole process tree; revives a dead session.",
     "inputSchema": {
       "type": "object",
       "properties": {

@@ -29,7 +29,7 @@ export const serverArg = z.string().optional().describe("Server name.");
  * where paths are resolved (`resolveFile`), so the schema need not say it.
  */
 export const pathArg = z.string();
-export const filePathArg = pathArg.describe("Path in the workspace (or absolute).");
+export const filePathArg = pathArg.describe("File path in the workspace.");
 export const offsetArg = wholeNumber(0).default(0).describe("Page start.");
 export const limitArg = wholeNumber(1).max(MAX_LIMIT).default(DEFAULT_LIMIT).describe("Page size.");
 export const maxBytesArg = wholeNumber(1).optional().describe("Result byte cap.");
