@@ -452,7 +452,7 @@ export const TOOL_LIST: Tool[] = [
           "minimum": 1
         },
         "symbol": {
-          "description": "Instead of column: a name in the file, or dotted path A.b; line narrows.",
+          "description": "Instead of column: a name in the file, or A.b; line narrows.",
           "type": "string"
         },
         "max_bytes": {
@@ -539,7 +539,7 @@ export const TOOL_LIST: Tool[] = [
   {
     "name": "document_symbols",
     "title": "Document symbols",
-    "description": "A file's symbols in document order, nested ones after their parent.",
+    "description": "A file's symbols, nested ones after their parent.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -886,7 +886,7 @@ export const TOOL_LIST: Tool[] = [
           "minimum": 1
         },
         "symbol": {
-          "description": "Instead of column: a name in the file, or dotted path A.b; line narrows.",
+          "description": "Instead of column: a name in the file, or A.b; line narrows.",
           "type": "string"
         },
         "offset": {
@@ -1048,7 +1048,7 @@ export const TOOL_LIST: Tool[] = [
           "minimum": 1
         },
         "symbol": {
-          "description": "Instead of column: a name in the file, or dotted path A.b; line narrows.",
+          "description": "Instead of column: a name in the file, or A.b; line narrows.",
           "type": "string"
         },
         "offset": {
@@ -1210,7 +1210,7 @@ export const TOOL_LIST: Tool[] = [
           "minimum": 1
         },
         "symbol": {
-          "description": "Instead of column: a name in the file, or dotted path A.b; line narrows.",
+          "description": "Instead of column: a name in the file, or A.b; line narrows.",
           "type": "string"
         },
         "offset": {
@@ -1372,7 +1372,7 @@ export const TOOL_LIST: Tool[] = [
           "minimum": 1
         },
         "symbol": {
-          "description": "Instead of column: a name in the file, or dotted path A.b; line narrows.",
+          "description": "Instead of column: a name in the file, or A.b; line narrows.",
           "type": "string"
         },
         "offset": {
@@ -1534,7 +1534,7 @@ export const TOOL_LIST: Tool[] = [
           "minimum": 1
         },
         "symbol": {
-          "description": "Instead of column: a name in the file, or dotted path A.b; line narrows.",
+          "description": "Instead of column: a name in the file, or A.b; line narrows.",
           "type": "string"
         },
         "offset": {
@@ -1701,7 +1701,7 @@ export const TOOL_LIST: Tool[] = [
           "minimum": 1
         },
         "symbol": {
-          "description": "Instead of column: a name in the file, or dotted path A.b; line narrows.",
+          "description": "Instead of column: a name in the file, or A.b; line narrows.",
           "type": "string"
         },
         "offset": {
@@ -2004,7 +2004,7 @@ export const TOOL_LIST: Tool[] = [
           "minimum": 1
         },
         "symbol": {
-          "description": "Instead of column: a name in the file, or dotted path A.b; line narrows.",
+          "description": "Instead of column: a name in the file, or A.b; line narrows.",
           "type": "string"
         },
         "kinds": {
@@ -2177,7 +2177,7 @@ export const TOOL_LIST: Tool[] = [
           "minimum": 1
         },
         "symbol": {
-          "description": "Instead of column: a name in the file, or dotted path A.b; line narrows.",
+          "description": "Instead of column: a name in the file, or A.b; line narrows.",
           "type": "string"
         },
         "new_name": {

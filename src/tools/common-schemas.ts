@@ -52,7 +52,7 @@ export const positionArgs = {
   symbol: z
     .string()
     .optional()
-    .describe("Instead of column: a name in the file, or dotted path A.b; line narrows."),
+    .describe("Instead of column: a name in the file, or A.b; line narrows."),
 };
 
 /** A location item (CONTRACT §4.1). */

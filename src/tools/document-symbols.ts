@@ -21,7 +21,7 @@ const SymbolItemSchema = z.object({
 export const documentSymbolsTool = defineTool({
   name: "document_symbols",
   title: "Document symbols",
-  description: "A file's symbols in document order, nested ones after their parent.",
+  description: "A file's symbols, nested ones after their parent.",
   inputSchema: z.strictObject({
     workspace: workspaceArg,
     server: serverArg,
