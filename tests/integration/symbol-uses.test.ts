@@ -1,10 +1,10 @@
 // An agent's first moves on a repository it has never seen (issue 27): it names things where
 // they are used (an imported class, a called function), it does not know which servers the
 // embedded default started, and it leaves out what has a default. Both modes, no config.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { positionOf, startBridge, type Bridge } from "../helpers/bridge.js";
+import { positionOf, startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
 import { REPO } from "../helpers/paths.js";
 import { tempDir } from "../helpers/temp.js";
 import { tempRepo, type TempRepo } from "../helpers/temp-repo.js";
@@ -95,5 +95,41 @@ describe.each([
     expect(error.details.candidates.map((c: any) => c.line ?? c.range.start.line)).toEqual(declared);
     const chosen = await bridge.ok("references", { path, symbol: "items", line: declared[1] });
     expect(chosen.items.map((item: any) => item.selection_range.start.line)).toEqual([declared[1], declared[1]! + 1]);
+  });
+});
+
+describe("workspace_symbols merges the answers of every server", () => {
+  let bridge: Bridge;
+  let root: string;
+
+  beforeAll(async () => {
+    root = join(tempDir(), "uses");
+    cpSync(FIXTURE, root, { recursive: true });
+    // Two servers that find the same symbols: what both answer appears once.
+    const config = `
+[[server]]
+name = "ts-a"
+profile = "typescript"
+
+[[server]]
+name = "ts-b"
+profile = "typescript"
+languages = [{ id = "typescript", extensions = [".ts"] }]
+
+[[workspace]]
+name = "uses"
+root = ${JSON.stringify(root)}
+servers = ["ts-a", "ts-b"]
+default_server = { ".ts" = "ts-a" }
+`;
+    bridge = await startBridge(writeConfig(config));
+  });
+  afterAll(async () => bridge?.close());
+
+  test("an identical item from two servers appears once; `server` asks only that one", { timeout: 300_000 }, async () => {
+    const merged = await bridge.ok("workspace_symbols", { query: "AppBase" });
+    const alone = await bridge.ok("workspace_symbols", { server: "ts-b", query: "AppBase" });
+    expect(alone.total).toBeGreaterThan(0);
+    expect(merged).toEqual(alone);
   });
 });
