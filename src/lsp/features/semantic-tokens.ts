@@ -1,4 +1,5 @@
 import { SemanticTokensRequest, type Position, type SemanticTokensLegend } from "vscode-languageserver-protocol";
+import { BridgeError } from "../../contract/errors.js";
 import type { LspClient, RequestOptions } from "../lsp-client.js";
 
 /** One token of `textDocument/semanticTokens/full`, decoded: where it is and what the server calls it. */
@@ -19,13 +20,19 @@ export function fullSemanticTokensLegend(client: LspClient): SemanticTokensLegen
 /**
  * The server's semantic tokens of a whole document, decoded from LSP's relative encoding
  * (each token's line and start are deltas from the previous token's). Null when the server does
- * not offer them.
+ * not offer them, or answers the request with an error: tokens only help, and a caller has
+ * another way. A dead connection, the deadline or a cancellation still fail.
  */
 export async function requestSemanticTokens(client: LspClient, uri: string, options: RequestOptions): Promise<SemanticToken[] | null> {
   const legend = fullSemanticTokensLegend(client);
   if (!legend) return null;
-  const answer = await client.request(SemanticTokensRequest.type, { textDocument: { uri } }, options);
-  return decodeSemanticTokens(answer?.data ?? [], legend);
+  try {
+    const answer = await client.request(SemanticTokensRequest.type, { textDocument: { uri } }, options);
+    return decodeSemanticTokens(answer?.data ?? [], legend);
+  } catch (error) {
+    if (error instanceof BridgeError && (error.code === "NotSupported" || error.details.lsp_error_code !== undefined)) return null;
+    throw error;
+  }
 }
 
 /** Decodes LSP's five-integers-per-token relative encoding. A trailing partial token is ignored. */
