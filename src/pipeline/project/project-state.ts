@@ -1,0 +1,44 @@
+import type { Diagnostic } from "vscode-languageserver-protocol";
+import type { LspClient } from "../../lsp/lsp-client.js";
+import { DiskView } from "./disk-view.js";
+
+/** A file's answer from the server's current program. */
+export interface CachedAnswer {
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * What the bridge knows of one session's project for project-level answers: the disk as the
+ * server was last told of it, and the answers of the server's program since (by absolute path).
+ * An answer stays valid until a change can reach its file; see `apply-disk-changes.ts`. Tied to
+ * one connection: a restarted server starts with none.
+ */
+export class ProjectState {
+  readonly disk: DiskView;
+  readonly answers = new Map<string, CachedAnswer>();
+  /**
+   * The client's document notification count when the answers were last brought up to date: a
+   * document synced or closed after it may have changed the server's program on its own.
+   */
+  sentAtLook = 0;
+  /** The last look at the disk and the telling of its changes; the next waits for it. */
+  refreshed: Promise<void> = Promise.resolve();
+  /** Counts the changes told to the server; an answer asked before one is not kept. */
+  generation = 0;
+
+  constructor(client: LspClient) {
+    this.disk = new DiskView(client.connectedAtMs);
+  }
+}
+
+const states = new WeakMap<LspClient, ProjectState>();
+
+/** The state of `client`'s connection, made on first use. */
+export function projectStateOf(client: LspClient): ProjectState {
+  let state = states.get(client);
+  if (!state) {
+    state = new ProjectState(client);
+    states.set(client, state);
+  }
+  return state;
+}

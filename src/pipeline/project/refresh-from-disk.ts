@@ -1,0 +1,41 @@
+import { join } from "node:path";
+import type { ResolvedWorkspace } from "../../config/types.js";
+import type { LspClient, RequestOptions } from "../../lsp/lsp-client.js";
+import { workspaceFiles } from "../workspace-files.js";
+import { applyDiskChanges } from "./apply-disk-changes.js";
+import { projectStateOf, type ProjectState } from "./project-state.js";
+
+/** The files a TypeScript program can depend on: sources, declarations, JSON (modules, tsconfig, package.json). */
+const PROGRAM_FILE = /\.(?:[cm]?tsx?|[cm]?jsx?|json)$/;
+
+/**
+ * Brings a server whose files the bridge watches (`watch_files = "bridge"`) up to date with the
+ * disk before it answers. `complete`: the workspace is listed again, so new files are found too
+ * (what a diagnostics answer needs); otherwise only the files already seen are looked at again,
+ * a stat each (what a navigation call can afford), unless nothing was seen yet. Returns the
+ * session's project state, brought up to date with it.
+ */
+export async function refreshFromDisk(
+  client: LspClient,
+  workspace: ResolvedWorkspace,
+  complete: boolean,
+  options: RequestOptions,
+): Promise<ProjectState> {
+  const state = projectStateOf(client);
+  if (!client.bridgeWatchesFiles) return state;
+  // One look at a time: a call must not answer between another call's look and the server
+  // hearing of what that look found.
+  const turn = state.refreshed.then(async () => {
+    const changes =
+      complete || !state.disk.hasLooked ? state.disk.lookAtAll(await programFiles(workspace)) : state.disk.lookAtRecorded();
+    await applyDiskChanges(client, state, changes, options);
+    state.sentAtLook = client.documents.sentCount;
+  });
+  state.refreshed = turn.catch(() => {});
+  await turn;
+  return state;
+}
+
+async function programFiles(workspace: ResolvedWorkspace): Promise<string[]> {
+  return (await workspaceFiles(workspace)).filter((path) => PROGRAM_FILE.test(path)).map((path) => join(workspace.root, path));
+}
