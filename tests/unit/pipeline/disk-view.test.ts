@@ -1,0 +1,62 @@
+import { rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { DiskView, RACY_MS } from "../../../src/pipeline/project/disk-view.js";
+import { tempDir } from "../../helpers/temp.js";
+
+const dir = tempDir("lspmcp-disk-view-");
+const file = (name: string, text: string, mtimeMs?: number) => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  if (mtimeMs !== undefined) utimesSync(path, new Date(mtimeMs), new Date(mtimeMs));
+  return path;
+};
+const old = Date.now() - 60_000;
+
+describe("DiskView", () => {
+  test("the first look reports only files written since the server started", () => {
+    const before = file("before.ts", "a", old - 10_000);
+    const after = file("after.ts", "b", old + 10_000);
+    const view = new DiskView(old);
+    expect(view.lookAtAll([before, after])).toEqual([{ path: after, kind: "created" }]);
+    expect(view.hasLooked).toBe(true);
+  });
+
+  test("later looks report created, changed (the stat, or a racy file) and deleted files", () => {
+    const a = file("a.ts", "1", old);
+    const b = file("b.ts", "2", old);
+    const view = new DiskView(old + RACY_MS + 1000);
+    expect(view.lookAtAll([a, b])).toEqual([]);
+    const c = file("c.ts", "3", old);
+    file("a.ts", "9", old); // same size and mtime: the ctime still moves
+    rmSync(b);
+    expect(view.lookAtAll([a, c])).toEqual([
+      { path: a, kind: "changed" },
+      { path: c, kind: "created" },
+      { path: b, kind: "deleted" },
+    ]);
+    expect(view.lookAtAll([a, c])).toEqual([]);
+  });
+
+  test("a file written within the racy margin is reported again until its stat is old enough", () => {
+    const now = Date.now();
+    const fresh = file("fresh.ts", "x", now);
+    const view = new DiskView(old);
+    view.lookAtAll([fresh], now);
+    expect(view.lookAtAll([fresh], now)).toEqual([{ path: fresh, kind: "changed" }]);
+    const later = statSync(fresh).mtimeMs + RACY_MS + 1;
+    expect(view.lookAtAll([fresh], later)).toEqual([{ path: fresh, kind: "changed" }]);
+    expect(view.lookAtAll([fresh], later)).toEqual([]);
+  });
+
+  test("a look at the recorded files finds changes and deletions, not new files", () => {
+    const a = file("r.ts", "1", old);
+    const view = new DiskView(old + RACY_MS + 1000);
+    view.lookAtAll([a]);
+    file("r.ts", "22", old);
+    file("new.ts", "n", old);
+    expect(view.lookAtRecorded()).toEqual([{ path: a, kind: "changed" }]);
+    rmSync(a);
+    expect(view.lookAtRecorded()).toEqual([{ path: a, kind: "deleted" }]);
+  });
+});
