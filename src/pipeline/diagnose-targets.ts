@@ -10,6 +10,7 @@ import type { OpenTarget } from "./open-target.js";
 import { FirstFailure, runPool } from "./run-pool.js";
 import type { CallContext } from "./call-context.js";
 import type { LspClient } from "../lsp/lsp-client.js";
+import { readSourceFile } from "../sessions/read-source-file.js";
 import { diagnoseFromProject, type ProjectRunOptions, type RunItem } from "./project/tsserver-project-run.js";
 
 /** How many files of one session are in flight at once when the caller does not say. */
@@ -102,6 +103,10 @@ export async function diagnoseTargets(
  */
 async function fromProject(group: SessionGroup, results: FileDiagnostics[], options: ProjectRunOptions): Promise<RunItem[]> {
   if (group.server.watch_files !== "bridge") return [...group.items];
+  // Every file is read before the server starts, as file by file does: an unreadable one fails
+  // the run before any server is asked.
+  const texts = new Map<string, string>();
+  for (const { target } of group.items) texts.set(target.file.absolutePath, await readSourceFile(target.file.absolutePath, target.file.path));
   const deadline = Deadline.in(options.config.bridge.request_timeout_ms);
   let client: LspClient;
   try {
@@ -109,7 +114,7 @@ async function fromProject(group: SessionGroup, results: FileDiagnostics[], opti
   } catch (error) {
     throw namingFile(error, group.items[0]!.target);
   }
-  return diagnoseFromProject(client, group.items, results, options, deadline);
+  return diagnoseFromProject(client, group.items, texts, results, options, deadline);
 }
 
 /** A timeout says which file did not settle; a cancellation stays what it is. */

@@ -13,27 +13,29 @@ const PROGRAM_FILE = /\.(?:[cm]?tsx?|[cm]?jsx?|json)$/;
  * disk before it answers. `complete`: the workspace is listed again, so new files are found too
  * (what a diagnostics answer needs); otherwise only the files already seen are looked at again,
  * a stat each (what a navigation call can afford), unless nothing was seen yet. Returns the
- * session's project state, brought up to date with it.
+ * session's project state, brought up to date with it, and the paths found changed.
  */
 export async function refreshFromDisk(
   client: LspClient,
   workspace: ResolvedWorkspace,
   complete: boolean,
   options: RequestOptions,
-): Promise<ProjectState> {
+): Promise<{ state: ProjectState; changed: ReadonlySet<string> }> {
   const state = projectStateOf(client);
-  if (!client.bridgeWatchesFiles) return state;
+  const changed = new Set<string>();
+  if (!client.bridgeWatchesFiles) return { state, changed };
   // One look at a time: a call must not answer between another call's look and the server
   // hearing of what that look found.
   const turn = state.refreshed.then(async () => {
     const changes =
       complete || !state.disk.hasLooked ? state.disk.lookAtAll(await programFiles(workspace)) : state.disk.lookAtRecorded();
+    for (const change of changes) changed.add(change.path);
     await applyDiskChanges(client, state, changes, options);
     state.sentAtLook = client.documents.sentCount;
   });
   state.refreshed = turn.catch(() => {});
   await turn;
-  return state;
+  return { state, changed };
 }
 
 async function programFiles(workspace: ResolvedWorkspace): Promise<string[]> {

@@ -58,6 +58,7 @@ export interface ProjectRunOptions {
 export async function diagnoseFromProject(
   client: LspClient,
   items: readonly RunItem[],
+  texts: ReadonlyMap<string, string>,
   results: FileDiagnostics[],
   options: ProjectRunOptions,
   startDeadline: Deadline,
@@ -66,13 +67,13 @@ export async function diagnoseFromProject(
   if (!first || !client.bridgeWatchesFiles) return [...items];
   const { workspace } = first.target;
   const signal = options.failure.signal;
-  const state = await refreshFromDisk(client, workspace, true, { deadline: startDeadline, signal });
+  const { state, changed } = await refreshFromDisk(client, workspace, true, { deadline: startDeadline, signal });
   if (!supportsTsserverDiagnostics(client)) return [...items];
   const scope = new CallScope();
   try {
     const { fromProject, fileByFile } = await placeInProjects(client, state, items, options, scope);
     await runPool(fromProject, options.inFlight, options.failure, (item) =>
-      options.eachFile(item, async (context) => (results[item.index] = await answerFromProject(client, state, item.target, context))),
+      options.eachFile(item, async (context) => (results[item.index] = await answerFromProject(client, state, item.target, context, changed.has(item.target.file.absolutePath) ? null : texts))),
     );
     return fileByFile;
   } finally {
@@ -125,12 +126,22 @@ async function placeInProjects(
   return { fromProject, fileByFile };
 }
 
-/** One file's answer: kept from before when no change reached it, else asked now. */
-async function answerFromProject(client: LspClient, state: ProjectState, target: DiagnosticsTarget, context: CallContext): Promise<FileDiagnostics> {
+/**
+ * One file's answer: kept from before when no change reached it, else asked now. `texts` holds
+ * the file's text as read before the look at the disk, null when that look found it changed (it
+ * is read again).
+ */
+async function answerFromProject(
+  client: LspClient,
+  state: ProjectState,
+  target: DiagnosticsTarget,
+  context: CallContext,
+  texts: ReadonlyMap<string, string> | null,
+): Promise<FileDiagnostics> {
   const { file } = target;
   const open = client.documents.get(pathToFileURL(file.absolutePath).href);
   // The server answers from the open document's text, else from the disk it was just told about.
-  const text = open?.text ?? (await readSourceFile(file.absolutePath, file.path));
+  const text = open?.text ?? texts?.get(file.absolutePath) ?? (await readSourceFile(file.absolutePath, file.path));
   let answer = state.answers.get(file.absolutePath);
   if (!answer) {
     const generation = state.generation;
