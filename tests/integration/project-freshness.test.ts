@@ -112,4 +112,13 @@ describe("diagnostics of a whole project follow every change on disk", () => {
     write("glob.ts", "function helperFromScript(): number { return 1; }\n");
     expect(await agree()).toEqual([]);
   }, 180_000);
+
+  test("hover in one file sees a change of a file it imports that no call opened", async () => {
+    write("typed.ts", "export function kind(): number { return 1; }\n");
+    write("reader.ts", 'import { kind } from "./typed";\nexport const seen = kind();\n');
+    const at = { path: "src/reader.ts", line: 2, column: 14 };
+    expect(((await bridge.ok("hover", at)) as { contents: string }).contents).toContain("const seen: number");
+    write("typed.ts", 'export function kind(): string { return "1"; }\n');
+    expect(((await bridge.ok("hover", at)) as { contents: string }).contents).toContain("const seen: string");
+  }, 180_000);
 });

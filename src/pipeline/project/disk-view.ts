@@ -1,4 +1,5 @@
-import { statSync } from "node:fs";
+import { readdirSync, statSync, type Dirent } from "node:fs";
+import { dirname, join } from "node:path";
 
 /**
  * How long after a write a file's stat cannot be trusted to show the next write: two writes of
@@ -30,9 +31,19 @@ interface Record {
  */
 export class DiskView {
   private readonly records = new Map<string, Record>();
+  // The folders holding recorded files, by stat: a file created or removed changes its folder's.
+  private readonly folders = new Map<string, string>();
   private looked = false;
 
-  constructor(private readonly serverStartMs: number) {}
+  /**
+   * `wanted` says which files a new folder entry must be (what a complete look would list);
+   * folders named in `skipped` (such as node_modules) are never entered for new files.
+   */
+  constructor(
+    private readonly serverStartMs: number,
+    private readonly wanted: (path: string) => boolean = () => true,
+    private readonly skipped: ReadonlySet<string> = new Set(["node_modules", ".git"]),
+  ) {}
 
   /** Whether a complete look has been taken (before it, quick looks have nothing to compare). */
   get hasLooked(): boolean {
@@ -55,18 +66,54 @@ export class DiskView {
       this.records.delete(path);
       changes.push({ path, kind: "deleted" });
     }
+    this.folders.clear();
+    for (const path of files) this.recordFolder(dirname(path));
     this.looked = true;
     return changes;
   }
 
-  /** Looks again at the recorded files only: changes and deletions, not new files. */
+  /**
+   * Looks again at the recorded files, and at their folders: a folder whose stat changed is read
+   * for new files (and new sub-folders, walked), so a file created since is found without
+   * listing the workspace again.
+   */
   lookAtRecorded(nowMs = Date.now()): DiskChange[] {
     const changes: DiskChange[] = [];
     for (const path of [...this.records.keys()]) {
       const change = this.lookAt(path, nowMs);
       if (change) changes.push(change);
     }
+    for (const [folder, stamp] of [...this.folders]) {
+      if (stampOf(folder) === stamp) continue;
+      this.recordFolder(folder);
+      this.findNew(folder, changes, nowMs);
+    }
     return changes;
+  }
+
+  private findNew(folder: string, changes: DiskChange[], nowMs: number): void {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory() && !this.skipped.has(entry.name) && !this.folders.has(path)) {
+        this.recordFolder(path);
+        this.findNew(path, changes, nowMs);
+      } else if (entry.isFile() && this.wanted(path) && !this.records.has(path)) {
+        const change = this.lookAt(path, nowMs);
+        if (change) changes.push(change);
+      }
+    }
+  }
+
+  private recordFolder(folder: string): void {
+    const stamp = stampOf(folder);
+    if (stamp === null) this.folders.delete(folder);
+    else this.folders.set(folder, stamp);
   }
 
   /** Forgets a file (the server was told it is gone by other means). */
@@ -89,6 +136,15 @@ export class DiskView {
       return { path, kind: "created" };
     }
     return before.stamp !== stats.stamp || before.racy ? { path, kind: "changed" } : null;
+  }
+}
+
+function stampOf(folder: string): string | null {
+  try {
+    const stats = statSync(folder, { bigint: true });
+    return `${stats.mtimeNs}:${stats.ctimeNs}:${stats.ino}`;
+  } catch {
+    return null;
   }
 }
 

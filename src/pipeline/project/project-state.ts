@@ -2,6 +2,9 @@ import type { Diagnostic } from "vscode-languageserver-protocol";
 import type { LspClient } from "../../lsp/lsp-client.js";
 import { DiskView } from "./disk-view.js";
 
+/** The files a TypeScript program can depend on: sources, declarations, JSON (modules, tsconfig, package.json). */
+export const PROGRAM_FILE = /\.(?:[cm]?tsx?|[cm]?jsx?|json)$/;
+
 /** A file's answer from the server's current program. */
 export interface CachedAnswer {
   readonly diagnostics: readonly Diagnostic[];
@@ -27,7 +30,7 @@ export class ProjectState {
   generation = 0;
 
   constructor(client: LspClient) {
-    this.disk = new DiskView(client.connectedAtMs);
+    this.disk = new DiskView(client.connectedAtMs, (path) => PROGRAM_FILE.test(path));
   }
 }
 

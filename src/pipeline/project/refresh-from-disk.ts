@@ -3,16 +3,14 @@ import type { ResolvedWorkspace } from "../../config/types.js";
 import type { LspClient, RequestOptions } from "../../lsp/lsp-client.js";
 import { workspaceFiles } from "../workspace-files.js";
 import { applyDiskChanges } from "./apply-disk-changes.js";
-import { projectStateOf, type ProjectState } from "./project-state.js";
-
-/** The files a TypeScript program can depend on: sources, declarations, JSON (modules, tsconfig, package.json). */
-const PROGRAM_FILE = /\.(?:[cm]?tsx?|[cm]?jsx?|json)$/;
+import { PROGRAM_FILE, projectStateOf, type ProjectState } from "./project-state.js";
 
 /**
  * Brings a server whose files the bridge watches (`watch_files = "bridge"`) up to date with the
  * disk before it answers. `complete`: the workspace is listed again, so new files are found too
- * (what a diagnostics answer needs); otherwise only the files already seen are looked at again,
- * a stat each (what a navigation call can afford), unless nothing was seen yet. Returns the
+ * (what a diagnostics answer needs); otherwise the files already seen are looked at again, a stat
+ * each, and the folders holding them, for new files (what a navigation call can afford), unless
+ * nothing was seen yet. Returns the
  * session's project state, brought up to date with it, and the paths found changed.
  */
 export async function refreshFromDisk(

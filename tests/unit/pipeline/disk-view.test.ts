@@ -1,4 +1,4 @@
-import { rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { DiskView, RACY_MS } from "../../../src/pipeline/project/disk-view.js";
@@ -49,14 +49,26 @@ describe("DiskView", () => {
     expect(view.lookAtAll([fresh], later)).toEqual([]);
   });
 
-  test("a look at the recorded files finds changes and deletions, not new files", () => {
-    const a = file("r.ts", "1", old);
-    const view = new DiskView(old + RACY_MS + 1000);
+  test("a look at the recorded files finds changes, deletions and new files in their folders (sub-folders too)", () => {
+    const sub = tempDir("lspmcp-disk-view-quick-");
+    const a = join(sub, "r.ts");
+    writeFileSync(a, "1");
+    utimesSync(a, new Date(old), new Date(old));
+    const view = new DiskView(old + RACY_MS + 1000, (path) => path.endsWith(".ts"));
     view.lookAtAll([a]);
-    file("r.ts", "22", old);
-    file("new.ts", "n", old);
-    expect(view.lookAtRecorded()).toEqual([{ path: a, kind: "changed" }]);
+    writeFileSync(a, "22");
+    writeFileSync(join(sub, "new.ts"), "n");
+    writeFileSync(join(sub, "notes.md"), "not wanted");
+    mkdirSync(join(sub, "deeper"));
+    writeFileSync(join(sub, "deeper", "deep.ts"), "d");
+    mkdirSync(join(sub, "node_modules"));
+    writeFileSync(join(sub, "node_modules", "skipped.ts"), "s");
+    expect(view.lookAtRecorded().map(({ path, kind }) => [path.slice(sub.length + 1), kind]).sort()).toEqual([
+      ["deeper/deep.ts", "created"],
+      ["new.ts", "created"],
+      ["r.ts", "changed"],
+    ]);
     rmSync(a);
-    expect(view.lookAtRecorded()).toEqual([{ path: a, kind: "deleted" }]);
+    expect(view.lookAtRecorded().filter((change) => change.path === a)).toEqual([{ path: a, kind: "deleted" }]);
   });
 });
