@@ -52,9 +52,11 @@ export class DiskView {
 
   /**
    * Compares `files` (absolute; every relevant file now listed) with the record, records what is
-   * there now, and returns the changes: files gone since are `deleted`.
+   * there now, and returns the changes: files gone since are `deleted`. `folders` are recorded
+   * for quick looks (every folder of the listing, not only those holding relevant files, so that
+   * a relevant file new in any of them is found); by default the files' own.
    */
-  lookAtAll(files: readonly string[], nowMs = Date.now()): DiskChange[] {
+  lookAtAll(files: readonly string[], folders: Iterable<string> = files.map((path) => dirname(path)), nowMs = Date.now()): DiskChange[] {
     const changes: DiskChange[] = [];
     const listed = new Set(files);
     for (const path of files) {
@@ -67,7 +69,7 @@ export class DiskView {
       changes.push({ path, kind: "deleted" });
     }
     this.folders.clear();
-    for (const path of files) this.recordFolder(dirname(path));
+    for (const folder of folders) if (!this.folders.has(folder)) this.recordFolder(folder);
     this.looked = true;
     return changes;
   }

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { ResolvedWorkspace } from "../../config/types.js";
 import type { LspClient, RequestOptions } from "../../lsp/lsp-client.js";
 import { workspaceFiles } from "../workspace-files.js";
@@ -25,8 +25,13 @@ export async function refreshFromDisk(
   // One look at a time: a call must not answer between another call's look and the server
   // hearing of what that look found.
   const turn = state.refreshed.then(async () => {
-    const changes =
-      complete || !state.disk.hasLooked ? state.disk.lookAtAll(await programFiles(workspace)) : state.disk.lookAtRecorded();
+    let changes;
+    if (complete || !state.disk.hasLooked) {
+      const { files, folders } = await programFiles(workspace);
+      changes = state.disk.lookAtAll(files, folders);
+    } else {
+      changes = state.disk.lookAtRecorded();
+    }
     for (const change of changes) changed.add(change.path);
     await applyDiskChanges(client, state, changes, options);
     state.sentAtLook = client.documents.sentCount;
@@ -36,6 +41,14 @@ export async function refreshFromDisk(
   return { state, changed };
 }
 
-async function programFiles(workspace: ResolvedWorkspace): Promise<string[]> {
-  return (await workspaceFiles(workspace)).filter((path) => PROGRAM_FILE.test(path)).map((path) => join(workspace.root, path));
+/** The workspace's program files (absolute), and every folder of its listing with their parents. */
+async function programFiles(workspace: ResolvedWorkspace): Promise<{ files: string[]; folders: Set<string> }> {
+  const listed = await workspaceFiles(workspace);
+  const folders = new Set<string>([workspace.root]);
+  for (const path of listed) {
+    for (let folder = dirname(path); folder !== "." && !folders.has(join(workspace.root, folder)); folder = dirname(folder)) {
+      folders.add(join(workspace.root, folder));
+    }
+  }
+  return { files: listed.filter((path) => PROGRAM_FILE.test(path)).map((path) => join(workspace.root, path)), folders };
 }

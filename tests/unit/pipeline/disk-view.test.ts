@@ -42,11 +42,11 @@ describe("DiskView", () => {
     const now = Date.now();
     const fresh = file("fresh.ts", "x", now);
     const view = new DiskView(old);
-    view.lookAtAll([fresh], now);
-    expect(view.lookAtAll([fresh], now)).toEqual([{ path: fresh, kind: "changed" }]);
+    view.lookAtAll([fresh], undefined, now);
+    expect(view.lookAtAll([fresh], undefined, now)).toEqual([{ path: fresh, kind: "changed" }]);
     const later = statSync(fresh).mtimeMs + RACY_MS + 1;
-    expect(view.lookAtAll([fresh], later)).toEqual([{ path: fresh, kind: "changed" }]);
-    expect(view.lookAtAll([fresh], later)).toEqual([]);
+    expect(view.lookAtAll([fresh], undefined, later)).toEqual([{ path: fresh, kind: "changed" }]);
+    expect(view.lookAtAll([fresh], undefined, later)).toEqual([]);
   });
 
   test("a look at the recorded files finds changes, deletions and new files in their folders (sub-folders too)", () => {
@@ -70,5 +70,16 @@ describe("DiskView", () => {
     ]);
     rmSync(a);
     expect(view.lookAtRecorded().filter((change) => change.path === a)).toEqual([{ path: a, kind: "deleted" }]);
+  });
+
+  test("a folder of the listing that held no relevant file is looked at too", () => {
+    const root = tempDir("lspmcp-disk-view-folders-");
+    const docs = join(root, "docs");
+    mkdirSync(docs);
+    writeFileSync(join(docs, "guide.md"), "text");
+    const view = new DiskView(old, (path) => path.endsWith(".ts"));
+    view.lookAtAll([], [root, docs]);
+    writeFileSync(join(docs, "example.ts"), "x");
+    expect(view.lookAtRecorded()).toEqual([{ path: join(docs, "example.ts"), kind: "created" }]);
   });
 });
