@@ -10,20 +10,24 @@ import { tempDir } from "../helpers/temp.js";
 // itself (watch_files = "bridge"), so every change on disk must reach it through the bridge before
 // an answer. After each edit below, a warm bridge's `diagnostics "."` must equal what `tsc
 // --noEmit` says of the tree at that moment — in the edited file and in files it never touched.
-const root = tempDir("lspmcp-freshness-");
-mkdirSync(join(root, "src"));
-writeFileSync(join(root, "tsconfig.json"), '{ "compilerOptions": { "strict": true, "lib": ["ES2022"], "types": [], "noEmit": true }, "include": ["src"] }\n');
-const write = (name: string, text: string) => writeFileSync(join(root, "src", name), text);
-write("shape.ts", "interface Inner { size: number }\nexport function make(): Inner { return { size: 1 }; }\nexport const base = 10;\n");
-write("user.ts", 'import { make, base } from "./shape";\nexport const total: number = make().size + base;\n');
-write("far.ts", 'import { total } from "./user";\nexport const twice: number = total * 2;\n');
-write("alone.ts", "export const alone: number = 1;\n");
-execFileSync("git", ["init", "-q"], { cwd: root });
-
-const config = writeConfig(`
+// Standalone, and in the default mode (attached to a shared server, which does the work).
+function project(): { root: string; config: string; write: (name: string, text: string) => void } {
+  const root = tempDir("lspmcp-freshness-");
+  mkdirSync(join(root, "src"));
+  writeFileSync(join(root, "tsconfig.json"), '{ "compilerOptions": { "strict": true, "lib": ["ES2022"], "types": [], "noEmit": true }, "include": ["src"] }\n');
+  const write = (name: string, text: string) => writeFileSync(join(root, "src", name), text);
+  write("shape.ts", "interface Inner { size: number }\nexport function make(): Inner { return { size: 1 }; }\nexport const base = 10;\n");
+  write("user.ts", 'import { make, base } from "./shape";\nexport const total: number = make().size + base;\n');
+  write("far.ts", 'import { total } from "./user";\nexport const twice: number = total * 2;\n');
+  write("alone.ts", "export const alone: number = 1;\n");
+  execFileSync("git", ["init", "-q"], { cwd: root });
+  const config = writeConfig(`
 [bridge]
 request_timeout_ms = 120000
 max_result_bytes = 1048576
+
+[shared]
+linger_ms = 0
 
 [[server]]
 name = "typescript"
@@ -34,11 +38,14 @@ name = "fresh"
 root = ${JSON.stringify(root)}
 servers = ["typescript"]
 `);
+  return { root, config, write };
+}
 
 // tsc never reports tsserver's suggestions (hints), and its positions have no end.
 const errors = (items: readonly Finding[]) => startKeys(items.filter((item) => item.severity !== "hint"));
 
-describe("diagnostics of a whole project follow every change on disk", () => {
+describe.each([["standalone"], ["shared"]])("diagnostics of a whole project follow every change on disk (%s)", (mode) => {
+  const { root, config, write } = project();
   let bridge: Bridge;
   const agree = async (): Promise<string[]> => {
     const [answer, truth] = await Promise.all([diagnostics(bridge, { path: ".", limit: 1000 }), tscFindings(root)]);
@@ -47,7 +54,8 @@ describe("diagnostics of a whole project follow every change on disk", () => {
   };
 
   beforeAll(async () => {
-    bridge = await startBridge(config);
+    // A runtime folder of its own: the shared server is this test's, and gone with it.
+    bridge = await startBridge(config, { TMPDIR: tempDir("lspmcp-freshness-run-") }, { shared: mode === "shared" });
   });
   afterAll(async () => {
     await bridge?.close();
