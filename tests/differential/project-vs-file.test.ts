@@ -1,8 +1,11 @@
-import { join } from "node:path";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
 import { diagnostics, findingKeys } from "../helpers/differential.js";
 import { REPO } from "../helpers/paths.js";
+import { tempDir } from "../helpers/temp.js";
 
 // The project-level path (tsserver answering closed files of the loaded project, issue 24)
 // against the file-by-file path (every file opened, asked and kept open) on the same real tree:
@@ -11,7 +14,7 @@ import { REPO } from "../helpers/paths.js";
 // whole (range, severity, code, message), suggestions included.
 const ROOT = join(REPO, "tests/fixtures/differential/typescript-ajv");
 
-function config(watch: "bridge" | "server"): string {
+function config(watch: "bridge" | "server", root = ROOT): string {
   // "server" is the file-by-file path: tsserver keeps its own watchers (useClientFileWatcher off).
   const options =
     watch === "bridge"
@@ -28,7 +31,7 @@ profile = "typescript"
 ${options}
 [[workspace]]
 name = "ajv"
-root = ${JSON.stringify(ROOT)}
+root = ${JSON.stringify(root)}
 servers = ["typescript"]
 `);
 }
@@ -62,5 +65,52 @@ describe("project-level diagnostics equal file-by-file diagnostics (ajv 8.20.0)"
     const first = await project.call("diagnostics", { path: ".", limit: 1000 });
     const second = await project.call("diagnostics", { path: ".", limit: 1000 });
     expect(second).toEqual(first);
+  }, 600_000);
+});
+
+/**
+ * Layouts the project path must recognise or leave to file by file: a configured project, files
+ * with no config above them (inferred projects), a file its nearest tsconfig excludes, and a
+ * solution-style tsconfig whose files live in a referenced project.
+ */
+function mixedWorkspace(): string {
+  const root = tempDir("lspmcp-project-mixed-");
+  const put = (path: string, text: string) => {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  };
+  const strict = '{ "compilerOptions": { "strict": true, "lib": ["ES2022"], "types": [], "noEmit": true }';
+  put("app/tsconfig.json", `${strict}, "include": ["src"] }`);
+  put("app/src/a.ts", 'export function a(x: number): number { return x; }\nexport const bad: string = a(1);\n');
+  put("app/src/b.ts", 'import { a } from "./a";\nexport const ok: number = a(2);\nexport const worse: number = a("s");\n');
+  put("app/scratch/c.ts", "export const loose = (x) => x;\n");
+  put("loose/x.ts", "const y: number = 'no';\nexport {};\n");
+  put("loose/y.js", "function f(a) { return a.b.c; }\n");
+  put("sol/tsconfig.json", '{ "files": [], "references": [{ "path": "./tsconfig.lib.json" }] }');
+  put("sol/tsconfig.lib.json", `${strict.replace('"noEmit": true', '"composite": true, "emitDeclarationOnly": true, "declaration": true, "outDir": "out"')}, "include": ["lib"] }`);
+  put("sol/lib/l.ts", "export const l: number = 'x';\n");
+  put("sol/lib/m.ts", 'import { l } from "./l";\nexport const m: string = l;\n');
+  execFileSync("git", ["init", "-q"], { cwd: root });
+  return root;
+}
+
+describe("project-level diagnostics equal file-by-file diagnostics on mixed layouts", () => {
+  const root = mixedWorkspace();
+  let project: Bridge;
+  let fileByFile: Bridge;
+  beforeAll(async () => {
+    [project, fileByFile] = await Promise.all([startBridge(config("bridge", root)), startBridge(config("server", root))]);
+  });
+  afterAll(async () => {
+    await Promise.all([project?.close(), fileByFile?.close()]);
+  });
+
+  test('"." answers the same set both ways', async () => {
+    const [fromProject, fromFiles] = await Promise.all([
+      diagnostics(project, { path: ".", limit: 1000 }),
+      diagnostics(fileByFile, { path: ".", limit: 1000 }),
+    ]);
+    expect(new Set(fromFiles.items.map((item) => item.path.split("/")[0])).size).toBe(3);
+    expect(fromProject.items).toEqual(fromFiles.items);
   }, 600_000);
 });

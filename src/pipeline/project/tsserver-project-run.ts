@@ -90,7 +90,18 @@ export async function diagnoseFromProject(
   }
 }
 
-/** Splits the items into those a loaded configured project answers and the rest. */
+/**
+ * Anchors in a row that brought no file but themselves into a project before the rest of the
+ * run goes file by file (a layout the project path does not recognise, such as a solution-style
+ * tsconfig, must not cost one sequential open per file).
+ */
+const MAX_FRUITLESS_ANCHORS = 4;
+
+/**
+ * Splits the items into those a loaded configured project answers and the rest. A file with no
+ * tsconfig or jsconfig above it gets an inferred project when opened, as do all such files: they
+ * go file by file together.
+ */
 async function placeInProjects(
   client: LspClient,
   state: ProjectState,
@@ -102,8 +113,20 @@ async function placeInProjects(
   const fromProject: RunItem[] = [];
   const fileByFile: RunItem[] = [];
   let remaining = [...items];
+  let fruitless = 0;
   while (remaining.length > 0) {
     const anchor = remaining[0]!;
+    const root = anchor.target.workspace.root;
+    if (fruitless === MAX_FRUITLESS_ANCHORS) {
+      fileByFile.push(...remaining);
+      break;
+    }
+    if (nearestConfig(anchor.target.file.absolutePath, root, configs) === null) {
+      const configless = (item: RunItem): boolean => nearestConfig(item.target.file.absolutePath, root, configs) === null;
+      fileByFile.push(...remaining.filter(configless));
+      remaining = remaining.filter((item) => !configless(item));
+      continue;
+    }
     const { workspace, server, file } = anchor.target;
     const deadline = Deadline.in(options.config.bridge.request_timeout_ms);
     const context: CallContext = { config: options.config, sessions: options.sessions, deadline, signal: options.failure.signal, scope };
@@ -113,17 +136,20 @@ async function placeInProjects(
     if (client.documents.sentCount - sentBefore <= 1) state.sentAtLook = client.documents.sentCount;
     options.onSynced?.(opened);
     const project = await requestTsserverProject(client, opened.file.absolutePath, { deadline, signal: options.failure.signal });
-    const members = new Set(project.fileNames);
+    const programFiles = new Set(project.fileNames);
     const inProject = (item: RunItem): boolean =>
       isConfiguredProject(project) &&
-      members.has(item.target.file.absolutePath) &&
-      nearestConfig(item.target.file.absolutePath, workspace.root, configs) === project.configFileName;
+      programFiles.has(item.target.file.absolutePath) &&
+      nearestConfig(item.target.file.absolutePath, root, configs) === project.configFileName;
     if (!inProject(anchor)) {
       fileByFile.push(anchor);
       remaining = remaining.slice(1);
+      fruitless++;
       continue;
     }
-    fromProject.push(...remaining.filter(inProject));
+    const members = remaining.filter(inProject);
+    fruitless = members.length > 1 ? 0 : fruitless + 1;
+    fromProject.push(...members);
     remaining = remaining.filter((item) => !inProject(item));
   }
   return { fromProject, fileByFile };
