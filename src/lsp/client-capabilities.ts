@@ -125,3 +125,17 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
     },
   },
 };
+
+/**
+ * The same, for a server whose files the bridge watches (`watch_files = "bridge"`): it declares
+ * dynamic registration of `workspace/didChangeWatchedFiles` with relative patterns (what
+ * typescript-language-server requires before it lets tsserver hand its file watching to the
+ * client), and the bridge sends the changes it finds on disk (src/pipeline/project/).
+ */
+export const WATCHING_CLIENT_CAPABILITIES: ClientCapabilities = {
+  ...CLIENT_CAPABILITIES,
+  workspace: {
+    ...CLIENT_CAPABILITIES.workspace,
+    didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true },
+  },
+};
