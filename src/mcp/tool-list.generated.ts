@@ -6,7 +6,7 @@ export const TOOL_LIST: Tool[] = [
   {
     "name": "session_status",
     "title": "Session status",
-    "description": "State of every configured session, and the servers left out as not installed.",
+    "description": "State of every configured session, and servers left out as not installed.",
     "inputSchema": {
       "type": "object",
       "properties": {},
@@ -425,7 +425,7 @@ export const TOOL_LIST: Tool[] = [
   {
     "name": "hover",
     "title": "Hover",
-    "description": "Type and documentation of a symbol, as markdown.",
+    "description": "Type and docs of a symbol, as markdown.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -1507,7 +1507,7 @@ export const TOOL_LIST: Tool[] = [
   {
     "name": "references",
     "title": "References",
-    "description": "Every reference to a symbol in the project (waits for the project to load).",
+    "description": "Every reference to a symbol in the project.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -1933,7 +1933,7 @@ export const TOOL_LIST: Tool[] = [
   {
     "name": "code_actions",
     "title": "Code actions",
-    "description": "Fixes and refactorings offered for a range or point, with the diagnostics each fixes; listed, never applied.",
+    "description": "Fixes and refactorings for a range or point, with the diagnostics each fixes; never applied.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -2348,7 +2348,7 @@ export const TOOL_LIST: Tool[] = [
   {
     "name": "session_restart",
     "title": "Restart session",
-    "description": "Restart a session's server and its whole process tree; revives a dead session.",
+    "description": "Restart a session's server (whole process tree); revives a dead session.",
     "inputSchema": {
       "type": "object",
       "properties": {

@@ -25,7 +25,7 @@ const CodeActionItemSchema = z.object({
 export const codeActionsTool = defineTool({
   name: "code_actions",
   title: "Code actions",
-  description: "Fixes and refactorings offered for a range or point, with the diagnostics each fixes; listed, never applied.",
+  description: "Fixes and refactorings for a range or point, with the diagnostics each fixes; never applied.",
   inputSchema: z.strictObject({
     workspace: workspaceArg,
     server: serverArg,

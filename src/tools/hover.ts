@@ -11,7 +11,7 @@ import { defineTool } from "./tool-definition.js";
 export const hoverTool = defineTool({
   name: "hover",
   title: "Hover",
-  description: "Type and documentation of a symbol, as markdown.",
+  description: "Type and docs of a symbol, as markdown.",
   inputSchema: z.strictObject({
     workspace: workspaceArg,
     server: serverArg,

@@ -8,7 +8,7 @@ import { defineTool } from "./tool-definition.js";
 export const referencesTool = defineTool({
   name: "references",
   title: "References",
-  description: "Every reference to a symbol in the project (waits for the project to load).",
+  description: "Every reference to a symbol in the project.",
   inputSchema: z.strictObject({
     ...locationInputFields,
     include_declaration: z.boolean().default(true).describe("List the declaration too."),

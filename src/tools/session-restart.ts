@@ -12,7 +12,7 @@ import { defineTool } from "./tool-definition.js";
 export const sessionRestartTool = defineTool({
   name: "session_restart",
   title: "Restart session",
-  description: "Restart a session's server and its whole process tree; revives a dead session.",
+  description: "Restart a session's server (whole process tree); revives a dead session.",
   // Writes no file, but two restarts are not one: a client must not re-send it on its own.
   idempotent: false,
   inputSchema: z.strictObject({

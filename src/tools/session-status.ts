@@ -73,7 +73,7 @@ export function renderStatusLine(status: SessionStatus): string {
 export const sessionStatusTool = defineTool({
   name: "session_status",
   title: "Session status",
-  description: "State of every configured session, and the servers left out as not installed.",
+  description: "State of every configured session, and servers left out as not installed.",
   inputSchema: z.strictObject({}),
   outputSchema: z.object({ sessions: z.array(SessionStatusSchema), left_out: z.array(LeftOutSchema) }),
   handler: async (_args, context) => {
