@@ -131,6 +131,10 @@ const serverFields = {
     .boolean()
     .meta({ default: false })
     .describe("rust-analyzer's two diagnostics sources: its own analysis answers pulls once it is quiescent (experimental/serverStatus), and cargo check runs as flycheck; a document settles after a flycheck run that began after its sync has ended (the bridge asks for one when needed)."),
+  watch_files: z
+    .enum(["server", "bridge"])
+    .meta({ default: "server" })
+    .describe('Who tells the server about files changed on disk: "server" (its own file watchers) or "bridge" (lspmcp declares client-side file watching and sends workspace/didChangeWatchedFiles for what it finds changed before it answers, so no answer waits on an asynchronous watcher).'),
   env: z
     .record(z.string(), z.string())
     .meta({ default: SERVER_DEFAULTS.env })

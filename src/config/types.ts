@@ -70,6 +70,11 @@ export interface ResolvedServer {
   readonly settle_flycheck: boolean;
   /** gopls: every sync of the session is taken in by the server before a wait settles. */
   readonly settle_barrier: boolean;
+  /**
+   * "bridge": the client declares file watching and the bridge reports changes on disk itself
+   * (before every answer that needs them); "server": the server watches files on its own.
+   */
+  readonly watch_files: "server" | "bridge";
   /** Extra environment for the child, on top of the scrubbed PATH, HOME and LANG. */
   readonly env: Readonly<Record<string, string>>;
   readonly initialization_options: Readonly<Record<string, unknown>>;

@@ -196,6 +196,7 @@ export class Session {
         settleAfterProgress: server.settle_after_progress,
         settleFlycheck: server.settle_flycheck,
         settleBarrier: server.settle_barrier,
+        bridgeWatchesFiles: server.watch_files === "bridge",
         maxOpenDocuments: this.options.maxOpenDocuments,
         log: (line) => logger.debug("server log", { session: this.key, line }),
       });

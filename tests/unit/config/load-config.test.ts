@@ -41,6 +41,7 @@ servers = ["one"]
         settle_after_progress: false,
         settle_flycheck: false,
         settle_barrier: false,
+        watch_files: "server",
         env: {},
         initialization_options: {},
         settings: {},

@@ -42,6 +42,7 @@ describe("profiles", () => {
       settle_after_progress: false,
       settle_flycheck: false,
       settle_barrier: false,
+      watch_files: "server",
       env: {},
       initialization_options: {},
       settings: { a: 1 },
@@ -79,6 +80,7 @@ servers = ["one"]
       settle_after_progress: false,
       settle_flycheck: false,
       settle_barrier: false,
+      watch_files: "server",
       settings: { b: { c: 2 } },
     });
   });
