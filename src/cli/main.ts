@@ -1,6 +1,7 @@
 #!/usr/bin/env -S node --max-semi-space-size=2
 import type { ConfigSource } from "../config/types.js";
 import { BridgeError } from "../contract/errors.js";
+import { exitWhenFlushed, tolerateClosedReaders } from "./exit-when-flushed.js";
 import { packageVersion } from "./package-version.js";
 import { parseCommand, USAGE } from "./parse-args.js";
 import { createStderrLogger } from "./stderr-logger.js";
@@ -64,9 +65,11 @@ function reportFatal(error: unknown, logger: { error: (message: string, fields?:
   return 1;
 }
 
-// Exit explicitly: stdin and timers of a finished `serve` must not keep the process alive.
-// (stdout and stderr are synchronous for files and pipes on Linux, so nothing is cut short.)
+// Exit explicitly, since stdin and timers of a finished `serve` must not keep the process alive,
+// but only once stdout and stderr have been flushed: a pipe to a slow reader is written
+// asynchronously, and exiting earlier would cut the report short.
+tolerateClosedReaders();
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  () => process.exit(1),
+  (code) => exitWhenFlushed(code),
+  () => exitWhenFlushed(1),
 );
