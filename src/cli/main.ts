@@ -2,6 +2,7 @@
 import type { ConfigSource } from "../config/types.js";
 import { BridgeError } from "../contract/errors.js";
 import { exitWhenFlushed, tolerateClosedReaders } from "./exit-when-flushed.js";
+import { buildIdentity } from "../sharing/build-identity.js";
 import { packageVersion } from "./package-version.js";
 import { parseCommand, USAGE } from "./parse-args.js";
 import { createStderrLogger } from "./stderr-logger.js";
@@ -31,9 +32,12 @@ async function main(argv: readonly string[]): Promise<number> {
       case "init":
         return await (await import("./init.js")).init(process.cwd());
       case "serve":
+        // Which build this is, read before anything could replace the install under this process.
+        buildIdentity();
         // The config is found and loaded inside `serve`, after its front has begun answering.
         return await (await import("./serve.js")).serve(command.config, command.standalone, logger, packageVersion());
       case "shared-server": {
+        buildIdentity();
         const source = command.defaultRoot === null ? await configSource(command.config) : ({ kind: "default", root: command.defaultRoot } as const);
         return await (await import("./serve-shared.js")).serveShared(source, logger, packageVersion());
       }
