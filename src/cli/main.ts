@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=2
+#!/usr/bin/env -S node --max-semi-space-size=2 --initial-old-space-size=16 --optimize-for-size
 import type { ConfigSource } from "../config/types.js";
 import { BridgeError } from "../contract/errors.js";
 import { exitWhenFlushed, tolerateClosedReaders } from "./exit-when-flushed.js";
