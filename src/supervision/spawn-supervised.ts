@@ -63,7 +63,7 @@ export async function spawnSupervised(
 
   const token = newSessionToken();
   const owner = formatIdentity(self);
-  const supervisor = spawn(process.execPath, [LEAN_HEAP_FLAG, "-e", PROGRAM_LOADER, "--", "--supervise", "--label", spec.label], {
+  const supervisor = spawn(process.execPath, [...LEAN_HEAP_FLAGS, "-e", PROGRAM_LOADER, "--", "--supervise", "--label", spec.label], {
     // Its own process group, so a Ctrl-C or a group kill aimed at the bridge does not hit the
     // server before the bridge has had its chance at an orderly LSP shutdown.
     detached: true,
