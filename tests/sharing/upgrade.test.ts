@@ -74,6 +74,11 @@ describe("upgrade under a running shared bridge", () => {
     const secondBuild = buildOf(install);
     expect(secondBuild).not.toBe(firstBuild);
     expect((await statusOf(first)).server).toMatchObject({ build: firstBuild, stale: true, leaseholder: true });
+    // `lspmcp status` of the new build reports the old server as stale.
+    const text = execFileSync(bin, ["status", "--config", fixture.config], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    expect(text).toContain(`shared server pid ${first.pid}`);
+    expect(text).toContain(`build ${firstBuild.slice(0, 12)}`);
+    expect(text).toMatch(/^stale: the install now holds another build/m);
 
     // A serve of the new build never attaches to the old server: it elects one of its own build.
     const fresh = await startBridge(fixture.config, {}, { shared: true, bin });
