@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import type { Duplex, Writable } from "node:stream";
-import { fileURLToPath } from "node:url";
+import { packageRoot } from "../config/package-root.js";
 import { BridgeError } from "../contract/errors.js";
 import { readMessages, writeMessage, type SupervisorMessage } from "./control-channel.js";
 import { checkExecutable } from "./executable.js";
@@ -120,15 +120,14 @@ export async function spawnSupervised(
 }
 
 /**
- * The bundled supervisor (dist/lspmcp/supervisor-main.js, one self-contained file), also when this
- * module runs from source under vitest: a plain `node` cannot run TypeScript, so `npm run build`
- * comes first. Undefined when it has not been built.
+ * The bundled supervisor (dist/lspmcp/supervisor-main.js, one self-contained file), wherever this
+ * module runs from: the bundle, tsc's dist/src (whose supervisor-main.js imports its neighbours and
+ * cannot run from memory), or src/ under vitest (a plain `node` cannot run TypeScript), so
+ * `npm run build` comes first. Undefined when it has not been built.
  */
 function readSupervisorProgram(): Buffer | undefined {
-  const here = fileURLToPath(import.meta.url);
-  const path = here.endsWith(".ts") ? join(resolve(dirname(here), "..", ".."), "dist", "lspmcp", "supervisor-main.js") : join(dirname(here), "supervisor-main.js");
   try {
-    return readFileSync(path);
+    return readFileSync(join(packageRoot(), "dist", "lspmcp", "supervisor-main.js"));
   } catch {
     return undefined;
   }
