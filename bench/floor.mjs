@@ -104,13 +104,14 @@ function transportFor(standalone) {
 
 /**
  * How a client starts lspmcp: the entry as a program (its `#!` line gives node the lean heap
- * flag). Node refuses --cpu-prof in NODE_OPTIONS, so a profiled run starts node itself with the
- * same flag; a serve passes its node flags on to the shared server it launches.
+ * flags). Node refuses --cpu-prof in NODE_OPTIONS, so a profiled run starts node itself with the
+ * same flags, read from that line; a serve passes its node flags on to the shared server it launches.
  */
 function launch(standalone) {
   const args = ["serve", ...(standalone ? ["--standalone"] : []), "--config", CONFIG];
   if (!PROFILE) return { command: MAIN, args };
-  return { command: process.execPath, args: ["--max-semi-space-size=2", "--cpu-prof", `--cpu-prof-dir=${PROFILE}`, MAIN, ...args] };
+  const leanFlags = readFileSync(MAIN, "utf8").split("\n", 1)[0].split(" ").filter((word) => word.startsWith("--"));
+  return { command: process.execPath, args: [...leanFlags, "--cpu-prof", `--cpu-prof-dir=${PROFILE}`, MAIN, ...args] };
 }
 
 /**

@@ -6,12 +6,15 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 /** The built `lspmcp` entry (`npm run build`). */
 export const MAIN = fileURLToPath(new URL("../dist/lspmcp/main.js", import.meta.url));
 
-/** A stdio transport to `lspmcp ...args`; `logLevel` is its LSPMCP_LOG_LEVEL, `stderr` as the SDK takes it. */
-export function lspmcpTransport(args, { logLevel = "warn", stderr = "ignore" } = {}) {
+/**
+ * A stdio transport to `lspmcp ...args`; `logLevel` is its LSPMCP_LOG_LEVEL, `stderr` as the SDK
+ * takes it, `env` more variables (the soak's heap probe).
+ */
+export function lspmcpTransport(args, { logLevel = "warn", stderr = "ignore", env = {} } = {}) {
   return new StdioClientTransport({
     command: MAIN,
     args,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LSPMCP_LOG_LEVEL: logLevel },
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LSPMCP_LOG_LEVEL: logLevel, ...env },
     stderr,
   });
 }

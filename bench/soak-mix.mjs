@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { treeWhere } from "./proc.mjs";
-import { peakKiB, rssKiB, slopePer1000 } from "./soak-stats.mjs";
+import { peakKiB, PLATEAU_LIMITS, plateauVerdict, rssKiB, slopePer1000 } from "./soak-stats.mjs";
 import { lspmcpTransport } from "./lspmcp-process.mjs";
 
 const LANGUAGES = {
@@ -171,7 +171,7 @@ export async function soakMix({ calls, every, workers, minutes, maxOpen, log }) 
   const started = Date.now();
   const deadline = minutes > 0 ? started + minutes * 60_000 : Infinity;
   const sample = () => {
-    const row = { calls: state.calls, minutes: Number(((Date.now() - started) / 60_000).toFixed(2)), bridge_kib: rssKiB(lease.pid), forwarders_kib: peers.reduce((t, p) => t + rssKiB(p.pid), 0), ...serverRss() };
+    const row = { calls: state.calls, minutes: Number(((Date.now() - started) / 60_000).toFixed(2)), bridge_kib: rssKiB(lease.pid), forwarders_kib: peers.reduce((t, p) => t + rssKiB(p.pid), 0), ...Object.fromEntries(peers.map((p, w) => [`forwarder_${w}_kib`, rssKiB(p.pid)])), ...serverRss() };
     state.samples.push(row);
     log(`[soak] ${JSON.stringify(row)} failures=${state.failures.length} stale=${state.stale.length}`);
   };
@@ -242,6 +242,11 @@ export async function soakMix({ calls, every, workers, minutes, maxOpen, log }) 
   rmSync(dir, { recursive: true, force: true });
 
   const slope = (key) => slopePer1000(state.samples, (s) => s.calls, (s) => s[key]);
+  // The plateau (issue 26) over the last 10,000 calls, for the shared bridge and each forwarder;
+  // a run too short to have them after a warm-up is not judged.
+  const judged = state.calls >= PLATEAU_LIMITS.window_calls + 2_000;
+  const plateauOf = (key) => (judged ? plateauVerdict(state.samples, (s) => s.calls, (s) => s[key]) : null);
+  const plateau = { bridge: plateauOf("bridge_kib"), ...Object.fromEntries(peers.map((_, w) => [`forwarder_${w}`, plateauOf(`forwarder_${w}_kib`)])) };
   return {
     mode: "mix",
     calls: state.calls,
@@ -254,6 +259,8 @@ export async function soakMix({ calls, every, workers, minutes, maxOpen, log }) 
     stale: state.stale.length,
     first_problems: [...state.failures, ...state.stale].slice(0, 10),
     bridge_peak_kib: bridgePeak,
+    plateau,
+    ok: state.failures.length === 0 && state.stale.length === 0 && Object.values(plateau).every((verdict) => verdict === null || verdict.ok),
     slope_kib_per_1000_calls: {
       bridge: slope("bridge_kib"),
       forwarders: slope("forwarders_kib"),

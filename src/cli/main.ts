@@ -1,6 +1,8 @@
-#!/usr/bin/env -S node --max-semi-space-size=2
+#!/usr/bin/env -S node --max-semi-space-size=2 --initial-old-space-size=16 --optimize-for-size
 import type { ConfigSource } from "../config/types.js";
 import { BridgeError } from "../contract/errors.js";
+import { exitWhenFlushed, tolerateClosedReaders } from "./exit-when-flushed.js";
+import { buildIdentity } from "../sharing/build-identity.js";
 import { packageVersion } from "./package-version.js";
 import { parseCommand, USAGE } from "./parse-args.js";
 import { createStderrLogger } from "./stderr-logger.js";
@@ -30,9 +32,12 @@ async function main(argv: readonly string[]): Promise<number> {
       case "init":
         return await (await import("./init.js")).init(process.cwd());
       case "serve":
+        // Which build this is, read before anything could replace the install under this process.
+        buildIdentity();
         // The config is found and loaded inside `serve`, after its front has begun answering.
         return await (await import("./serve.js")).serve(command.config, command.standalone, logger, packageVersion());
       case "shared-server": {
+        buildIdentity();
         const source = command.defaultRoot === null ? await configSource(command.config) : ({ kind: "default", root: command.defaultRoot } as const);
         return await (await import("./serve-shared.js")).serveShared(source, logger, packageVersion());
       }
@@ -64,9 +69,11 @@ function reportFatal(error: unknown, logger: { error: (message: string, fields?:
   return 1;
 }
 
-// Exit explicitly: stdin and timers of a finished `serve` must not keep the process alive.
-// (stdout and stderr are synchronous for files and pipes on Linux, so nothing is cut short.)
+// Exit explicitly, since stdin and timers of a finished `serve` must not keep the process alive,
+// but only once stdout and stderr have been flushed: a pipe to a slow reader is written
+// asynchronously, and exiting earlier would cut the report short.
+tolerateClosedReaders();
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  () => process.exit(1),
+  (code) => exitWhenFlushed(code),
+  () => exitWhenFlushed(1),
 );

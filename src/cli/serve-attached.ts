@@ -5,6 +5,7 @@ import type { BoundedStdioTransport } from "../mcp/bounded-stdio-transport.js";
 import type { HandshakeFront } from "../mcp/handshake-front.js";
 import { SocketUpstream, type LineHandler, type Upstream } from "../mcp/socket/socket-upstream.js";
 import { StdioForwarder, type Attach } from "../mcp/stdio-forwarder.js";
+import { buildIdentity } from "../sharing/build-identity.js";
 import { launchSharedServer } from "../sharing/launch-shared-server.js";
 import { configDigest, findSharedServer } from "../sharing/lease-holder.js";
 import { leasePaths, prepareLeaseDir, type LeasePaths } from "../sharing/lease-location.js";
@@ -37,7 +38,7 @@ export async function serveAttached(config: ResolvedConfig, logger: Logger, vers
   const attach: Attach = async (onLine, onLost) => {
     if (!ownSessions) {
       try {
-        const upstream = await attachShared(config, paths, version, onLine, onLost);
+        const upstream = await attachShared(config, paths, version, onLine, onLost, logger);
         logger.info("attached to the shared server", { lease: paths.lease });
         return upstream;
       } catch (error) {
@@ -72,13 +73,16 @@ export async function serveAttached(config: ResolvedConfig, logger: Logger, vers
 
 // Find the lease's live server, else launch one, which either wins the election or reports the
 // server that did; then connect to its peer socket.
-async function attachShared(config: ResolvedConfig, paths: LeasePaths, version: string, onLine: LineHandler, onLost: (reason: string) => void): Promise<Upstream> {
-  const key = { version, configDigest: configDigest(config) };
+async function attachShared(config: ResolvedConfig, paths: LeasePaths, version: string, onLine: LineHandler, onLost: (reason: string) => void, logger: Logger): Promise<Upstream> {
+  const key = { version, build: buildIdentity(), configDigest: configDigest(config) };
   const until = Date.now() + ELECTION_TIMEOUT_MS;
   let lastError: unknown;
   for (let round = 0; round < ELECTION_ROUNDS && Date.now() < until; round++) {
     try {
       const lease = (await findSharedServer(paths, key, until)) ?? (await launchSharedServer(sharedServerArgv(config), paths, until)).lease;
+      // Only a forwarder that outlived its shared server across an upgrade gets here: the install
+      // launches its new build, and no server of this process's build can be started any more.
+      if (lease.build !== key.build) logger.warn("lspmcp was upgraded under this bridge; attaching to the new build's shared server", { build: key.build, server_build: lease.build });
       return await SocketUpstream.connect(peerSocketPath(paths, lease.pid), lease.token, onLine, onLost);
     } catch (error) {
       lastError = error;

@@ -7,6 +7,7 @@ import { SharedHttpServer } from "../mcp/http/shared-http-server.js";
 import { SharedSocketServer } from "../mcp/socket/shared-socket-server.js";
 import { SessionRegistry } from "../sessions/session-registry.js";
 import { claimLease, holdsLease, releaseLease } from "../sharing/claim-lease.js";
+import { buildIdentity, installedBuild } from "../sharing/build-identity.js";
 import { formatReport } from "../sharing/launch-shared-server.js";
 import { configDigest } from "../sharing/lease-holder.js";
 import { leasePaths, prepareLeaseDir } from "../sharing/lease-location.js";
@@ -35,6 +36,7 @@ export async function serveShared(source: ConfigSource, logger: Logger, version:
   prepareLeaseDir(paths);
   const token = randomBytes(32).toString("hex");
   const digest = configDigest(config);
+  const build = buildIdentity();
   const startedAt = Date.now();
   let stopping = false;
   const sessions = new SessionRegistry(config, logger);
@@ -45,9 +47,21 @@ export async function serveShared(source: ConfigSource, logger: Logger, version:
     fairness: { perPeer: config.shared.max_calls_per_peer, total: config.shared.max_calls_in_flight },
     token,
     // A server on its way out answers that it holds no lease, so nobody new attaches to it.
-    probe: () => ({ kind: "lspmcp-shared", token, version, config_digest: digest, leaseholder: !stopping && holdsLease(paths, token) }),
+    probe: () => ({ kind: "lspmcp-shared", token, version, build, config_digest: digest, leaseholder: !stopping && holdsLease(paths, token) }),
     status: (): Record<string, unknown> => ({
-      server: { pid: process.pid, url, version, config_digest: digest, config_path: config.configPath, leaseholder: holdsLease(paths, token), uptime_ms: Date.now() - startedAt },
+      server: {
+        pid: process.pid,
+        url,
+        version,
+        build,
+        // The install now holds another build (an upgrade ran under this server): it keeps
+        // serving its peers from what it loaded at start, and new `serve`s get a server of their own.
+        stale: installedBuild() !== build,
+        config_digest: digest,
+        config_path: config.configPath,
+        leaseholder: holdsLease(paths, token),
+        uptime_ms: Date.now() - startedAt,
+      },
       sessions: sessions.all().map(({ workspace, server, session }) => sessionStatus(workspace, server, session)),
     }),
     sessionIdleMs: config.shared.session_idle_ms,
@@ -68,7 +82,7 @@ export async function serveShared(source: ConfigSource, logger: Logger, version:
   // Orphans of an earlier server (one killed outright) are reaped before this one can be found:
   // sweeping only ever touches trees whose owner is gone, so a candidate that loses did no harm.
   await sweepOrphans((message, fields) => logger.info(message, fields));
-  const lease = leaseOf(config, { token, url, version, digest });
+  const lease = leaseOf(config, { token, url, version, build, digest });
   const claim = await claimLease(paths, lease, Date.now() + LOCK_TIMEOUT_MS);
   if (!claim.won) {
     report(claim.holder);
@@ -106,7 +120,7 @@ function report(lease: Lease): void {
   process.stdout.end();
 }
 
-function leaseOf(config: ResolvedConfig, self: { token: string; url: string; version: string; digest: string }): Lease {
+function leaseOf(config: ResolvedConfig, self: { token: string; url: string; version: string; build: string; digest: string }): Lease {
   const identity = identify(process.pid);
   if (!identity) throw new Error("cannot read this process's own start time from /proc");
   return {
@@ -116,6 +130,7 @@ function leaseOf(config: ResolvedConfig, self: { token: string; url: string; ver
     start_time: identity.startTime,
     url: self.url,
     version: self.version,
+    build: self.build,
     config_digest: self.digest,
     config_path: config.configPath,
     created_at: new Date().toISOString(),

@@ -48,7 +48,8 @@ function render(report: StatusReport): string {
   if (!report.shared || !report.server) return `no shared server: ${report.reason}\nlease: ${report.lease}\n`;
   const server = report.server;
   const lines = [
-    `shared server pid ${server.pid} at ${server.url} (lspmcp ${server.version}, up ${seconds(server.uptime_ms)})${server.leaseholder ? "" : " — displaced, serving its last peers"}`,
+    `shared server pid ${server.pid} at ${server.url} (lspmcp ${server.version}, build ${String(server.build).slice(0, 12)}, up ${seconds(server.uptime_ms)})${server.leaseholder ? "" : " — displaced, serving its last peers"}`,
+    ...(server.stale === true ? ["stale: the install now holds another build; this server runs on what it loaded at start, and new serves start one of the new build"] : []),
     `lease: ${report.lease}`,
     `peers: ${report.peers.length}`,
     ...report.peers.map(

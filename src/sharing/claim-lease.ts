@@ -22,7 +22,7 @@ export function claimLease(paths: LeasePaths, candidate: Lease, until: number): 
   return withLock(paths.lock, until, async () => {
     removeDeadLeases(paths);
     const current = readLease(paths.lease);
-    const key = { version: candidate.version, configDigest: candidate.config_digest };
+    const key = { version: candidate.version, build: candidate.build, configDigest: candidate.config_digest };
     if (current.state === "present" && current.lease.token !== candidate.token && (await isServing(current.lease, key, until))) {
       return { won: false, holder: current.lease };
     }

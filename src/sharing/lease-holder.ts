@@ -9,6 +9,8 @@ import { probeLease } from "./probe-lease.js";
 /** Which shared server a process may attach to: same build, same configuration. */
 export interface SharingKey {
   readonly version: string;
+  /** The build's digest: a rebuild of the same version is another build (issue 26). */
+  readonly build: string;
   readonly configDigest: string;
 }
 
@@ -30,12 +32,12 @@ const MIN_PROBE_MS = 500;
 
 /**
  * True when `lease` names a server this process may attach to: its owner (pid and start time) is
- * alive, it is the same lspmcp version with the same config digest, and the server itself answers
+ * alive, it is the same lspmcp version and build with the same config digest, and the server itself answers
  * that it is that lease's holder. Anything else (owner gone, not answering, another build or
  * config, displaced) makes the lease stale for this process.
  */
 export async function isServing(lease: Lease, key: SharingKey, until: number): Promise<boolean> {
-  if (lease.version !== key.version || lease.config_digest !== key.configDigest) return false;
+  if (lease.version !== key.version || lease.build !== key.build || lease.config_digest !== key.configDigest) return false;
   if (!isAlive({ pid: lease.pid, startTime: lease.start_time })) return false;
   const probe = await probeLease(lease, Math.max(MIN_PROBE_MS, Math.min(PROBE_TIMEOUT_MS, until - Date.now())));
   return (
@@ -43,6 +45,7 @@ export async function isServing(lease: Lease, key: SharingKey, until: number): P
     probe.token === lease.token &&
     probe.leaseholder &&
     probe.version === key.version &&
+    probe.build === key.build &&
     probe.config_digest === key.configDigest
   );
 }

@@ -11,6 +11,8 @@ export const LeaseSchema = z.strictObject({
   /** The MCP endpoint, always on loopback. */
   url: z.string().regex(/^http:\/\/127\.0\.0\.1:[0-9]{1,5}\/mcp$/),
   version: z.string().min(1),
+  /** The build's digest (dist/lspmcp/build-id.json): two builds of one version are different builds. */
+  build: z.string().min(1),
   config_digest: z.string().regex(/^[0-9a-f]{64}$/),
   config_path: z.string().min(1),
   created_at: z.string().min(1),
@@ -24,6 +26,7 @@ export const LeaseProbeSchema = z.object({
   kind: z.literal("lspmcp-shared"),
   token: z.string(),
   version: z.string(),
+  build: z.string(),
   config_digest: z.string(),
   /** False once another server has taken the lease over: it still serves its peers, but takes no new ones. */
   leaseholder: z.boolean(),

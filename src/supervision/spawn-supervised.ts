@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import type { Duplex } from "node:stream";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Duplex, Writable } from "node:stream";
+import { packageRoot } from "../config/package-root.js";
 import { BridgeError } from "../contract/errors.js";
 import { readMessages, writeMessage, type SupervisorMessage } from "./control-channel.js";
 import { checkExecutable } from "./executable.js";
@@ -10,13 +10,32 @@ import { formatIdentity, identify } from "./proc-table.js";
 import { SupervisedProcess } from "./supervised-process.js";
 import { newSessionToken, treeEnv } from "./server-env.js";
 import { resolveTimings, type SpawnSpec, type SupervisedServer, type SupervisionTimings } from "./types.js";
-import { LEAN_HEAP_FLAG } from "./lean-node.js";
+import { LEAN_HEAP_FLAGS } from "./lean-node.js";
 
 /**
  * How long the supervisor may take to report the server running. Generous: it covers a cold node
  * start of the supervisor on a loaded machine; the supervisor's own exec deadline is shorter.
  */
 const START_DEADLINE_MS = 10_000;
+
+/** The supervisor's fd on which it reads its own program (then closes it). */
+const PROGRAM_FD = 4;
+/**
+ * What `node -e` runs in a supervisor: read the program the bridge sends on fd 4, close the fd (so
+ * the server does not inherit it), run it as an ES module. Data URLs import node: builtins, and the
+ * supervisor bundle imports nothing else.
+ */
+const PROGRAM_LOADER =
+  `const fs=require("node:fs");const source=fs.readFileSync(${PROGRAM_FD});fs.closeSync(${PROGRAM_FD});` +
+  `import("data:text/javascript;base64,"+source.toString("base64")).catch((e)=>{process.stderr.write(String(e)+"\\n");process.exit(70)})`;
+
+/**
+ * The supervisor's program, read once when this module loads, at the bridge's start: every
+ * supervisor runs from this copy, so an upgrade that replaces the install under a running bridge
+ * (`npm install -g`, `npm run build`) cannot take it away (issue 26: a shared bridge answered
+ * ServerStartFailed to the first session started after a rebuild).
+ */
+const SUPERVISOR_PROGRAM = readSupervisorProgram();
 
 /**
  * Starts a language server under its own supervisor process and resolves once the server itself
@@ -38,18 +57,17 @@ export async function spawnSupervised(
   // Checked here as well as in the supervisor, so the common mistakes fail without a process.
   const problem = checkExecutable(spec.command);
   if (problem !== undefined) throw failed(problem.message, problem.details);
-  const mainPath = supervisorMainPath();
-  if (mainPath === undefined) throw failed("supervisor entry not built (run `npm run build`)");
+  if (SUPERVISOR_PROGRAM === undefined) throw failed("supervisor entry not built (run `npm run build`)");
   const self = identify(process.pid);
   if (self === undefined) throw failed("cannot read this process's own start time from /proc");
 
   const token = newSessionToken();
   const owner = formatIdentity(self);
-  const supervisor = spawn(process.execPath, [LEAN_HEAP_FLAG, mainPath, "--supervise", "--label", spec.label], {
+  const supervisor = spawn(process.execPath, [...LEAN_HEAP_FLAGS, "-e", PROGRAM_LOADER, "--", "--supervise", "--label", spec.label], {
     // Its own process group, so a Ctrl-C or a group kill aimed at the bridge does not hit the
     // server before the bridge has had its chance at an orderly LSP shutdown.
     detached: true,
-    stdio: ["pipe", "pipe", "pipe", "pipe"],
+    stdio: ["pipe", "pipe", "pipe", "pipe", "pipe"],
     env: { ...(process.env.PATH ? { PATH: process.env.PATH } : {}), ...treeEnv(token, owner) },
     cwd: "/",
   });
@@ -59,6 +77,10 @@ export async function spawnSupervised(
     await new Promise<void>((resolve) => supervisor.once("error", () => resolve()));
     throw failed("cannot start the supervisor process");
   }
+  const program = supervisor.stdio[PROGRAM_FD] as Writable;
+  // A supervisor that dies before reading it closes the pipe: its start fails below, not here.
+  program.on("error", () => {});
+  program.end(SUPERVISOR_PROGRAM);
   const supervisorId = identify(supervisor.pid) ?? { pid: supervisor.pid, startTime: -1 };
 
   const server = new SupervisedProcess({ supervisor, supervisorId, control, stdin, stdout, stderr, token, timings: resolved });
@@ -98,15 +120,15 @@ export async function spawnSupervised(
 }
 
 /**
- * The compiled supervisor entry. From the built bridge it sits next to this module; when this
- * module runs from source (vitest transpiles `src/`), the supervisor still has to be the compiled
- * one, because a plain `node` cannot run TypeScript — so `npm run build` comes first.
- * Returns undefined when it has not been built.
+ * The bundled supervisor (dist/lspmcp/supervisor-main.js, one self-contained file), wherever this
+ * module runs from: the bundle, tsc's dist/src (whose supervisor-main.js imports its neighbours and
+ * cannot run from memory), or src/ under vitest (a plain `node` cannot run TypeScript), so
+ * `npm run build` comes first. Undefined when it has not been built.
  */
-function supervisorMainPath(): string | undefined {
-  const here = fileURLToPath(import.meta.url);
-  const candidate = here.endsWith(".ts")
-    ? join(resolve(dirname(here), "..", ".."), "dist", "src", "supervision", "supervisor-main.js")
-    : join(dirname(here), "supervisor-main.js");
-  return existsSync(candidate) ? candidate : undefined;
+function readSupervisorProgram(): Buffer | undefined {
+  try {
+    return readFileSync(join(packageRoot(), "dist", "lspmcp", "supervisor-main.js"));
+  } catch {
+    return undefined;
+  }
 }

@@ -48,3 +48,21 @@ export function generateTsWorkspace(count: number, lib: number): GeneratedTsWork
 export function profileConfig(root: string, profile: string, bridge = ""): string {
   return `[bridge]\nmax_result_bytes = 2000000\nrequest_timeout_ms = 120000\n${bridge}\n[[server]]\nname = "${profile}"\nprofile = "${profile}"\n\n[[workspace]]\nname = "gen"\nroot = ${JSON.stringify(root)}\nservers = ["${profile}"]\n`;
 }
+
+/**
+ * `files` TypeScript files under `src/`, each with `errorsPerFile` type errors (TS2322) and
+ * nothing else: a large report from little work for the server (one check, many findings).
+ */
+export function generateNoisyTsWorkspace(files: number, errorsPerFile: number): GeneratedTsWorkspace {
+  const root = mkdtempSync(join(tmpdir(), "lspmcp-noisy-"));
+  mkdirSync(join(root, "src"));
+  writeFileSync(join(root, "tsconfig.json"), '{ "compilerOptions": { "strict": true, "lib": ["ES2022"], "types": [], "noEmit": true }, "include": ["src"] }\n');
+  const paths: string[] = [];
+  for (let file = 0; file < files; file++) {
+    const lines = Array.from({ length: errorsPerFile }, (_, i) => `export const v${i}: number = "not a number ${i}";\n`);
+    const path = `src/noisy${String(file).padStart(3, "0")}.ts`;
+    writeFileSync(join(root, path), lines.join(""));
+    paths.push(path);
+  }
+  return { root, files: paths, errorFiles: paths };
+}

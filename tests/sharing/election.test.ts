@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load-config.js";
 import { packageVersion } from "../../src/cli/package-version.js";
+import { installedBuild } from "../../src/sharing/build-identity.js";
 import { configDigest } from "../../src/sharing/lease-holder.js";
 import { leasePaths } from "../../src/sharing/lease-location.js";
 import type { Bridge } from "../helpers/bridge.js";
@@ -40,6 +41,7 @@ function liveForeignLease(url: string, overrides: Record<string, unknown> = {}):
     start_time: Number(me.startTime),
     url,
     version: packageVersion(),
+    build: installedBuild(),
     config_digest: "0".repeat(64),
     config_path: run.fixture!.config,
     created_at: new Date().toISOString(),
@@ -95,11 +97,20 @@ describe("election", () => {
     });
   }
 
-  it("a lease whose owner is alive but answers as another lspmcp build is taken over", async () => {
+  it("a lease whose owner is alive but answers as another lspmcp version is taken over", async () => {
     const fixture = run.use(sharedFixture());
     const config = await loadConfig(fixture.config);
-    const url = await fakeServer({ kind: "lspmcp-shared", token: "ab".repeat(32), version: "0.0.0-older", config_digest: configDigest(config), leaseholder: true });
+    const url = await fakeServer({ kind: "lspmcp-shared", token: "ab".repeat(32), version: "0.0.0-older", build: installedBuild(), config_digest: configDigest(config), leaseholder: true });
     plantLease(JSON.stringify(liveForeignLease(url, { version: "0.0.0-older", config_digest: configDigest(config) })));
+    await expectTakenOver(await run.attach());
+  });
+
+  it("a lease of the same version but another build (a rebuild, a reinstall) is taken over", async () => {
+    const fixture = run.use(sharedFixture());
+    const config = await loadConfig(fixture.config);
+    const other = "e".repeat(64);
+    const url = await fakeServer({ kind: "lspmcp-shared", token: "ab".repeat(32), version: packageVersion(), build: other, config_digest: configDigest(config), leaseholder: true });
+    plantLease(JSON.stringify(liveForeignLease(url, { build: other, config_digest: configDigest(config) })));
     await expectTakenOver(await run.attach());
   });
 
@@ -114,7 +125,7 @@ describe("election", () => {
   it("a lease whose owner process is gone is taken over", async () => {
     const fixture = run.use(sharedFixture());
     const config = await loadConfig(fixture.config);
-    const url = await fakeServer({ kind: "lspmcp-shared", token: "ab".repeat(32), version: packageVersion(), config_digest: configDigest(config), leaseholder: true });
+    const url = await fakeServer({ kind: "lspmcp-shared", token: "ab".repeat(32), version: packageVersion(), build: installedBuild(), config_digest: configDigest(config), leaseholder: true });
     // A pid that is not running (the highest pid is far above any live one here) with a start time.
     const dead = Math.max(...allProcs().map((p) => p.pid)) + 100_000;
     plantLease(JSON.stringify(liveForeignLease(url, { pid: dead, config_digest: configDigest(config) })));

@@ -84,6 +84,8 @@ describe("shared server lifetime", () => {
     expect(report.shared).toBe(true);
     expect(report.server.pid).toBe(leaseOf(fixture)!.pid);
     expect(report.server.leaseholder).toBe(true);
+    expect(report.server).toMatchObject({ build: leaseOf(fixture)!.build, stale: false });
+    expect(report.server.build).toMatch(/^[0-9a-f]{64}$/);
     expect(report.peers.map((peer: { peer_pid: number }) => peer.peer_pid).sort()).toEqual([a.pid, b.pid].sort());
     expect(report.sessions).toEqual([expect.objectContaining({ workspace: "app", server: "typescript", state: "ready" })]);
     const text = status();

@@ -15,6 +15,7 @@ export function tempDir(): { dir: string; cleanup: () => void } {
 
 export const VERSION = "9.9.9-test";
 export const DIGEST = "d".repeat(64);
+export const BUILD = "b".repeat(64);
 
 export function newToken(): string {
   return randomBytes(32).toString("hex");
@@ -31,6 +32,7 @@ export function leaseFor(port: number, overrides: Partial<Lease> = {}): Lease {
     start_time: self.startTime,
     url: `http://127.0.0.1:${port}/mcp`,
     version: VERSION,
+    build: BUILD,
     config_digest: DIGEST,
     config_path: "/nowhere/bridge.toml",
     created_at: new Date(0).toISOString(),
@@ -73,8 +75,8 @@ export async function fakeServer(answer: () => Answer): Promise<FakeServer> {
 }
 
 /** The probe answer a healthy shared server gives for `lease`. */
-export function probeOf(lease: Lease, leaseholder = true): { kind: string; token: string; version: string; config_digest: string; leaseholder: boolean } {
-  return { kind: "lspmcp-shared", token: lease.token, version: lease.version, config_digest: lease.config_digest, leaseholder };
+export function probeOf(lease: Lease, leaseholder = true): { kind: string; token: string; version: string; build: string; config_digest: string; leaseholder: boolean } {
+  return { kind: "lspmcp-shared", token: lease.token, version: lease.version, build: lease.build, config_digest: lease.config_digest, leaseholder };
 }
 
 /** A loopback port nothing listens on (bound, then released). */

@@ -5,9 +5,9 @@ import { writeLease } from "../../../src/sharing/lease-file.js";
 import { findSharedServer, isServing } from "../../../src/sharing/lease-holder.js";
 import { leasePaths, type LeasePaths } from "../../../src/sharing/lease-location.js";
 import type { Lease } from "../../../src/sharing/lease-schema.js";
-import { type Answer, closedPort, deadIdentity, DIGEST, fakeServer, type FakeServer, leaseFor, probeOf, tempDir, VERSION } from "./fixture.js";
+import { type Answer, BUILD, closedPort, deadIdentity, DIGEST, fakeServer, type FakeServer, leaseFor, probeOf, tempDir, VERSION } from "./fixture.js";
 
-const key = { version: VERSION, configDigest: DIGEST };
+const key = { version: VERSION, build: BUILD, configDigest: DIGEST };
 const soon = (): number => Date.now() + 5_000;
 
 let servers: FakeServer[] = [];
@@ -48,9 +48,11 @@ describe("isServing", () => {
     expect(server.seen[0]!.headers.origin).toBeUndefined();
   });
 
-  test("another version or config digest is not served to us, without asking the server", async () => {
+  test("another version, build or config digest is not served to us, without asking the server", async () => {
     const { lease, server } = await served(healthy);
     expect(await isServing(lease, { ...key, version: "0.0.1" }, soon())).toBe(false);
+    // The same version rebuilt (an upgrade from a checkout, a reinstall) is another build.
+    expect(await isServing(lease, { ...key, build: "c".repeat(64) }, soon())).toBe(false);
     expect(await isServing(lease, { ...key, configDigest: "e".repeat(64) }, soon())).toBe(false);
     expect(server.seen).toHaveLength(0);
   });
@@ -72,8 +74,8 @@ describe("isServing", () => {
     expect(await isServing(lease, key, soon())).toBe(false);
   });
 
-  test("a server that answers with another token, version or digest is not serving", async () => {
-    for (const change of [{ token: "f".repeat(64) }, { version: "0.0.1" }, { config_digest: "e".repeat(64) }]) {
+  test("a server that answers with another token, version, build or digest is not serving", async () => {
+    for (const change of [{ token: "f".repeat(64) }, { version: "0.0.1" }, { build: "c".repeat(64) }, { config_digest: "e".repeat(64) }]) {
       const { lease } = await served((l) => ({ status: 200, body: { ...probeOf(l), ...change } }));
       expect(await isServing(lease, key, soon()), JSON.stringify(change)).toBe(false);
     }

@@ -1,0 +1,34 @@
+// The soak's short CI version (issue 26; the full one is `npm run soak`, bench/soak.mjs): 500
+// warm-up calls and 3,000 more through a standalone bridge and through a shared server and its
+// forwarder, over the real TypeScript server, with the heap probe loaded. What a call leaves
+// behind shows as heap used after a full GC: it must not grow by 1.5 MiB over the 3,000 calls (a
+// leak of 500 bytes a call fails). RSS is held to the plateau with looser limits than the full
+// run's (the probe's collections keep it low, so here it mostly catches memory outside the heap).
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, test } from "vitest";
+import { REPO } from "../helpers/paths.js";
+import { requireBinary, requireBuild } from "../helpers/require-binary.js";
+
+const HEAP_GROWTH_LIMIT_KIB = 1536;
+const ARGS = ["--heap", "--warmup", "500", "--calls", "3000", "--every", "100", "--last-calls", "1500", "--growth-mb", "8", "--last-growth-mb", "4"];
+
+describe("memory plateau", () => {
+  test("3,000 calls standalone, and through a shared server and its forwarder: no heap growth, RSS level", async () => {
+    requireBuild();
+    requireBinary(join(REPO, "node_modules/.bin/typescript-language-server"));
+    const { stdout } = await promisify(execFile)(process.execPath, [join(REPO, "bench/soak.mjs"), ...ARGS], { timeout: 240_000, maxBuffer: 16 * 1024 * 1024 });
+    const report = JSON.parse(stdout);
+    for (const target of ["standalone", "shared"]) {
+      const run = report[target];
+      for (const [name, verdict] of Object.entries<any>(run.plateau)) {
+        console.log(`[figure] plateau ${name} growth_kib=${verdict.growth_kib} last_growth_kib=${verdict.last_growth_kib} heap_growth_after_gc_kib=${run.heap_growth_after_gc_kib[name]} cpu_ms=${run.cpu_ms[name]}`);
+      }
+      expect(run.failures, run.first_failures.join("\n")).toBe(0);
+      for (const [name, growth] of Object.entries<number>(run.heap_growth_after_gc_kib)) expect(growth, `${name}'s heap after GC`).toBeLessThan(HEAP_GROWTH_LIMIT_KIB);
+      for (const [name, verdict] of Object.entries<any>(run.plateau)) expect(verdict.ok, `${name}: ${JSON.stringify(verdict)}`).toBe(true);
+    }
+    expect(report.ok).toBe(true);
+  });
+});
