@@ -6,7 +6,7 @@ export const TOOL_LIST: Tool[] = [
   {
     "name": "session_status",
     "title": "Session status",
-    "description": "State, pids, pinned and reported versions, uptime, restarts, open documents (and their cap), requests in flight and stderr tail of every configured (workspace, server) session, and the servers the embedded default left out because they are not installed.",
+    "description": "State, pids, pinned and reported versions, uptime, restarts, open documents (and their cap), requests in flight, resident memory of the whole process tree (and its cap), last exit and why, and stderr tail of every configured (workspace, server) session, and the servers the embedded default left out because they are not installed.",
     "inputSchema": {
       "type": "object",
       "properties": {},
@@ -109,6 +109,30 @@ export const TOOL_LIST: Tool[] = [
                 "minimum": -9007199254740991,
                 "maximum": 9007199254740991
               },
+              "rss_mb": {
+                "description": "Resident memory (MiB) of the whole process tree, daemons included, sampled each second; null when not running.",
+                "anyOf": [
+                  {
+                    "type": "number"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "max_rss_mb": {
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": -9007199254740991,
+                    "maximum": 9007199254740991
+                  },
+                  {
+                    "type": "null"
+                  }
+                ],
+                "description": "The tree's memory cap (max_rss_mb); null: none."
+              },
               "last_exit": {
                 "anyOf": [
                   {
@@ -135,11 +159,39 @@ export const TOOL_LIST: Tool[] = [
                             "type": "null"
                           }
                         ]
+                      },
+                      "reason": {
+                        "anyOf": [
+                          {
+                            "type": "string",
+                            "enum": [
+                              "memory",
+                              "idle"
+                            ]
+                          },
+                          {
+                            "type": "null"
+                          }
+                        ],
+                        "description": "memory: ended past max_rss_mb; idle: stopped after idle_stop_s without a call."
+                      },
+                      "rss_mb": {
+                        "description": "With reason memory: the tree's resident memory (MiB) that passed the cap.",
+                        "anyOf": [
+                          {
+                            "type": "number"
+                          },
+                          {
+                            "type": "null"
+                          }
+                        ]
                       }
                     },
                     "required": [
                       "code",
-                      "signal"
+                      "signal",
+                      "reason",
+                      "rss_mb"
                     ],
                     "additionalProperties": false
                   },
@@ -192,6 +244,8 @@ export const TOOL_LIST: Tool[] = [
               "open_documents",
               "max_open_documents",
               "requests_in_flight",
+              "rss_mb",
+              "max_rss_mb",
               "last_exit",
               "last_error",
               "stderr_tail"
@@ -3316,6 +3370,30 @@ export const TOOL_LIST: Tool[] = [
           "minimum": -9007199254740991,
           "maximum": 9007199254740991
         },
+        "rss_mb": {
+          "description": "Resident memory (MiB) of the whole process tree, daemons included, sampled each second; null when not running.",
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "max_rss_mb": {
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": -9007199254740991,
+              "maximum": 9007199254740991
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "The tree's memory cap (max_rss_mb); null: none."
+        },
         "last_exit": {
           "anyOf": [
             {
@@ -3342,11 +3420,39 @@ export const TOOL_LIST: Tool[] = [
                       "type": "null"
                     }
                   ]
+                },
+                "reason": {
+                  "anyOf": [
+                    {
+                      "type": "string",
+                      "enum": [
+                        "memory",
+                        "idle"
+                      ]
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ],
+                  "description": "memory: ended past max_rss_mb; idle: stopped after idle_stop_s without a call."
+                },
+                "rss_mb": {
+                  "description": "With reason memory: the tree's resident memory (MiB) that passed the cap.",
+                  "anyOf": [
+                    {
+                      "type": "number"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
                 }
               },
               "required": [
                 "code",
-                "signal"
+                "signal",
+                "reason",
+                "rss_mb"
               ],
               "additionalProperties": false
             },
@@ -3399,6 +3505,8 @@ export const TOOL_LIST: Tool[] = [
         "open_documents",
         "max_open_documents",
         "requests_in_flight",
+        "rss_mb",
+        "max_rss_mb",
         "last_exit",
         "last_error",
         "stderr_tail"

@@ -34,7 +34,7 @@ export async function openTarget(
   const file = resolveFile(workspace, args.path);
   const { server, languageId } = pickServerForFile(context.config, workspace, args.server, file);
   const text = await readSourceFile(file.absolutePath, file.path);
-  const client = await context.sessions.readyClient(workspace, server, context.deadline);
+  const client = await context.sessions.readyClient(workspace, server, context.deadline, context.scope);
   const release = client.documents.hold(pathToFileURL(file.absolutePath).href);
   context.scope.defer(release);
   const synced = await syncText(client, file, languageId, text);

@@ -22,7 +22,16 @@ export const SessionStatusSchema = z.object({
   open_documents: z.number().int(),
   max_open_documents: z.number().int(),
   requests_in_flight: z.number().int(),
-  last_exit: z.object({ code: z.number().int().nullable(), signal: z.string().nullable() }).nullable(),
+  rss_mb: z.number().nullable().describe("Resident memory (MiB) of the whole process tree, daemons included, sampled each second; null when not running."),
+  max_rss_mb: z.number().int().nullable().describe("The tree's memory cap (max_rss_mb); null: none."),
+  last_exit: z
+    .object({
+      code: z.number().int().nullable(),
+      signal: z.string().nullable(),
+      reason: z.enum(["memory", "idle"]).nullable().describe("memory: ended past max_rss_mb; idle: stopped after idle_stop_s without a call."),
+      rss_mb: z.number().nullable().describe("With reason memory: the tree's resident memory (MiB) that passed the cap."),
+    })
+    .nullable(),
   last_error: z.object({ code: z.string(), message: z.string() }).nullable(),
   stderr_tail: z.array(z.string()),
 });
@@ -53,7 +62,11 @@ export function sessionStatus(workspace: ResolvedWorkspace, server: ResolvedServ
     open_documents: snapshot.open_documents,
     max_open_documents: snapshot.max_open_documents,
     requests_in_flight: snapshot.requests_in_flight,
-    last_exit: snapshot.last_exit ? { code: snapshot.last_exit.code, signal: snapshot.last_exit.signal } : null,
+    rss_mb: snapshot.rss_mb,
+    max_rss_mb: snapshot.max_rss_mb,
+    last_exit: snapshot.last_exit
+      ? { code: snapshot.last_exit.code, signal: snapshot.last_exit.signal, reason: snapshot.last_exit.reason, rss_mb: snapshot.last_exit.rss_mb }
+      : null,
     last_error: snapshot.last_error,
     stderr_tail: snapshot.stderr_tail,
   };
@@ -61,8 +74,15 @@ export function sessionStatus(workspace: ResolvedWorkspace, server: ResolvedServ
 
 export function renderStatusLine(status: SessionStatus): string {
   const pid = status.pid === null ? "" : ` pid ${status.pid}`;
-  const exit = status.last_exit ? ` last exit code ${status.last_exit.code} signal ${status.last_exit.signal}` : "";
-  return `${status.workspace}/${status.server}: ${status.state}${pid} (pinned ${status.pinned_version}, reported ${status.reported_version ?? "-"})${exit}`;
+  const rss = status.rss_mb === null ? "" : ` rss ${status.rss_mb} MiB${status.max_rss_mb === null ? "" : ` of ${status.max_rss_mb}`}`;
+  return `${status.workspace}/${status.server}: ${status.state}${pid}${rss} (pinned ${status.pinned_version}, reported ${status.reported_version ?? "-"})${renderExit(status.last_exit)}`;
+}
+
+/** The last exit in words: code and signal, and why the bridge ended it when it did. */
+export function renderExit(exit: SessionStatus["last_exit"]): string {
+  if (exit === null) return "";
+  const why = exit.reason === "memory" ? ` (ended for memory: ${exit.rss_mb} MiB)` : exit.reason === "idle" ? " (stopped idle)" : "";
+  return ` last exit code ${exit.code} signal ${exit.signal}${why}`;
 }
 
 /**
@@ -73,7 +93,7 @@ export const sessionStatusTool = defineTool({
   name: "session_status",
   title: "Session status",
   description:
-    "State, pids, pinned and reported versions, uptime, restarts, open documents (and their cap), requests in flight and stderr tail of every configured (workspace, server) session, and the servers the embedded default left out because they are not installed.",
+    "State, pids, pinned and reported versions, uptime, restarts, open documents (and their cap), requests in flight, resident memory of the whole process tree (and its cap), last exit and why, and stderr tail of every configured (workspace, server) session, and the servers the embedded default left out because they are not installed.",
   inputSchema: z.strictObject({}),
   outputSchema: z.object({ sessions: z.array(SessionStatusSchema), left_out: z.array(LeftOutSchema) }),
   handler: async (_args, context) => {

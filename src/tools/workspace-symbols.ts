@@ -37,7 +37,7 @@ export const workspaceSymbolsTool = defineTool({
   handler: async (args, context) => {
     const workspace = pickWorkspace(context.config, args.workspace);
     const server = pickServer(context.config, workspace, args.server);
-    const client = await context.sessions.readyClient(workspace, server, context.deadline);
+    const client = await context.sessions.readyClient(workspace, server, context.deadline, context.scope);
     requireWorkspaceSymbols(client);
     const searchable = await holdProjectAnchor(context, workspace, server, client);
     const raw = searchable ? await requestWorkspaceSymbols(client, args.query, { deadline: context.deadline, signal: context.signal }) : [];

@@ -43,6 +43,7 @@ describe("profiles", () => {
       env: {},
       initialization_options: {},
       settings: { a: 1 },
+      max_rss_mb: null,
     });
   });
 
