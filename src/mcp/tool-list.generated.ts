@@ -6,7 +6,7 @@ export const TOOL_LIST: Tool[] = [
   {
     "name": "session_status",
     "title": "Session status",
-    "description": "State, pids, pinned and reported versions, uptime, restarts, open documents (and their cap), requests in flight, resident memory of the whole process tree (and its cap), last exit and why, and stderr tail of every configured (workspace, server) session, and the servers the embedded default left out because they are not installed.",
+    "description": "State of every configured session, and servers left out as not installed.",
     "inputSchema": {
       "type": "object",
       "properties": {},
@@ -39,8 +39,7 @@ export const TOOL_LIST: Tool[] = [
                 "anyOf": [
                   {
                     "type": "integer",
-                    "minimum": -9007199254740991,
-                    "maximum": 9007199254740991
+                    "minimum": 1
                   },
                   {
                     "type": "null"
@@ -51,8 +50,7 @@ export const TOOL_LIST: Tool[] = [
                 "anyOf": [
                   {
                     "type": "integer",
-                    "minimum": -9007199254740991,
-                    "maximum": 9007199254740991
+                    "minimum": 1
                   },
                   {
                     "type": "null"
@@ -61,8 +59,7 @@ export const TOOL_LIST: Tool[] = [
               },
               "tree_processes": {
                 "type": "integer",
-                "minimum": -9007199254740991,
-                "maximum": 9007199254740991
+                "minimum": 0
               },
               "pinned_version": {
                 "type": "string"
@@ -81,8 +78,7 @@ export const TOOL_LIST: Tool[] = [
                 "anyOf": [
                   {
                     "type": "integer",
-                    "minimum": -9007199254740991,
-                    "maximum": 9007199254740991
+                    "minimum": 0
                   },
                   {
                     "type": "null"
@@ -91,26 +87,21 @@ export const TOOL_LIST: Tool[] = [
               },
               "restarts": {
                 "type": "integer",
-                "minimum": -9007199254740991,
-                "maximum": 9007199254740991
+                "minimum": 0
               },
               "open_documents": {
                 "type": "integer",
-                "minimum": -9007199254740991,
-                "maximum": 9007199254740991
+                "minimum": 0
               },
               "max_open_documents": {
                 "type": "integer",
-                "minimum": -9007199254740991,
-                "maximum": 9007199254740991
+                "minimum": 0
               },
               "requests_in_flight": {
                 "type": "integer",
-                "minimum": -9007199254740991,
-                "maximum": 9007199254740991
+                "minimum": 0
               },
               "rss_mb": {
-                "description": "Resident memory (MiB) of the whole process tree, daemons included, sampled each second; null when not running.",
                 "anyOf": [
                   {
                     "type": "number"
@@ -124,14 +115,12 @@ export const TOOL_LIST: Tool[] = [
                 "anyOf": [
                   {
                     "type": "integer",
-                    "minimum": -9007199254740991,
-                    "maximum": 9007199254740991
+                    "minimum": 1
                   },
                   {
                     "type": "null"
                   }
-                ],
-                "description": "The tree's memory cap (max_rss_mb); null: none."
+                ]
               },
               "last_exit": {
                 "anyOf": [
@@ -141,9 +130,7 @@ export const TOOL_LIST: Tool[] = [
                       "code": {
                         "anyOf": [
                           {
-                            "type": "integer",
-                            "minimum": -9007199254740991,
-                            "maximum": 9007199254740991
+                            "type": "integer"
                           },
                           {
                             "type": "null"
@@ -172,11 +159,9 @@ export const TOOL_LIST: Tool[] = [
                           {
                             "type": "null"
                           }
-                        ],
-                        "description": "memory: ended past max_rss_mb; idle: stopped after idle_stop_s without a call."
+                        ]
                       },
                       "rss_mb": {
-                        "description": "With reason memory: the tree's resident memory (MiB) that passed the cap.",
                         "anyOf": [
                           {
                             "type": "number"
@@ -259,16 +244,13 @@ export const TOOL_LIST: Tool[] = [
             "type": "object",
             "properties": {
               "server": {
-                "type": "string",
-                "description": "The profile's name."
+                "type": "string"
               },
               "reason": {
-                "type": "string",
-                "description": "What is missing."
+                "type": "string"
               },
               "install": {
-                "type": "string",
-                "description": "How to install it; the next serve then includes it."
+                "type": "string"
               }
             },
             "required": [
@@ -287,7 +269,6 @@ export const TOOL_LIST: Tool[] = [
       "additionalProperties": false
     },
     "annotations": {
-      "title": "Session status",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
@@ -297,24 +278,21 @@ export const TOOL_LIST: Tool[] = [
   {
     "name": "diagnostics",
     "title": "Diagnostics",
-    "description": "Compiler/linter diagnostics for files or whole folders (\".\" is the workspace root), read from disk now, after the language server has settled. Canonically ordered, paged with offset/limit; `files` says how many files were checked. Sends progress notifications when the request carries a progressToken.",
+    "description": "Compiler and linter diagnostics of files or folders as they are on disk now, once each server has settled (never a partial answer); `files` counts the files checked.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "workspace": {
-          "description": "Workspace name; optional when only one is configured.",
-          "type": "string",
-          "minLength": 1
+          "description": "Workspace name.",
+          "type": "string"
         },
         "server": {
-          "description": "Server name; optional when exactly one server of the workspace claims the file's extension.",
-          "type": "string",
-          "minLength": 1
+          "description": "Server name.",
+          "type": "string"
         },
         "path": {
           "description": "A file, or a folder (every claimed file under it; \".\" is the workspace root), relative to the workspace root or absolute inside it.",
-          "type": "string",
-          "minLength": 1
+          "type": "string"
         },
         "paths": {
           "description": "Several files and folders at once; results are merged in canonical order.",
@@ -322,9 +300,7 @@ export const TOOL_LIST: Tool[] = [
           "maxItems": 1000,
           "type": "array",
           "items": {
-            "type": "string",
-            "minLength": 1,
-            "description": "File path relative to the workspace root, or absolute inside it."
+            "type": "string"
           }
         },
         "min_severity": {
@@ -339,23 +315,21 @@ export const TOOL_LIST: Tool[] = [
         },
         "offset": {
           "default": 0,
-          "description": "0-based index of the first item of the page (default 0); the next page starts at offset + returned.",
+          "description": "Page start.",
           "type": "integer",
-          "minimum": 0,
-          "maximum": 1000000
+          "minimum": 0
         },
         "limit": {
           "default": 100,
-          "description": "Most items to return (1 to 1000, default 100); a page that does not fit the byte bound fails with ResultTooLarge, whose details say how many fit.",
+          "description": "Page size.",
           "type": "integer",
           "minimum": 1,
           "maximum": 1000
         },
         "max_bytes": {
-          "description": "Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes (which is also the default).",
+          "description": "Result byte cap.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         }
       },
       "additionalProperties": false
@@ -372,58 +346,7 @@ export const TOOL_LIST: Tool[] = [
                 "type": "string"
               },
               "range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false
+                "$ref": "#/definitions/range"
               },
               "severity": {
                 "type": "string",
@@ -482,23 +405,18 @@ export const TOOL_LIST: Tool[] = [
         },
         "total": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "returned": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "offset": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "files": {
-          "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "type": "integer"
         }
       },
       "required": [
@@ -508,10 +426,45 @@ export const TOOL_LIST: Tool[] = [
         "offset",
         "files"
       ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "definitions": {
+        "range": {
+          "type": "object",
+          "properties": {
+            "start": {
+              "$ref": "#/definitions/position"
+            },
+            "end": {
+              "$ref": "#/definitions/position"
+            }
+          },
+          "required": [
+            "start",
+            "end"
+          ],
+          "additionalProperties": false
+        },
+        "position": {
+          "type": "object",
+          "properties": {
+            "line": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "column": {
+              "type": "integer",
+              "minimum": 1
+            }
+          },
+          "required": [
+            "line",
+            "column"
+          ],
+          "additionalProperties": false
+        }
+      }
     },
     "annotations": {
-      "title": "Diagnostics",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
@@ -521,47 +474,40 @@ export const TOOL_LIST: Tool[] = [
   {
     "name": "hover",
     "title": "Hover",
-    "description": "Type and documentation of the symbol at a 1-based line and 1-based column (Unicode code points), or named by `symbol` (e.g. \"Widget.area\"), as markdown.",
+    "description": "Type and docs of a symbol, as markdown.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "workspace": {
-          "description": "Workspace name; optional when only one is configured.",
-          "type": "string",
-          "minLength": 1
+          "description": "Workspace name.",
+          "type": "string"
         },
         "server": {
-          "description": "Server name; optional when exactly one server of the workspace claims the file's extension.",
-          "type": "string",
-          "minLength": 1
+          "description": "Server name.",
+          "type": "string"
         },
         "path": {
           "type": "string",
-          "minLength": 1,
-          "description": "File path relative to the workspace root, or absolute inside it."
+          "description": "File path in the workspace."
         },
         "line": {
-          "description": "1-based line. With `symbol`, chooses among several symbols of that name.",
+          "description": "1-based line.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "column": {
-          "description": "1-based column in Unicode code points. Not together with `symbol`.",
+          "description": "1-based column (code points).",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "symbol": {
-          "description": "Instead of line + column: a symbol name or dotted name path of this file (e.g. \"Widget.area\"); its name's start is used.",
-          "type": "string",
-          "minLength": 1
+          "description": "Instead of column: a name in the file, or A.b; line narrows.",
+          "type": "string"
         },
         "max_bytes": {
-          "description": "Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes (which is also the default).",
+          "description": "Result byte cap.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         }
       },
       "required": [
@@ -578,58 +524,7 @@ export const TOOL_LIST: Tool[] = [
         "range": {
           "anyOf": [
             {
-              "type": "object",
-              "properties": {
-                "start": {
-                  "type": "object",
-                  "properties": {
-                    "line": {
-                      "type": "integer",
-                      "minimum": 1,
-                      "maximum": 9007199254740991,
-                      "description": "1-based line number, as an editor shows it."
-                    },
-                    "column": {
-                      "type": "integer",
-                      "minimum": 1,
-                      "maximum": 9007199254740991,
-                      "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                    }
-                  },
-                  "required": [
-                    "line",
-                    "column"
-                  ],
-                  "additionalProperties": false
-                },
-                "end": {
-                  "type": "object",
-                  "properties": {
-                    "line": {
-                      "type": "integer",
-                      "minimum": 1,
-                      "maximum": 9007199254740991,
-                      "description": "1-based line number, as an editor shows it."
-                    },
-                    "column": {
-                      "type": "integer",
-                      "minimum": 1,
-                      "maximum": 9007199254740991,
-                      "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                    }
-                  },
-                  "required": [
-                    "line",
-                    "column"
-                  ],
-                  "additionalProperties": false
-                }
-              },
-              "required": [
-                "start",
-                "end"
-              ],
-              "additionalProperties": false
+              "$ref": "#/definitions/range"
             },
             {
               "type": "null"
@@ -645,10 +540,45 @@ export const TOOL_LIST: Tool[] = [
         "range",
         "contents"
       ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "definitions": {
+        "range": {
+          "type": "object",
+          "properties": {
+            "start": {
+              "$ref": "#/definitions/position"
+            },
+            "end": {
+              "$ref": "#/definitions/position"
+            }
+          },
+          "required": [
+            "start",
+            "end"
+          ],
+          "additionalProperties": false
+        },
+        "position": {
+          "type": "object",
+          "properties": {
+            "line": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "column": {
+              "type": "integer",
+              "minimum": 1
+            }
+          },
+          "required": [
+            "line",
+            "column"
+          ],
+          "additionalProperties": false
+        }
+      }
     },
     "annotations": {
-      "title": "Hover",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
@@ -658,44 +588,39 @@ export const TOOL_LIST: Tool[] = [
   {
     "name": "document_symbols",
     "title": "Document symbols",
-    "description": "The symbols of one file (classes, functions, fields...), in document order with nested symbols after their parent (depth, container). Paged with offset/limit.",
+    "description": "A file's symbols, nested ones after their parent.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "workspace": {
-          "description": "Workspace name; optional when only one is configured.",
-          "type": "string",
-          "minLength": 1
+          "description": "Workspace name.",
+          "type": "string"
         },
         "server": {
-          "description": "Server name; optional when exactly one server of the workspace claims the file's extension.",
-          "type": "string",
-          "minLength": 1
+          "description": "Server name.",
+          "type": "string"
         },
         "path": {
           "type": "string",
-          "minLength": 1,
-          "description": "File path relative to the workspace root, or absolute inside it."
+          "description": "File path in the workspace."
         },
         "offset": {
           "default": 0,
-          "description": "0-based index of the first item of the page (default 0); the next page starts at offset + returned.",
+          "description": "Page start.",
           "type": "integer",
-          "minimum": 0,
-          "maximum": 1000000
+          "minimum": 0
         },
         "limit": {
           "default": 100,
-          "description": "Most items to return (1 to 1000, default 100); a page that does not fit the byte bound fails with ResultTooLarge, whose details say how many fit.",
+          "description": "Page size.",
           "type": "integer",
           "minimum": 1,
           "maximum": 1000
         },
         "max_bytes": {
-          "description": "Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes (which is also the default).",
+          "description": "Result byte cap.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         }
       },
       "required": [
@@ -739,116 +664,13 @@ export const TOOL_LIST: Tool[] = [
               },
               "depth": {
                 "type": "integer",
-                "minimum": -9007199254740991,
-                "maximum": 9007199254740991
+                "minimum": 0
               },
               "range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false
+                "$ref": "#/definitions/range"
               },
               "selection_range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false
+                "$ref": "#/definitions/range"
               }
             },
             "required": [
@@ -865,18 +687,15 @@ export const TOOL_LIST: Tool[] = [
         },
         "total": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "returned": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "offset": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         }
       },
       "required": [
@@ -885,10 +704,45 @@ export const TOOL_LIST: Tool[] = [
         "returned",
         "offset"
       ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "definitions": {
+        "range": {
+          "type": "object",
+          "properties": {
+            "start": {
+              "$ref": "#/definitions/position"
+            },
+            "end": {
+              "$ref": "#/definitions/position"
+            }
+          },
+          "required": [
+            "start",
+            "end"
+          ],
+          "additionalProperties": false
+        },
+        "position": {
+          "type": "object",
+          "properties": {
+            "line": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "column": {
+              "type": "integer",
+              "minimum": 1
+            }
+          },
+          "required": [
+            "line",
+            "column"
+          ],
+          "additionalProperties": false
+        }
+      }
     },
     "annotations": {
-      "title": "Document symbols",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
@@ -898,44 +752,40 @@ export const TOOL_LIST: Tool[] = [
   {
     "name": "workspace_symbols",
     "title": "Workspace symbols",
-    "description": "Search the workspace's symbols by name (the server's fuzzy matching). Ordered by path, position, name, kind; paged with offset/limit. Paths outside the workspace root are absolute.",
+    "description": "Symbols matching a name, from every server that searches (or `server` only).",
     "inputSchema": {
       "type": "object",
       "properties": {
         "workspace": {
-          "description": "Workspace name; optional when only one is configured.",
-          "type": "string",
-          "minLength": 1
+          "description": "Workspace name.",
+          "type": "string"
         },
         "server": {
-          "description": "Server name; optional when exactly one server of the workspace claims the file's extension.",
-          "type": "string",
-          "minLength": 1
+          "description": "Server name.",
+          "type": "string"
         },
         "query": {
           "type": "string",
           "maxLength": 1000,
-          "description": "Symbol name or fragment; the server decides how it matches."
+          "description": "A name, or part of one."
         },
         "offset": {
           "default": 0,
-          "description": "0-based index of the first item of the page (default 0); the next page starts at offset + returned.",
+          "description": "Page start.",
           "type": "integer",
-          "minimum": 0,
-          "maximum": 1000000
+          "minimum": 0
         },
         "limit": {
           "default": 100,
-          "description": "Most items to return (1 to 1000, default 100); a page that does not fit the byte bound fails with ResultTooLarge, whose details say how many fit.",
+          "description": "Page size.",
           "type": "integer",
           "minimum": 1,
           "maximum": 1000
         },
         "max_bytes": {
-          "description": "Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes (which is also the default).",
+          "description": "Result byte cap.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         }
       },
       "required": [
@@ -973,58 +823,7 @@ export const TOOL_LIST: Tool[] = [
               "range": {
                 "anyOf": [
                   {
-                    "type": "object",
-                    "properties": {
-                      "start": {
-                        "type": "object",
-                        "properties": {
-                          "line": {
-                            "type": "integer",
-                            "minimum": 1,
-                            "maximum": 9007199254740991,
-                            "description": "1-based line number, as an editor shows it."
-                          },
-                          "column": {
-                            "type": "integer",
-                            "minimum": 1,
-                            "maximum": 9007199254740991,
-                            "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                          }
-                        },
-                        "required": [
-                          "line",
-                          "column"
-                        ],
-                        "additionalProperties": false
-                      },
-                      "end": {
-                        "type": "object",
-                        "properties": {
-                          "line": {
-                            "type": "integer",
-                            "minimum": 1,
-                            "maximum": 9007199254740991,
-                            "description": "1-based line number, as an editor shows it."
-                          },
-                          "column": {
-                            "type": "integer",
-                            "minimum": 1,
-                            "maximum": 9007199254740991,
-                            "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                          }
-                        },
-                        "required": [
-                          "line",
-                          "column"
-                        ],
-                        "additionalProperties": false
-                      }
-                    },
-                    "required": [
-                      "start",
-                      "end"
-                    ],
-                    "additionalProperties": false
+                    "$ref": "#/definitions/range"
                   },
                   {
                     "type": "null"
@@ -1044,18 +843,15 @@ export const TOOL_LIST: Tool[] = [
         },
         "total": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "returned": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "offset": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         }
       },
       "required": [
@@ -1064,10 +860,45 @@ export const TOOL_LIST: Tool[] = [
         "returned",
         "offset"
       ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "definitions": {
+        "range": {
+          "type": "object",
+          "properties": {
+            "start": {
+              "$ref": "#/definitions/position"
+            },
+            "end": {
+              "$ref": "#/definitions/position"
+            }
+          },
+          "required": [
+            "start",
+            "end"
+          ],
+          "additionalProperties": false
+        },
+        "position": {
+          "type": "object",
+          "properties": {
+            "line": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "column": {
+              "type": "integer",
+              "minimum": 1
+            }
+          },
+          "required": [
+            "line",
+            "column"
+          ],
+          "additionalProperties": false
+        }
+      }
     },
     "annotations": {
-      "title": "Workspace symbols",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
@@ -1076,62 +907,54 @@ export const TOOL_LIST: Tool[] = [
   },
   {
     "name": "definition",
-    "title": "Go to definition",
-    "description": "Where the symbol at a 1-based line and column (Unicode code points), or named by `symbol`, is defined: location items with path, range, name range and the line's text. Paged with offset/limit.",
+    "title": "Definition",
+    "description": "Where a symbol is defined.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "workspace": {
-          "description": "Workspace name; optional when only one is configured.",
-          "type": "string",
-          "minLength": 1
+          "description": "Workspace name.",
+          "type": "string"
         },
         "server": {
-          "description": "Server name; optional when exactly one server of the workspace claims the file's extension.",
-          "type": "string",
-          "minLength": 1
+          "description": "Server name.",
+          "type": "string"
         },
         "path": {
           "type": "string",
-          "minLength": 1,
-          "description": "File path relative to the workspace root, or absolute inside it."
+          "description": "File path in the workspace."
         },
         "line": {
-          "description": "1-based line. With `symbol`, chooses among several symbols of that name.",
+          "description": "1-based line.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "column": {
-          "description": "1-based column in Unicode code points. Not together with `symbol`.",
+          "description": "1-based column (code points).",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "symbol": {
-          "description": "Instead of line + column: a symbol name or dotted name path of this file (e.g. \"Widget.area\"); its name's start is used.",
-          "type": "string",
-          "minLength": 1
+          "description": "Instead of column: a name in the file, or A.b; line narrows.",
+          "type": "string"
         },
         "offset": {
           "default": 0,
-          "description": "0-based index of the first item of the page (default 0); the next page starts at offset + returned.",
+          "description": "Page start.",
           "type": "integer",
-          "minimum": 0,
-          "maximum": 1000000
+          "minimum": 0
         },
         "limit": {
           "default": 100,
-          "description": "Most items to return (1 to 1000, default 100); a page that does not fit the byte bound fails with ResultTooLarge, whose details say how many fit.",
+          "description": "Page size.",
           "type": "integer",
           "minimum": 1,
           "maximum": 1000
         },
         "max_bytes": {
-          "description": "Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes (which is also the default).",
+          "description": "Result byte cap.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         }
       },
       "required": [
@@ -1148,124 +971,18 @@ export const TOOL_LIST: Tool[] = [
             "type": "object",
             "properties": {
               "path": {
-                "type": "string",
-                "description": "Relative to the workspace root when in_workspace, else absolute."
+                "type": "string"
               },
               "in_workspace": {
                 "type": "boolean"
               },
               "range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false,
-                "description": "The whole target."
+                "$ref": "#/definitions/range"
               },
               "selection_range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false,
-                "description": "The target's name."
+                "$ref": "#/definitions/range"
               },
               "text": {
-                "description": "The target's start line (null outside the workspace).",
                 "anyOf": [
                   {
                     "type": "string"
@@ -1288,18 +1005,15 @@ export const TOOL_LIST: Tool[] = [
         },
         "total": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "returned": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "offset": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         }
       },
       "required": [
@@ -1308,10 +1022,45 @@ export const TOOL_LIST: Tool[] = [
         "returned",
         "offset"
       ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "definitions": {
+        "range": {
+          "type": "object",
+          "properties": {
+            "start": {
+              "$ref": "#/definitions/position"
+            },
+            "end": {
+              "$ref": "#/definitions/position"
+            }
+          },
+          "required": [
+            "start",
+            "end"
+          ],
+          "additionalProperties": false
+        },
+        "position": {
+          "type": "object",
+          "properties": {
+            "line": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "column": {
+              "type": "integer",
+              "minimum": 1
+            }
+          },
+          "required": [
+            "line",
+            "column"
+          ],
+          "additionalProperties": false
+        }
+      }
     },
     "annotations": {
-      "title": "Go to definition",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
@@ -1320,62 +1069,54 @@ export const TOOL_LIST: Tool[] = [
   },
   {
     "name": "declaration",
-    "title": "Go to declaration",
-    "description": "Where the symbol at a 1-based line and column, or named by `symbol`, is declared (e.g. a C function's prototype in its header), as location items. Paged with offset/limit.",
+    "title": "Declaration",
+    "description": "Where a symbol is declared (e.g. a C prototype).",
     "inputSchema": {
       "type": "object",
       "properties": {
         "workspace": {
-          "description": "Workspace name; optional when only one is configured.",
-          "type": "string",
-          "minLength": 1
+          "description": "Workspace name.",
+          "type": "string"
         },
         "server": {
-          "description": "Server name; optional when exactly one server of the workspace claims the file's extension.",
-          "type": "string",
-          "minLength": 1
+          "description": "Server name.",
+          "type": "string"
         },
         "path": {
           "type": "string",
-          "minLength": 1,
-          "description": "File path relative to the workspace root, or absolute inside it."
+          "description": "File path in the workspace."
         },
         "line": {
-          "description": "1-based line. With `symbol`, chooses among several symbols of that name.",
+          "description": "1-based line.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "column": {
-          "description": "1-based column in Unicode code points. Not together with `symbol`.",
+          "description": "1-based column (code points).",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "symbol": {
-          "description": "Instead of line + column: a symbol name or dotted name path of this file (e.g. \"Widget.area\"); its name's start is used.",
-          "type": "string",
-          "minLength": 1
+          "description": "Instead of column: a name in the file, or A.b; line narrows.",
+          "type": "string"
         },
         "offset": {
           "default": 0,
-          "description": "0-based index of the first item of the page (default 0); the next page starts at offset + returned.",
+          "description": "Page start.",
           "type": "integer",
-          "minimum": 0,
-          "maximum": 1000000
+          "minimum": 0
         },
         "limit": {
           "default": 100,
-          "description": "Most items to return (1 to 1000, default 100); a page that does not fit the byte bound fails with ResultTooLarge, whose details say how many fit.",
+          "description": "Page size.",
           "type": "integer",
           "minimum": 1,
           "maximum": 1000
         },
         "max_bytes": {
-          "description": "Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes (which is also the default).",
+          "description": "Result byte cap.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         }
       },
       "required": [
@@ -1392,124 +1133,18 @@ export const TOOL_LIST: Tool[] = [
             "type": "object",
             "properties": {
               "path": {
-                "type": "string",
-                "description": "Relative to the workspace root when in_workspace, else absolute."
+                "type": "string"
               },
               "in_workspace": {
                 "type": "boolean"
               },
               "range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false,
-                "description": "The whole target."
+                "$ref": "#/definitions/range"
               },
               "selection_range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false,
-                "description": "The target's name."
+                "$ref": "#/definitions/range"
               },
               "text": {
-                "description": "The target's start line (null outside the workspace).",
                 "anyOf": [
                   {
                     "type": "string"
@@ -1532,18 +1167,15 @@ export const TOOL_LIST: Tool[] = [
         },
         "total": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "returned": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "offset": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         }
       },
       "required": [
@@ -1552,10 +1184,45 @@ export const TOOL_LIST: Tool[] = [
         "returned",
         "offset"
       ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "definitions": {
+        "range": {
+          "type": "object",
+          "properties": {
+            "start": {
+              "$ref": "#/definitions/position"
+            },
+            "end": {
+              "$ref": "#/definitions/position"
+            }
+          },
+          "required": [
+            "start",
+            "end"
+          ],
+          "additionalProperties": false
+        },
+        "position": {
+          "type": "object",
+          "properties": {
+            "line": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "column": {
+              "type": "integer",
+              "minimum": 1
+            }
+          },
+          "required": [
+            "line",
+            "column"
+          ],
+          "additionalProperties": false
+        }
+      }
     },
     "annotations": {
-      "title": "Go to declaration",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
@@ -1564,62 +1231,54 @@ export const TOOL_LIST: Tool[] = [
   },
   {
     "name": "type_definition",
-    "title": "Go to type definition",
-    "description": "Where the type of the symbol at a 1-based line and column, or named by `symbol`, is defined (a variable's type alias or class), as location items. Paged with offset/limit.",
+    "title": "Type definition",
+    "description": "Where a symbol's type is defined.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "workspace": {
-          "description": "Workspace name; optional when only one is configured.",
-          "type": "string",
-          "minLength": 1
+          "description": "Workspace name.",
+          "type": "string"
         },
         "server": {
-          "description": "Server name; optional when exactly one server of the workspace claims the file's extension.",
-          "type": "string",
-          "minLength": 1
+          "description": "Server name.",
+          "type": "string"
         },
         "path": {
           "type": "string",
-          "minLength": 1,
-          "description": "File path relative to the workspace root, or absolute inside it."
+          "description": "File path in the workspace."
         },
         "line": {
-          "description": "1-based line. With `symbol`, chooses among several symbols of that name.",
+          "description": "1-based line.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "column": {
-          "description": "1-based column in Unicode code points. Not together with `symbol`.",
+          "description": "1-based column (code points).",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "symbol": {
-          "description": "Instead of line + column: a symbol name or dotted name path of this file (e.g. \"Widget.area\"); its name's start is used.",
-          "type": "string",
-          "minLength": 1
+          "description": "Instead of column: a name in the file, or A.b; line narrows.",
+          "type": "string"
         },
         "offset": {
           "default": 0,
-          "description": "0-based index of the first item of the page (default 0); the next page starts at offset + returned.",
+          "description": "Page start.",
           "type": "integer",
-          "minimum": 0,
-          "maximum": 1000000
+          "minimum": 0
         },
         "limit": {
           "default": 100,
-          "description": "Most items to return (1 to 1000, default 100); a page that does not fit the byte bound fails with ResultTooLarge, whose details say how many fit.",
+          "description": "Page size.",
           "type": "integer",
           "minimum": 1,
           "maximum": 1000
         },
         "max_bytes": {
-          "description": "Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes (which is also the default).",
+          "description": "Result byte cap.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         }
       },
       "required": [
@@ -1636,124 +1295,18 @@ export const TOOL_LIST: Tool[] = [
             "type": "object",
             "properties": {
               "path": {
-                "type": "string",
-                "description": "Relative to the workspace root when in_workspace, else absolute."
+                "type": "string"
               },
               "in_workspace": {
                 "type": "boolean"
               },
               "range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false,
-                "description": "The whole target."
+                "$ref": "#/definitions/range"
               },
               "selection_range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false,
-                "description": "The target's name."
+                "$ref": "#/definitions/range"
               },
               "text": {
-                "description": "The target's start line (null outside the workspace).",
                 "anyOf": [
                   {
                     "type": "string"
@@ -1776,18 +1329,15 @@ export const TOOL_LIST: Tool[] = [
         },
         "total": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "returned": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "offset": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         }
       },
       "required": [
@@ -1796,10 +1346,45 @@ export const TOOL_LIST: Tool[] = [
         "returned",
         "offset"
       ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "definitions": {
+        "range": {
+          "type": "object",
+          "properties": {
+            "start": {
+              "$ref": "#/definitions/position"
+            },
+            "end": {
+              "$ref": "#/definitions/position"
+            }
+          },
+          "required": [
+            "start",
+            "end"
+          ],
+          "additionalProperties": false
+        },
+        "position": {
+          "type": "object",
+          "properties": {
+            "line": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "column": {
+              "type": "integer",
+              "minimum": 1
+            }
+          },
+          "required": [
+            "line",
+            "column"
+          ],
+          "additionalProperties": false
+        }
+      }
     },
     "annotations": {
-      "title": "Go to type definition",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
@@ -1808,62 +1393,54 @@ export const TOOL_LIST: Tool[] = [
   },
   {
     "name": "implementation",
-    "title": "Go to implementations",
-    "description": "The implementations of the interface or method at a 1-based line and column, or named by `symbol` (e.g. the classes implementing an interface), as location items. Paged with offset/limit.",
+    "title": "Implementations",
+    "description": "Implementations of an interface or method.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "workspace": {
-          "description": "Workspace name; optional when only one is configured.",
-          "type": "string",
-          "minLength": 1
+          "description": "Workspace name.",
+          "type": "string"
         },
         "server": {
-          "description": "Server name; optional when exactly one server of the workspace claims the file's extension.",
-          "type": "string",
-          "minLength": 1
+          "description": "Server name.",
+          "type": "string"
         },
         "path": {
           "type": "string",
-          "minLength": 1,
-          "description": "File path relative to the workspace root, or absolute inside it."
+          "description": "File path in the workspace."
         },
         "line": {
-          "description": "1-based line. With `symbol`, chooses among several symbols of that name.",
+          "description": "1-based line.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "column": {
-          "description": "1-based column in Unicode code points. Not together with `symbol`.",
+          "description": "1-based column (code points).",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "symbol": {
-          "description": "Instead of line + column: a symbol name or dotted name path of this file (e.g. \"Widget.area\"); its name's start is used.",
-          "type": "string",
-          "minLength": 1
+          "description": "Instead of column: a name in the file, or A.b; line narrows.",
+          "type": "string"
         },
         "offset": {
           "default": 0,
-          "description": "0-based index of the first item of the page (default 0); the next page starts at offset + returned.",
+          "description": "Page start.",
           "type": "integer",
-          "minimum": 0,
-          "maximum": 1000000
+          "minimum": 0
         },
         "limit": {
           "default": 100,
-          "description": "Most items to return (1 to 1000, default 100); a page that does not fit the byte bound fails with ResultTooLarge, whose details say how many fit.",
+          "description": "Page size.",
           "type": "integer",
           "minimum": 1,
           "maximum": 1000
         },
         "max_bytes": {
-          "description": "Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes (which is also the default).",
+          "description": "Result byte cap.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         }
       },
       "required": [
@@ -1880,124 +1457,18 @@ export const TOOL_LIST: Tool[] = [
             "type": "object",
             "properties": {
               "path": {
-                "type": "string",
-                "description": "Relative to the workspace root when in_workspace, else absolute."
+                "type": "string"
               },
               "in_workspace": {
                 "type": "boolean"
               },
               "range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false,
-                "description": "The whole target."
+                "$ref": "#/definitions/range"
               },
               "selection_range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false,
-                "description": "The target's name."
+                "$ref": "#/definitions/range"
               },
               "text": {
-                "description": "The target's start line (null outside the workspace).",
                 "anyOf": [
                   {
                     "type": "string"
@@ -2020,18 +1491,15 @@ export const TOOL_LIST: Tool[] = [
         },
         "total": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "returned": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "offset": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         }
       },
       "required": [
@@ -2040,10 +1508,45 @@ export const TOOL_LIST: Tool[] = [
         "returned",
         "offset"
       ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "definitions": {
+        "range": {
+          "type": "object",
+          "properties": {
+            "start": {
+              "$ref": "#/definitions/position"
+            },
+            "end": {
+              "$ref": "#/definitions/position"
+            }
+          },
+          "required": [
+            "start",
+            "end"
+          ],
+          "additionalProperties": false
+        },
+        "position": {
+          "type": "object",
+          "properties": {
+            "line": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "column": {
+              "type": "integer",
+              "minimum": 1
+            }
+          },
+          "required": [
+            "line",
+            "column"
+          ],
+          "additionalProperties": false
+        }
+      }
     },
     "annotations": {
-      "title": "Go to implementations",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
@@ -2052,66 +1555,58 @@ export const TOOL_LIST: Tool[] = [
   },
   {
     "name": "references",
-    "title": "Find references",
-    "description": "Every reference to the symbol at a 1-based line and column, or named by `symbol`, across the project (the declaration too unless include_declaration is false), as location items. Waits until the server has loaded the project, so the first call is complete. Paged with offset/limit.",
+    "title": "References",
+    "description": "Every reference to a symbol in the project.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "workspace": {
-          "description": "Workspace name; optional when only one is configured.",
-          "type": "string",
-          "minLength": 1
+          "description": "Workspace name.",
+          "type": "string"
         },
         "server": {
-          "description": "Server name; optional when exactly one server of the workspace claims the file's extension.",
-          "type": "string",
-          "minLength": 1
+          "description": "Server name.",
+          "type": "string"
         },
         "path": {
           "type": "string",
-          "minLength": 1,
-          "description": "File path relative to the workspace root, or absolute inside it."
+          "description": "File path in the workspace."
         },
         "line": {
-          "description": "1-based line. With `symbol`, chooses among several symbols of that name.",
+          "description": "1-based line.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "column": {
-          "description": "1-based column in Unicode code points. Not together with `symbol`.",
+          "description": "1-based column (code points).",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "symbol": {
-          "description": "Instead of line + column: a symbol name or dotted name path of this file (e.g. \"Widget.area\"); its name's start is used.",
-          "type": "string",
-          "minLength": 1
+          "description": "Instead of column: a name in the file, or A.b; line narrows.",
+          "type": "string"
         },
         "offset": {
           "default": 0,
-          "description": "0-based index of the first item of the page (default 0); the next page starts at offset + returned.",
+          "description": "Page start.",
           "type": "integer",
-          "minimum": 0,
-          "maximum": 1000000
+          "minimum": 0
         },
         "limit": {
           "default": 100,
-          "description": "Most items to return (1 to 1000, default 100); a page that does not fit the byte bound fails with ResultTooLarge, whose details say how many fit.",
+          "description": "Page size.",
           "type": "integer",
           "minimum": 1,
           "maximum": 1000
         },
         "max_bytes": {
-          "description": "Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes (which is also the default).",
+          "description": "Result byte cap.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "include_declaration": {
           "default": true,
-          "description": "List the declaration too (default true).",
+          "description": "List the declaration too.",
           "type": "boolean"
         }
       },
@@ -2129,124 +1624,18 @@ export const TOOL_LIST: Tool[] = [
             "type": "object",
             "properties": {
               "path": {
-                "type": "string",
-                "description": "Relative to the workspace root when in_workspace, else absolute."
+                "type": "string"
               },
               "in_workspace": {
                 "type": "boolean"
               },
               "range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false,
-                "description": "The whole target."
+                "$ref": "#/definitions/range"
               },
               "selection_range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false,
-                "description": "The target's name."
+                "$ref": "#/definitions/range"
               },
               "text": {
-                "description": "The target's start line (null outside the workspace).",
                 "anyOf": [
                   {
                     "type": "string"
@@ -2269,18 +1658,15 @@ export const TOOL_LIST: Tool[] = [
         },
         "total": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "returned": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "offset": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         }
       },
       "required": [
@@ -2289,10 +1675,45 @@ export const TOOL_LIST: Tool[] = [
         "returned",
         "offset"
       ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "definitions": {
+        "range": {
+          "type": "object",
+          "properties": {
+            "start": {
+              "$ref": "#/definitions/position"
+            },
+            "end": {
+              "$ref": "#/definitions/position"
+            }
+          },
+          "required": [
+            "start",
+            "end"
+          ],
+          "additionalProperties": false
+        },
+        "position": {
+          "type": "object",
+          "properties": {
+            "line": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "column": {
+              "type": "integer",
+              "minimum": 1
+            }
+          },
+          "required": [
+            "line",
+            "column"
+          ],
+          "additionalProperties": false
+        }
+      }
     },
     "annotations": {
-      "title": "Find references",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
@@ -2302,74 +1723,66 @@ export const TOOL_LIST: Tool[] = [
   {
     "name": "call_hierarchy",
     "title": "Call hierarchy",
-    "description": "Who calls the function at a 1-based line and column, or named by `symbol` (direction incoming), or what it calls (outgoing): one level, each caller or callee with its location and call sites. Paged with offset/limit.",
+    "description": "Callers (incoming) or callees (outgoing) of a function, one level, with call sites.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "workspace": {
-          "description": "Workspace name; optional when only one is configured.",
-          "type": "string",
-          "minLength": 1
+          "description": "Workspace name.",
+          "type": "string"
         },
         "server": {
-          "description": "Server name; optional when exactly one server of the workspace claims the file's extension.",
-          "type": "string",
-          "minLength": 1
+          "description": "Server name.",
+          "type": "string"
         },
         "path": {
           "type": "string",
-          "minLength": 1,
-          "description": "File path relative to the workspace root, or absolute inside it."
+          "description": "File path in the workspace."
         },
         "line": {
-          "description": "1-based line. With `symbol`, chooses among several symbols of that name.",
+          "description": "1-based line.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "column": {
-          "description": "1-based column in Unicode code points. Not together with `symbol`.",
+          "description": "1-based column (code points).",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "symbol": {
-          "description": "Instead of line + column: a symbol name or dotted name path of this file (e.g. \"Widget.area\"); its name's start is used.",
-          "type": "string",
-          "minLength": 1
+          "description": "Instead of column: a name in the file, or A.b; line narrows.",
+          "type": "string"
         },
         "offset": {
           "default": 0,
-          "description": "0-based index of the first item of the page (default 0); the next page starts at offset + returned.",
+          "description": "Page start.",
           "type": "integer",
-          "minimum": 0,
-          "maximum": 1000000
+          "minimum": 0
         },
         "limit": {
           "default": 100,
-          "description": "Most items to return (1 to 1000, default 100); a page that does not fit the byte bound fails with ResultTooLarge, whose details say how many fit.",
+          "description": "Page size.",
           "type": "integer",
           "minimum": 1,
           "maximum": 1000
         },
         "max_bytes": {
-          "description": "Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes (which is also the default).",
+          "description": "Result byte cap.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "direction": {
+          "default": "incoming",
+          "description": "Callers (incoming) or callees.",
           "type": "string",
           "enum": [
             "incoming",
             "outgoing"
-          ],
-          "description": "incoming: the callers; outgoing: the callees."
+          ]
         }
       },
       "required": [
-        "path",
-        "direction"
+        "path"
       ],
       "additionalProperties": false
     },
@@ -2398,124 +1811,18 @@ export const TOOL_LIST: Tool[] = [
                   ]
                 },
                 "path": {
-                  "type": "string",
-                  "description": "Relative to the workspace root when in_workspace, else absolute."
+                  "type": "string"
                 },
                 "in_workspace": {
                   "type": "boolean"
                 },
                 "range": {
-                  "type": "object",
-                  "properties": {
-                    "start": {
-                      "type": "object",
-                      "properties": {
-                        "line": {
-                          "type": "integer",
-                          "minimum": 1,
-                          "maximum": 9007199254740991,
-                          "description": "1-based line number, as an editor shows it."
-                        },
-                        "column": {
-                          "type": "integer",
-                          "minimum": 1,
-                          "maximum": 9007199254740991,
-                          "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                        }
-                      },
-                      "required": [
-                        "line",
-                        "column"
-                      ],
-                      "additionalProperties": false
-                    },
-                    "end": {
-                      "type": "object",
-                      "properties": {
-                        "line": {
-                          "type": "integer",
-                          "minimum": 1,
-                          "maximum": 9007199254740991,
-                          "description": "1-based line number, as an editor shows it."
-                        },
-                        "column": {
-                          "type": "integer",
-                          "minimum": 1,
-                          "maximum": 9007199254740991,
-                          "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                        }
-                      },
-                      "required": [
-                        "line",
-                        "column"
-                      ],
-                      "additionalProperties": false
-                    }
-                  },
-                  "required": [
-                    "start",
-                    "end"
-                  ],
-                  "additionalProperties": false,
-                  "description": "The whole target."
+                  "$ref": "#/definitions/range"
                 },
                 "selection_range": {
-                  "type": "object",
-                  "properties": {
-                    "start": {
-                      "type": "object",
-                      "properties": {
-                        "line": {
-                          "type": "integer",
-                          "minimum": 1,
-                          "maximum": 9007199254740991,
-                          "description": "1-based line number, as an editor shows it."
-                        },
-                        "column": {
-                          "type": "integer",
-                          "minimum": 1,
-                          "maximum": 9007199254740991,
-                          "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                        }
-                      },
-                      "required": [
-                        "line",
-                        "column"
-                      ],
-                      "additionalProperties": false
-                    },
-                    "end": {
-                      "type": "object",
-                      "properties": {
-                        "line": {
-                          "type": "integer",
-                          "minimum": 1,
-                          "maximum": 9007199254740991,
-                          "description": "1-based line number, as an editor shows it."
-                        },
-                        "column": {
-                          "type": "integer",
-                          "minimum": 1,
-                          "maximum": 9007199254740991,
-                          "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                        }
-                      },
-                      "required": [
-                        "line",
-                        "column"
-                      ],
-                      "additionalProperties": false
-                    }
-                  },
-                  "required": [
-                    "start",
-                    "end"
-                  ],
-                  "additionalProperties": false,
-                  "description": "The target's name."
+                  "$ref": "#/definitions/range"
                 },
                 "text": {
-                  "description": "The target's start line (null outside the workspace).",
                   "anyOf": [
                     {
                       "type": "string"
@@ -2565,124 +1872,18 @@ export const TOOL_LIST: Tool[] = [
                 ]
               },
               "path": {
-                "type": "string",
-                "description": "Relative to the workspace root when in_workspace, else absolute."
+                "type": "string"
               },
               "in_workspace": {
                 "type": "boolean"
               },
               "range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false,
-                "description": "The whole target."
+                "$ref": "#/definitions/range"
               },
               "selection_range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false,
-                "description": "The target's name."
+                "$ref": "#/definitions/range"
               },
               "text": {
-                "description": "The target's start line (null outside the workspace).",
                 "anyOf": [
                   {
                     "type": "string"
@@ -2695,58 +1896,7 @@ export const TOOL_LIST: Tool[] = [
               "call_sites": {
                 "type": "array",
                 "items": {
-                  "type": "object",
-                  "properties": {
-                    "start": {
-                      "type": "object",
-                      "properties": {
-                        "line": {
-                          "type": "integer",
-                          "minimum": 1,
-                          "maximum": 9007199254740991,
-                          "description": "1-based line number, as an editor shows it."
-                        },
-                        "column": {
-                          "type": "integer",
-                          "minimum": 1,
-                          "maximum": 9007199254740991,
-                          "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                        }
-                      },
-                      "required": [
-                        "line",
-                        "column"
-                      ],
-                      "additionalProperties": false
-                    },
-                    "end": {
-                      "type": "object",
-                      "properties": {
-                        "line": {
-                          "type": "integer",
-                          "minimum": 1,
-                          "maximum": 9007199254740991,
-                          "description": "1-based line number, as an editor shows it."
-                        },
-                        "column": {
-                          "type": "integer",
-                          "minimum": 1,
-                          "maximum": 9007199254740991,
-                          "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                        }
-                      },
-                      "required": [
-                        "line",
-                        "column"
-                      ],
-                      "additionalProperties": false
-                    }
-                  },
-                  "required": [
-                    "start",
-                    "end"
-                  ],
-                  "additionalProperties": false
+                  "$ref": "#/definitions/range"
                 }
               }
             },
@@ -2766,18 +1916,15 @@ export const TOOL_LIST: Tool[] = [
         },
         "total": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "returned": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "offset": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         }
       },
       "required": [
@@ -2787,10 +1934,45 @@ export const TOOL_LIST: Tool[] = [
         "returned",
         "offset"
       ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "definitions": {
+        "range": {
+          "type": "object",
+          "properties": {
+            "start": {
+              "$ref": "#/definitions/position"
+            },
+            "end": {
+              "$ref": "#/definitions/position"
+            }
+          },
+          "required": [
+            "start",
+            "end"
+          ],
+          "additionalProperties": false
+        },
+        "position": {
+          "type": "object",
+          "properties": {
+            "line": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "column": {
+              "type": "integer",
+              "minimum": 1
+            }
+          },
+          "required": [
+            "line",
+            "column"
+          ],
+          "additionalProperties": false
+        }
+      }
     },
     "annotations": {
-      "title": "Call hierarchy",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
@@ -2799,28 +1981,25 @@ export const TOOL_LIST: Tool[] = [
   },
   {
     "name": "code_actions",
-    "title": "Code actions (listing only)",
-    "description": "The code actions (quick fixes, refactorings) the server offers for a range, or for a point given as line + column or `symbol`: title, kind, whether preferred or disabled, which diagnostics each fixes, whether it carries an edit or command. A listing only: nothing is applied, executed or resolved. Paged with offset/limit.",
+    "title": "Code actions",
+    "description": "Fixes and refactorings for a range or point, with the diagnostics each fixes; never applied.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "workspace": {
-          "description": "Workspace name; optional when only one is configured.",
-          "type": "string",
-          "minLength": 1
+          "description": "Workspace name.",
+          "type": "string"
         },
         "server": {
-          "description": "Server name; optional when exactly one server of the workspace claims the file's extension.",
-          "type": "string",
-          "minLength": 1
+          "description": "Server name.",
+          "type": "string"
         },
         "path": {
           "type": "string",
-          "minLength": 1,
-          "description": "File path relative to the workspace root, or absolute inside it."
+          "description": "File path in the workspace."
         },
         "range": {
-          "description": "The range; instead of a point.",
+          "description": "Instead of a point.",
           "type": "object",
           "properties": {
             "start": {
@@ -2828,13 +2007,11 @@ export const TOOL_LIST: Tool[] = [
               "properties": {
                 "line": {
                   "type": "integer",
-                  "minimum": 1,
-                  "maximum": 9007199254740991
+                  "minimum": 1
                 },
                 "column": {
                   "type": "integer",
-                  "minimum": 1,
-                  "maximum": 9007199254740991
+                  "minimum": 1
                 }
               },
               "required": [
@@ -2847,13 +2024,11 @@ export const TOOL_LIST: Tool[] = [
               "properties": {
                 "line": {
                   "type": "integer",
-                  "minimum": 1,
-                  "maximum": 9007199254740991
+                  "minimum": 1
                 },
                 "column": {
                   "type": "integer",
-                  "minimum": 1,
-                  "maximum": 9007199254740991
+                  "minimum": 1
                 }
               },
               "required": [
@@ -2868,24 +2043,21 @@ export const TOOL_LIST: Tool[] = [
           ]
         },
         "line": {
-          "description": "1-based line. With `symbol`, chooses among several symbols of that name.",
+          "description": "1-based line.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "column": {
-          "description": "1-based column in Unicode code points. Not together with `symbol`.",
+          "description": "1-based column (code points).",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "symbol": {
-          "description": "Instead of line + column: a symbol name or dotted name path of this file (e.g. \"Widget.area\"); its name's start is used.",
-          "type": "string",
-          "minLength": 1
+          "description": "Instead of column: a name in the file, or A.b; line narrows.",
+          "type": "string"
         },
         "kinds": {
-          "description": "Only actions of these LSP kinds or their sub-kinds, e.g. [\"quickfix\"].",
+          "description": "Only these kinds, e.g. [\"quickfix\"].",
           "minItems": 1,
           "type": "array",
           "items": {
@@ -2895,23 +2067,21 @@ export const TOOL_LIST: Tool[] = [
         },
         "offset": {
           "default": 0,
-          "description": "0-based index of the first item of the page (default 0); the next page starts at offset + returned.",
+          "description": "Page start.",
           "type": "integer",
-          "minimum": 0,
-          "maximum": 1000000
+          "minimum": 0
         },
         "limit": {
           "default": 100,
-          "description": "Most items to return (1 to 1000, default 100); a page that does not fit the byte bound fails with ResultTooLarge, whose details say how many fit.",
+          "description": "Page size.",
           "type": "integer",
           "minimum": 1,
           "maximum": 1000
         },
         "max_bytes": {
-          "description": "Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes (which is also the default).",
+          "description": "Result byte cap.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         }
       },
       "required": [
@@ -2944,7 +2114,6 @@ export const TOOL_LIST: Tool[] = [
                 "type": "boolean"
               },
               "disabled": {
-                "description": "Why the action is not available now, or null.",
                 "anyOf": [
                   {
                     "type": "string"
@@ -2978,8 +2147,7 @@ export const TOOL_LIST: Tool[] = [
                     "message"
                   ],
                   "additionalProperties": false
-                },
-                "description": "The diagnostics it fixes."
+                }
               },
               "has_edit": {
                 "type": "boolean"
@@ -3002,18 +2170,15 @@ export const TOOL_LIST: Tool[] = [
         },
         "total": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "returned": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "offset": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         }
       },
       "required": [
@@ -3025,7 +2190,6 @@ export const TOOL_LIST: Tool[] = [
       "additionalProperties": false
     },
     "annotations": {
-      "title": "Code actions (listing only)",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
@@ -3034,42 +2198,36 @@ export const TOOL_LIST: Tool[] = [
   },
   {
     "name": "rename_preview",
-    "title": "Rename preview (nothing is written)",
-    "description": "What renaming the symbol at a 1-based line and column, or named by `symbol`, to new_name would change: every edit per file (range, new text, the line as it is now) and any file operations. Only a preview: no file is ever written.",
+    "title": "Rename preview",
+    "description": "Edits per file that renaming a symbol would make; nothing is written.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "workspace": {
-          "description": "Workspace name; optional when only one is configured.",
-          "type": "string",
-          "minLength": 1
+          "description": "Workspace name.",
+          "type": "string"
         },
         "server": {
-          "description": "Server name; optional when exactly one server of the workspace claims the file's extension.",
-          "type": "string",
-          "minLength": 1
+          "description": "Server name.",
+          "type": "string"
         },
         "path": {
           "type": "string",
-          "minLength": 1,
-          "description": "File path relative to the workspace root, or absolute inside it."
+          "description": "File path in the workspace."
         },
         "line": {
-          "description": "1-based line. With `symbol`, chooses among several symbols of that name.",
+          "description": "1-based line.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "column": {
-          "description": "1-based column in Unicode code points. Not together with `symbol`.",
+          "description": "1-based column (code points).",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "symbol": {
-          "description": "Instead of line + column: a symbol name or dotted name path of this file (e.g. \"Widget.area\"); its name's start is used.",
-          "type": "string",
-          "minLength": 1
+          "description": "Instead of column: a name in the file, or A.b; line narrows.",
+          "type": "string"
         },
         "new_name": {
           "type": "string",
@@ -3077,10 +2235,9 @@ export const TOOL_LIST: Tool[] = [
           "description": "The new name."
         },
         "max_bytes": {
-          "description": "Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes (which is also the default).",
+          "description": "Result byte cap.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         }
       },
       "required": [
@@ -3094,8 +2251,7 @@ export const TOOL_LIST: Tool[] = [
       "properties": {
         "applied": {
           "type": "boolean",
-          "const": false,
-          "description": "Always false: the bridge never writes files."
+          "const": false
         },
         "files": {
           "type": "array",
@@ -3114,58 +2270,7 @@ export const TOOL_LIST: Tool[] = [
                   "type": "object",
                   "properties": {
                     "range": {
-                      "type": "object",
-                      "properties": {
-                        "start": {
-                          "type": "object",
-                          "properties": {
-                            "line": {
-                              "type": "integer",
-                              "minimum": 1,
-                              "maximum": 9007199254740991,
-                              "description": "1-based line number, as an editor shows it."
-                            },
-                            "column": {
-                              "type": "integer",
-                              "minimum": 1,
-                              "maximum": 9007199254740991,
-                              "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                            }
-                          },
-                          "required": [
-                            "line",
-                            "column"
-                          ],
-                          "additionalProperties": false
-                        },
-                        "end": {
-                          "type": "object",
-                          "properties": {
-                            "line": {
-                              "type": "integer",
-                              "minimum": 1,
-                              "maximum": 9007199254740991,
-                              "description": "1-based line number, as an editor shows it."
-                            },
-                            "column": {
-                              "type": "integer",
-                              "minimum": 1,
-                              "maximum": 9007199254740991,
-                              "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                            }
-                          },
-                          "required": [
-                            "line",
-                            "column"
-                          ],
-                          "additionalProperties": false
-                        }
-                      },
-                      "required": [
-                        "start",
-                        "end"
-                      ],
-                      "additionalProperties": false
+                      "$ref": "#/definitions/range"
                     },
                     "new_text": {
                       "type": "string"
@@ -3235,8 +2340,7 @@ export const TOOL_LIST: Tool[] = [
         },
         "total_edits": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         }
       },
       "required": [
@@ -3245,10 +2349,45 @@ export const TOOL_LIST: Tool[] = [
         "file_operations",
         "total_edits"
       ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "definitions": {
+        "range": {
+          "type": "object",
+          "properties": {
+            "start": {
+              "$ref": "#/definitions/position"
+            },
+            "end": {
+              "$ref": "#/definitions/position"
+            }
+          },
+          "required": [
+            "start",
+            "end"
+          ],
+          "additionalProperties": false
+        },
+        "position": {
+          "type": "object",
+          "properties": {
+            "line": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "column": {
+              "type": "integer",
+              "minimum": 1
+            }
+          },
+          "required": [
+            "line",
+            "column"
+          ],
+          "additionalProperties": false
+        }
+      }
     },
     "annotations": {
-      "title": "Rename preview (nothing is written)",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
@@ -3258,19 +2397,17 @@ export const TOOL_LIST: Tool[] = [
   {
     "name": "session_restart",
     "title": "Restart session",
-    "description": "Stop a session's language server (its whole process tree) and start it again; the only way to revive a dead session.",
+    "description": "Restart a session's server (whole process tree); revives a dead session.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "workspace": {
-          "description": "Workspace name; optional when only one is configured.",
-          "type": "string",
-          "minLength": 1
+          "description": "Workspace name.",
+          "type": "string"
         },
         "server": {
           "type": "string",
-          "minLength": 1,
-          "description": "Name of the server whose session to restart, as session_status lists it."
+          "description": "Server name."
         }
       },
       "required": [
@@ -3300,8 +2437,7 @@ export const TOOL_LIST: Tool[] = [
           "anyOf": [
             {
               "type": "integer",
-              "minimum": -9007199254740991,
-              "maximum": 9007199254740991
+              "minimum": 1
             },
             {
               "type": "null"
@@ -3312,8 +2448,7 @@ export const TOOL_LIST: Tool[] = [
           "anyOf": [
             {
               "type": "integer",
-              "minimum": -9007199254740991,
-              "maximum": 9007199254740991
+              "minimum": 1
             },
             {
               "type": "null"
@@ -3322,8 +2457,7 @@ export const TOOL_LIST: Tool[] = [
         },
         "tree_processes": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "pinned_version": {
           "type": "string"
@@ -3342,8 +2476,7 @@ export const TOOL_LIST: Tool[] = [
           "anyOf": [
             {
               "type": "integer",
-              "minimum": -9007199254740991,
-              "maximum": 9007199254740991
+              "minimum": 0
             },
             {
               "type": "null"
@@ -3352,26 +2485,21 @@ export const TOOL_LIST: Tool[] = [
         },
         "restarts": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "open_documents": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "max_open_documents": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "requests_in_flight": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "rss_mb": {
-          "description": "Resident memory (MiB) of the whole process tree, daemons included, sampled each second; null when not running.",
           "anyOf": [
             {
               "type": "number"
@@ -3385,14 +2513,12 @@ export const TOOL_LIST: Tool[] = [
           "anyOf": [
             {
               "type": "integer",
-              "minimum": -9007199254740991,
-              "maximum": 9007199254740991
+              "minimum": 1
             },
             {
               "type": "null"
             }
-          ],
-          "description": "The tree's memory cap (max_rss_mb); null: none."
+          ]
         },
         "last_exit": {
           "anyOf": [
@@ -3402,9 +2528,7 @@ export const TOOL_LIST: Tool[] = [
                 "code": {
                   "anyOf": [
                     {
-                      "type": "integer",
-                      "minimum": -9007199254740991,
-                      "maximum": 9007199254740991
+                      "type": "integer"
                     },
                     {
                       "type": "null"
@@ -3433,11 +2557,9 @@ export const TOOL_LIST: Tool[] = [
                     {
                       "type": "null"
                     }
-                  ],
-                  "description": "memory: ended past max_rss_mb; idle: stopped after idle_stop_s without a call."
+                  ]
                 },
                 "rss_mb": {
-                  "description": "With reason memory: the tree's resident memory (MiB) that passed the cap.",
                   "anyOf": [
                     {
                       "type": "number"
@@ -3514,7 +2636,6 @@ export const TOOL_LIST: Tool[] = [
       "additionalProperties": false
     },
     "annotations": {
-      "title": "Restart session",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": false,
