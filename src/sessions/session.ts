@@ -13,6 +13,7 @@ import {
   type SupervisionTimings,
 } from "../supervision/index.js";
 import { IdleTimer } from "./idle-timer.js";
+import { sessionDeadError, sessionExit, toMiB, type SessionExit } from "./session-exit.js";
 import { StderrTail } from "./stderr-tail.js";
 import { assertPinned, runVersionCommand } from "./version-pin.js";
 
@@ -38,19 +39,6 @@ export interface SessionOptions {
   /** `idle_stop_s` in ms: a session with no call for this long is stopped in order; 0: never. */
   readonly idleStopMs?: number;
   readonly timings?: Partial<SupervisionTimings>;
-}
-
-/** The last end of a session's server, as `session_status` shows it. */
-export interface SessionExit {
-  readonly code: number | null;
-  readonly signal: string | null;
-  /**
-   * Why the bridge ended it: `memory`, its tree passed `max_rss_mb`; `idle`, it had no call for
-   * `idle_stop_s`. Null: it ended on its own.
-   */
-  readonly reason: "memory" | "idle" | null;
-  /** With `memory`: the tree's resident memory (MiB) in the sample that passed the cap; else null. */
-  readonly rss_mb: number | null;
 }
 
 /** Whoever holds a session for the length of a call (a call's scope): the session is not idle meanwhile. */
@@ -366,29 +354,6 @@ export class Session {
   }
 
   private deadError(): BridgeError {
-    const memory = this.lastExit?.reason === "memory" ? this.lastExit : null;
-    const message = memory
-      ? `session ${this.key} was ended: its process tree used ${memory.rss_mb} MiB, past its max_rss_mb of ${this.options.server.max_rss_mb}; call session_restart to start it again`
-      : `session ${this.key} is dead; call session_restart to start it again`;
-    return new BridgeError("SessionDead", message, {
-      session: this.key,
-      reason: this.lastExit?.reason ?? null,
-      ...(memory ? { rss_mb: memory.rss_mb, max_rss_mb: this.options.server.max_rss_mb } : {}),
-      exit_code: this.lastExit?.code ?? null,
-      exit_signal: this.lastExit?.signal ?? null,
-      last_error: this.lastError ? { code: this.lastError.code, message: this.lastError.message } : null,
-      stderr_tail: this.stderr.snapshot(),
-    });
+    return sessionDeadError(this.key, this.lastExit, this.lastError, this.stderr.snapshot(), this.options.server.max_rss_mb);
   }
-}
-
-/** A supervisor's exit report as `session_status` shows it: a memory verdict is the reason. */
-function sessionExit(exit: ExitInfo): SessionExit {
-  const over = exit.overMemory;
-  return { code: exit.code, signal: exit.signal, reason: over ? "memory" : null, rss_mb: over ? toMiB(over.rssKiB) : null };
-}
-
-/** KiB to MiB, to one decimal. */
-function toMiB(kib: number): number {
-  return Math.round((kib / 1024) * 10) / 10;
 }
