@@ -56,9 +56,17 @@ function render(report: StatusReport): string {
       (peer) => `  ${String(peer.session).slice(0, 8)} pid ${peer.peer_pid ?? "-"}, connected ${seconds(peer.connected_ms)}, idle ${seconds(peer.idle_ms)}, ${peer.requests} requests, ${peer.in_flight} in flight`,
     ),
     `sessions: ${report.sessions.length}`,
-    ...report.sessions.map((session) => `  ${session.workspace}/${session.server}: ${session.state}${session.pid === null ? "" : ` pid ${session.pid}`}, ${session.tree_processes} processes`),
+    ...report.sessions.map((session) => `  ${session.workspace}/${session.server}: ${session.state}${session.pid === null ? "" : ` pid ${session.pid}`}, ${session.tree_processes} processes${memory(session)}`),
   ];
   return lines.join("\n") + "\n";
+}
+
+/** `, 312.4 MiB of 4096 MiB` while it runs, and why the bridge last ended it (memory or idle). */
+function memory(session: Record<string, unknown>): string {
+  const rss = typeof session.rss_mb === "number" ? `, ${session.rss_mb} MiB${typeof session.max_rss_mb === "number" ? ` of ${session.max_rss_mb} MiB` : ""}` : "";
+  const exit = session.last_exit as { reason?: string | null; rss_mb?: number | null } | null;
+  const why = exit?.reason === "memory" ? `, last ended for memory (${exit.rss_mb} MiB)` : exit?.reason === "idle" ? ", last stopped idle" : "";
+  return rss + why;
 }
 
 function seconds(ms: unknown): string {

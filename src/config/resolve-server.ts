@@ -103,6 +103,8 @@ export async function resolveServer(index: number, raw: Salvaged<RawServer>, con
     watch_files: pick("watch_files") ?? "server",
     initialization_options: pick("initialization_options") ?? SERVER_DEFAULTS.initialization_options,
     settings: pick("settings") ?? SERVER_DEFAULTS.settings,
+    // 0 is how a [[server]] turns its profile's cap off.
+    max_rss_mb: pick("max_rss_mb") || null,
   };
   return { server, languages, problems };
 }

@@ -43,6 +43,13 @@ const BridgeSchema = z
       256,
       "Documents each session keeps open; past it the least recently used one is closed (didClose) and reopened from disk when next asked for.",
     ),
+    idle_stop_s: z
+      .int()
+      .nonnegative()
+      .default(0)
+      .describe(
+        "A session with no call for this many seconds is stopped in order (state idle, last exit reason idle); the next call starts it again. 0: never.",
+      ),
   })
   .describe("Bridge-wide limits.");
 
@@ -147,6 +154,12 @@ const serverFields = {
     .record(z.string(), z.unknown())
     .meta({ default: SERVER_DEFAULTS.settings })
     .describe('Answers workspace/configuration: section "a.b" is settings.a.b.'),
+  max_rss_mb: z
+    .int()
+    .nonnegative()
+    .describe(
+      "Resident memory (MiB) the session's whole process tree may use; past it the tree is ended and calls answer SessionDead with reason memory until session_restart. 0: no cap (turns a profile's cap off).",
+    ),
 };
 
 /** The keys a server must have once its profile is merged. */

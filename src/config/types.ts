@@ -26,6 +26,8 @@ export interface BridgeSettings {
   readonly max_result_bytes: number;
   readonly request_timeout_ms: number;
   readonly max_open_documents: number;
+  /** Seconds without a call after which a session is stopped in order; 0: never. */
+  readonly idle_stop_s: number;
 }
 
 export interface SharedSettings {
@@ -80,6 +82,8 @@ export interface ResolvedServer {
   readonly initialization_options: Readonly<Record<string, unknown>>;
   /** Answers workspace/configuration: a section "a.b" is looked up as settings.a.b. */
   readonly settings: Readonly<Record<string, unknown>>;
+  /** Cap on the resident memory (MiB) of the session's whole process tree, or null for none. */
+  readonly max_rss_mb: number | null;
 }
 
 export interface ResolvedWorkspace {

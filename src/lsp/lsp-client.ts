@@ -100,6 +100,9 @@ export class LspClient {
   // Set once the bridge began `shutdown`: the session is being stopped on purpose.
   private stopping = false;
   private brokenReason: string | null = null;
+  // The bridge ended the connection for a reason of its own (the server's tree passed its memory
+  // cap): every call that finds the connection closed fails with this error.
+  private endError: BridgeError | null = null;
   private readonly closeListeners = new Set<() => void>();
   private initializeResult: InitializeResult | null = null;
   private pending = 0;
@@ -341,9 +344,9 @@ export class LspClient {
     }
   }
 
-  /** Whether the bridge began shutting this client down (a restart, or the bridge's end). */
+  /** Whether the bridge began shutting this client down (a restart, the bridge's end, or `dispose` with an error). */
   get isStopping(): boolean {
-    return this.stopping;
+    return this.stopping || this.endError !== null;
   }
 
   /**
@@ -353,6 +356,7 @@ export class LspClient {
    * server broke the protocol.
    */
   closedError(method: string): BridgeError {
+    if (this.endError !== null) return this.endError;
     if (this.stopping) {
       return new BridgeError("SessionDead", `the session was stopped (restart or shutdown) during ${method}`, { method, stopped: true });
     }
@@ -384,10 +388,15 @@ export class LspClient {
     }
   }
 
-  /** Drops the connection without a handshake (the server is already gone). */
-  dispose(): void {
-    this.connection.dispose();
+  /**
+   * Drops the connection without a handshake (the server is gone, or is being ended). With
+   * `error`, calls still waiting, and later ones, fail with it instead of `ServerCrashed`.
+   */
+  dispose(error?: BridgeError): void {
+    if (!this.closed && error !== undefined) this.endError = error;
+    // Listeners first, so that waiting requests fail with that error, as in breakConnection.
     this.markClosed();
+    this.connection.dispose();
   }
 }
 

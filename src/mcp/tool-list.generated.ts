@@ -101,6 +101,27 @@ export const TOOL_LIST: Tool[] = [
                 "type": "integer",
                 "minimum": 0
               },
+              "rss_mb": {
+                "anyOf": [
+                  {
+                    "type": "number"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "max_rss_mb": {
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 1
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
               "last_exit": {
                 "anyOf": [
                   {
@@ -125,11 +146,37 @@ export const TOOL_LIST: Tool[] = [
                             "type": "null"
                           }
                         ]
+                      },
+                      "reason": {
+                        "anyOf": [
+                          {
+                            "type": "string",
+                            "enum": [
+                              "memory",
+                              "idle"
+                            ]
+                          },
+                          {
+                            "type": "null"
+                          }
+                        ]
+                      },
+                      "rss_mb": {
+                        "anyOf": [
+                          {
+                            "type": "number"
+                          },
+                          {
+                            "type": "null"
+                          }
+                        ]
                       }
                     },
                     "required": [
                       "code",
-                      "signal"
+                      "signal",
+                      "reason",
+                      "rss_mb"
                     ],
                     "additionalProperties": false
                   },
@@ -182,6 +229,8 @@ export const TOOL_LIST: Tool[] = [
               "open_documents",
               "max_open_documents",
               "requests_in_flight",
+              "rss_mb",
+              "max_rss_mb",
               "last_exit",
               "last_error",
               "stderr_tail"
@@ -2450,6 +2499,27 @@ export const TOOL_LIST: Tool[] = [
           "type": "integer",
           "minimum": 0
         },
+        "rss_mb": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "max_rss_mb": {
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 1
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
         "last_exit": {
           "anyOf": [
             {
@@ -2474,11 +2544,37 @@ export const TOOL_LIST: Tool[] = [
                       "type": "null"
                     }
                   ]
+                },
+                "reason": {
+                  "anyOf": [
+                    {
+                      "type": "string",
+                      "enum": [
+                        "memory",
+                        "idle"
+                      ]
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                },
+                "rss_mb": {
+                  "anyOf": [
+                    {
+                      "type": "number"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
                 }
               },
               "required": [
                 "code",
-                "signal"
+                "signal",
+                "reason",
+                "rss_mb"
               ],
               "additionalProperties": false
             },
@@ -2531,6 +2627,8 @@ export const TOOL_LIST: Tool[] = [
         "open_documents",
         "max_open_documents",
         "requests_in_flight",
+        "rss_mb",
+        "max_rss_mb",
         "last_exit",
         "last_error",
         "stderr_tail"

@@ -108,13 +108,19 @@ async function fromProject(group: SessionGroup, results: FileDiagnostics[], opti
   const texts = new Map<string, string>();
   for (const { target } of group.items) texts.set(target.file.absolutePath, await readSourceFile(target.file.absolutePath, target.file.path));
   const deadline = Deadline.in(options.config.bridge.request_timeout_ms);
-  let client: LspClient;
+  // The session is held for the whole project run, so idle_stop_s never counts it as quiet.
+  const hold = new CallScope();
   try {
-    client = await options.sessions.readyClient(group.workspace, group.server, deadline);
-  } catch (error) {
-    throw namingFile(error, group.items[0]!.target);
+    let client: LspClient;
+    try {
+      client = await options.sessions.readyClient(group.workspace, group.server, deadline, hold);
+    } catch (error) {
+      throw namingFile(error, group.items[0]!.target);
+    }
+    return await diagnoseFromProject(client, group.items, texts, results, options, deadline);
+  } finally {
+    hold.close();
   }
-  return diagnoseFromProject(client, group.items, texts, results, options, deadline);
 }
 
 /** A timeout says which file did not settle; a cancellation stays what it is. */

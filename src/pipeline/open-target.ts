@@ -37,7 +37,7 @@ export async function openTarget(
   const file = resolveFile(workspace, args.path);
   const { server, languageId } = pickServerForFile(context.config, workspace, args.server, file);
   const text = await readSourceFile(file.absolutePath, file.path);
-  const client = await context.sessions.readyClient(workspace, server, context.deadline);
+  const client = await context.sessions.readyClient(workspace, server, context.deadline, context.scope);
   // A server whose files the bridge watches hears of changes on disk before it is asked
   // anything (`refreshed`: the caller has just looked at the whole workspace).
   if (client.bridgeWatchesFiles && !options.refreshed) {

@@ -4,7 +4,7 @@ import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../confi
 import type { Deadline } from "../contract/deadline.js";
 import type { LspClient } from "../lsp/lsp-client.js";
 import type { SupervisionTimings } from "../supervision/index.js";
-import { Session } from "./session.js";
+import { Session, type SessionHolder } from "./session.js";
 
 /**
  * Every configured (workspace, server) pair, each a `Session` created idle. It enforces
@@ -23,7 +23,14 @@ export class SessionRegistry {
       for (const serverName of workspace.servers) {
         const server = config.servers.find((candidate) => candidate.name === serverName);
         if (!server) continue;
-        this.sessions.set(keyOf(workspace.name, server.name), new Session({ workspace, server, logger, timings, maxOpenDocuments: config.bridge.max_open_documents }));
+        this.sessions.set(keyOf(workspace.name, server.name), new Session({
+            workspace,
+            server,
+            logger,
+            timings,
+            maxOpenDocuments: config.bridge.max_open_documents,
+            idleStopMs: config.bridge.idle_stop_s * 1000,
+          }),);
       }
     }
   }
@@ -35,12 +42,15 @@ export class SessionRegistry {
     return session;
   }
 
-  /** The ready client of a pair, starting it when idle and a slot is free. */
-  async readyClient(workspace: ResolvedWorkspace, server: ResolvedServer, deadline: Deadline): Promise<LspClient> {
+  /**
+   * The ready client of a pair, starting it when idle and a slot is free; `holder` (the call's
+   * scope) keeps the session from being stopped as idle until the call ends.
+   */
+  async readyClient(workspace: ResolvedWorkspace, server: ResolvedServer, deadline: Deadline, holder?: SessionHolder): Promise<LspClient> {
     const session = this.get(workspace, server);
     this.assertOpen();
     if (session.currentState === "idle") this.assertSlotFree();
-    return session.readyClient(deadline);
+    return session.readyClient(deadline, holder);
   }
 
   /** Restarts a pair; a restart of a session that is not live needs a free slot too. */

@@ -3,7 +3,17 @@ import type { Logger } from "../contract/logger.js";
 import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { Deadline } from "../contract/deadline.js";
 import { LspClient } from "../lsp/lsp-client.js";
-import { scrubbedEnv, spawnSupervised, type ExitInfo, type SupervisedServer, type SupervisionTimings } from "../supervision/index.js";
+import { setTimeout as delay } from "node:timers/promises";
+import {
+  scrubbedEnv,
+  spawnSupervised,
+  type ExitInfo,
+  type MemoryOverCap,
+  type SupervisedServer,
+  type SupervisionTimings,
+} from "../supervision/index.js";
+import { IdleTimer } from "./idle-timer.js";
+import { sessionDeadError, sessionExit, toMiB, type SessionExit } from "./session-exit.js";
 import { StderrTail } from "./stderr-tail.js";
 import { assertPinned, runVersionCommand } from "./version-pin.js";
 
@@ -17,6 +27,8 @@ type SessionPhase = SessionState | "stopping";
 
 /** How long an orderly LSP shutdown may take before the supervisor reaps the tree anyway. */
 const SHUTDOWN_GRACE_MS = 2000;
+/** After a stop, how long the server's exit status may take to arrive (it is on its way by then). */
+const EXIT_REPORT_MS = 500;
 
 export interface SessionOptions {
   readonly workspace: ResolvedWorkspace;
@@ -24,7 +36,14 @@ export interface SessionOptions {
   readonly logger: Logger;
   /** `max_open_documents`: how many documents the session keeps open in its server. */
   readonly maxOpenDocuments: number;
+  /** `idle_stop_s` in ms: a session with no call for this long is stopped in order; 0: never. */
+  readonly idleStopMs?: number;
   readonly timings?: Partial<SupervisionTimings>;
+}
+
+/** Whoever holds a session for the length of a call (a call's scope): the session is not idle meanwhile. */
+export interface SessionHolder {
+  defer(release: () => void): void;
 }
 
 /** A snapshot of one session for `session_status`. */
@@ -39,7 +58,10 @@ export interface SessionSnapshot {
   readonly open_documents: number;
   readonly max_open_documents: number;
   readonly requests_in_flight: number;
-  readonly last_exit: ExitInfo | null;
+  /** The whole tree's resident memory (MiB) as last sampled; null when no server runs. */
+  readonly rss_mb: number | null;
+  readonly max_rss_mb: number | null;
+  readonly last_exit: SessionExit | null;
   readonly last_error: { code: string; message: string } | null;
   readonly stderr_tail: string[];
 }
@@ -62,11 +84,14 @@ export class Session {
   private reportedVersion: string | null = null;
   private readyAt: number | null = null;
   private restartCount = 0;
-  private lastExit: ExitInfo | null = null;
+  private lastExit: SessionExit | null = null;
   private lastError: BridgeError | null = null;
   private stderr = new StderrTail();
+  private readonly idle: IdleTimer;
 
-  constructor(private readonly options: SessionOptions) {}
+  constructor(private readonly options: SessionOptions) {
+    this.idle = new IdleTimer(options.idleStopMs ?? 0, () => void this.stopIdle());
+  }
 
   get key(): string {
     return `${this.options.workspace.name}/${this.options.server.name}`;
@@ -84,9 +109,12 @@ export class Session {
 
   /**
    * The ready client, starting the session if it is idle; waits out a stop in progress first. A
-   * dead session answers `SessionDead`, and so does one that was closed for good.
+   * dead session answers `SessionDead`, and so does one that was closed for good. `holder` (the
+   * call's scope) keeps the session from counting as idle until it releases it.
    */
-  async readyClient(deadline: Deadline): Promise<LspClient> {
+  async readyClient(deadline: Deadline, holder?: SessionHolder): Promise<LspClient> {
+    if (holder) holder.defer(this.idle.hold());
+    else this.idle.touch();
     for (;;) {
       if (this.transition) {
         await deadline.race(this.transition.catch(() => {}), `${this.key} to finish stopping`);
@@ -129,16 +157,17 @@ export class Session {
   }
 
   // One stop at a time: a second stop waits for the first and then stops what came after it.
-  private async transit(afterTeardown: () => void): Promise<void> {
+  // `afterTeardown` gets the server's exit, when it was seen.
+  private async transit(afterTeardown: (exit: ExitInfo | null) => void): Promise<void> {
     while (this.transition) await this.transition.catch(() => {});
     const run = async (): Promise<void> => {
       const starting = this.starting;
       if (starting) await starting.catch(() => {});
       this.phase = "stopping";
-      await this.teardown();
+      const exit = await this.teardown();
       this.starting = null;
       this.phase = "idle";
-      afterTeardown();
+      afterTeardown(exit);
     };
     const transition = run();
     this.transition = transition;
@@ -149,9 +178,25 @@ export class Session {
     }
   }
 
+  /**
+   * `idle_stop_s` passed with no call: the session is stopped in order (as a restart stops it) and
+   * returns to idle, with last exit reason `idle`; the next call starts it as a first call does.
+   */
+  private async stopIdle(): Promise<void> {
+    if (this.closed || this.transition) return;
+    // A start that outlasts the idle time is not idleness: look again once it is done.
+    if (this.phase === "starting") return this.idle.touch();
+    if (this.phase !== "ready") return;
+    this.options.logger.info("session idle: stopping it", { session: this.key, idle_stop_ms: this.options.idleStopMs });
+    await this.transit((exit) => {
+      this.lastExit = { code: exit?.code ?? null, signal: exit?.signal ?? null, reason: "idle", rss_mb: null };
+    });
+  }
+
   snapshot(): SessionSnapshot {
     // An idle session has no process; a dead one keeps its last pids, to say what died.
     const process = this.phase === "idle" ? null : this.process;
+    const memory = this.isLive ? (this.process?.memory() ?? null) : null;
     return {
       state: this.currentState,
       pid: process?.serverPid ?? null,
@@ -163,6 +208,8 @@ export class Session {
       open_documents: this.phase === "ready" ? (this.client?.documents.openCount ?? 0) : 0,
       max_open_documents: this.options.maxOpenDocuments,
       requests_in_flight: this.phase === "ready" ? (this.client?.requestsInFlight ?? 0) : 0,
+      rss_mb: memory ? toMiB(memory.rssKiB) : null,
+      max_rss_mb: this.options.server.max_rss_mb,
       last_exit: this.lastExit,
       last_error: this.lastError ? { code: this.lastError.code, message: this.lastError.message } : null,
       stderr_tail: this.stderr.snapshot(),
@@ -179,12 +226,13 @@ export class Session {
         : Promise.resolve(null);
       versionFromCommand.catch(() => {});
       const spawned = await spawnSupervised(
-        { command: server.command, args: server.args, env, cwd: workspace.root, label: this.key },
+        { command: server.command, args: server.args, env, cwd: workspace.root, label: this.key, maxRssMb: server.max_rss_mb },
         this.options.timings,
       );
       this.process = spawned;
       this.stderr.follow(spawned.stderr);
       void spawned.exited.then((exit) => this.onExit(spawned, exit));
+      void spawned.overMemory.then((over) => this.onOverMemory(spawned, over));
       const client = LspClient.connect({
         input: spawned.stdout,
         output: spawned.stdin,
@@ -210,6 +258,7 @@ export class Session {
       if (this.phase !== "starting") throw this.deadError();
       this.phase = "ready";
       this.readyAt = Date.now();
+      this.idle.touch();
       logger.info("session ready", { session: this.key, pid: spawned.serverPid, version: reported });
       return client;
     } catch (error) {
@@ -224,6 +273,7 @@ export class Session {
   }
 
   private startFailure(error: unknown): BridgeError {
+    if (this.lastExit?.reason === "memory") return this.deadError();
     if (this.lastExit) {
       const { code, signal } = this.lastExit;
       return new BridgeError("ServerStartFailed", `${this.key} exited during start (code ${code}, signal ${signal})`, {
@@ -249,7 +299,7 @@ export class Session {
 
   private onExit(spawned: SupervisedServer, exit: ExitInfo): void {
     if (this.process !== spawned || this.phase === "stopping") return;
-    this.lastExit = exit;
+    this.lastExit = sessionExit(exit);
     if (this.phase === "ready" || this.phase === "starting") {
       this.phase = "dead";
       this.options.logger.warn("server exited", { session: this.key, code: exit.code, signal: exit.signal });
@@ -257,6 +307,23 @@ export class Session {
       // The server is gone, but daemons it left behind are still ours to reap.
       void spawned.stop();
     }
+  }
+
+  // The supervisor is ending the tree because it passed max_rss_mb. The session is dead from now
+  // on, calls in flight included (SessionDead with the memory seen, not a crash); the exit
+  // status follows in onExit. Only session_restart brings it back.
+  private onOverMemory(spawned: SupervisedServer, over: MemoryOverCap): void {
+    if (this.process !== spawned || this.phase === "stopping" || this.phase === "dead") return;
+    this.phase = "dead";
+    this.lastExit = sessionExit({ code: null, signal: null, overMemory: over });
+    this.idle.cancel();
+    this.options.logger.warn("session ended: its process tree passed max_rss_mb", {
+      session: this.key,
+      rss_mb: this.lastExit.rss_mb,
+      max_rss_mb: this.options.server.max_rss_mb,
+    });
+    this.client?.dispose(this.deadError());
+    void spawned.stop();
   }
 
   // A connection the bridge ended because the server broke the protocol: the process may still
@@ -270,26 +337,25 @@ export class Session {
     void spawned.stop();
   }
 
-  private async teardown(): Promise<void> {
+  /** Ends the client and the tree; resolves with the server's exit, when it was seen. */
+  private async teardown(): Promise<ExitInfo | null> {
     const client = this.client;
     const spawned = this.process;
     this.client = null;
+    this.idle.cancel();
     if (client) await client.shutdown(Deadline.in(SHUTDOWN_GRACE_MS));
+    let exit: ExitInfo | null = null;
     if (spawned) {
       // An orderly exit first; the supervisor then reaps whatever the server left running.
       await Deadline.in(SHUTDOWN_GRACE_MS).race(spawned.exited, "server exit").catch(() => {});
       await spawned.stop();
+      exit = await Promise.race([spawned.exited, delay(EXIT_REPORT_MS, null, { ref: false })]);
     }
     this.readyAt = null;
+    return exit;
   }
 
   private deadError(): BridgeError {
-    return new BridgeError("SessionDead", `session ${this.key} is dead; call session_restart to start it again`, {
-      session: this.key,
-      exit_code: this.lastExit?.code ?? null,
-      exit_signal: this.lastExit?.signal ?? null,
-      last_error: this.lastError ? { code: this.lastError.code, message: this.lastError.message } : null,
-      stderr_tail: this.stderr.snapshot(),
-    });
+    return sessionDeadError(this.key, this.lastExit, this.lastError, this.stderr.snapshot(), this.options.server.max_rss_mb);
   }
 }

@@ -22,6 +22,8 @@ export interface StartMessage {
   /** `pid:starttime` of the bridge, watched by the supervisor. */
   readonly owner: string;
   readonly timings: SupervisionTimings;
+  /** Cap on the tree's resident memory in KiB; null: measured, never ended for it. */
+  readonly maxRssKiB: number | null;
 }
 
 export type BridgeMessage = StartMessage | { readonly type: "stop" };
@@ -30,6 +32,10 @@ export type SupervisorMessage =
   | { readonly type: "started"; readonly serverPid: number; readonly serverStartTime: number; readonly pdeathsig: boolean }
   | { readonly type: "start-failed"; readonly message: string; readonly details: Record<string, unknown> }
   | { readonly type: "exited"; readonly code: number | null; readonly signal: string | null }
+  /** The tree's resident memory, sent at start and every `memorySampleMs`. */
+  | { readonly type: "memory"; readonly rssKiB: number; readonly processes: number }
+  /** The tree passed `maxRssKiB`: sent once, before its reap begins (so before `exited`). */
+  | { readonly type: "over-memory"; readonly rssKiB: number; readonly capKiB: number; readonly processes: number }
   | {
       readonly type: "reaped";
       readonly reason: string;

@@ -6,4 +6,4 @@ export { spawnSupervised } from "./spawn-supervised.js";
 export { scrubbedEnv } from "./server-env.js";
 export { sweepOrphans, type SweepLog } from "./orphan-sweep.js";
 export { DEFAULT_TIMINGS, resolveTimings } from "./types.js";
-export type { ExitInfo, SpawnSpec, SupervisedServer, SupervisionTimings } from "./types.js";
+export type { ExitInfo, MemoryOverCap, MemorySample, SpawnSpec, SupervisedServer, SupervisionTimings } from "./types.js";

@@ -23,7 +23,7 @@ export interface ReapOutcome {
  */
 export async function reapTree(
   scan: () => readonly ProcessIdentity[],
-  timings: SupervisionTimings,
+  timings: Pick<SupervisionTimings, "termGraceMs" | "confirmDeadlineMs">,
 ): Promise<ReapOutcome> {
   const started = Date.now();
   const signalled = new Set<string>();

@@ -76,6 +76,22 @@ export function readUid(pid: number): number | undefined {
 }
 
 /**
+ * Resident memory of a process in KiB (`VmRSS:` of /proc/PID/status: anonymous, file-backed and
+ * shared pages it has mapped in RAM), or undefined when it is gone. Kernel threads and zombies
+ * have no VmRSS line and count as 0.
+ */
+export function readRssKiB(pid: number): number | undefined {
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, "latin1");
+  } catch {
+    return undefined;
+  }
+  const match = /^VmRSS:\s+(\d+) kB/m.exec(status);
+  return match ? Number(match[1]) : 0;
+}
+
+/**
  * The value of one variable in the environment a process was started (exec'd) with, or undefined
  * when it is absent, the process is gone, or its environ cannot be read (another user's process).
  */

@@ -108,6 +108,7 @@ export async function spawnSupervised(
     token,
     owner,
     timings: resolved,
+    maxRssKiB: spec.maxRssMb ? spec.maxRssMb * 1024 : null,
   });
 
   const first = await startup;

@@ -4,7 +4,7 @@ import { writeMessage, type SupervisorMessage } from "./control-channel.js";
 import { reapTree, signal } from "./kill-tree.js";
 import type { ProcessIdentity } from "./proc-table.js";
 import { scanTree } from "./tree-scan.js";
-import type { ExitInfo, SupervisedServer, SupervisionTimings } from "./types.js";
+import type { ExitInfo, MemoryOverCap, MemorySample, SupervisedServer, SupervisionTimings } from "./types.js";
 
 /** Slack on top of the supervisor's own reap budget before the bridge takes over. */
 const SUPERVISOR_SLACK_MS = 300;
@@ -31,13 +31,18 @@ export class SupervisedProcess implements SupervisedServer {
   readonly stdout: Readable;
   readonly stderr: Readable;
   readonly exited: Promise<ExitInfo>;
+  readonly overMemory: Promise<MemoryOverCap>;
 
   private server: ProcessIdentity | undefined;
   private settleExit!: (info: ExitInfo) => void;
+  private settleOverMemory!: (over: MemoryOverCap) => void;
   private supervisorExited = false;
   private controlEnded = false;
   private readonly supervisorGone: Promise<void>;
   private stopping: Promise<void> | undefined;
+  private latestMemory: MemorySample | null = null;
+  private overCap: MemoryOverCap | undefined;
+  private serverExited = false;
 
   constructor(private readonly parts: SupervisedProcessParts) {
     this.supervisorPid = parts.supervisorId.pid;
@@ -45,6 +50,7 @@ export class SupervisedProcess implements SupervisedServer {
     this.stdout = parts.stdout;
     this.stderr = parts.stderr;
     this.exited = new Promise((resolve) => (this.settleExit = resolve));
+    this.overMemory = new Promise((resolve) => (this.settleOverMemory = resolve));
     // Writes to a server that is gone must not crash the bridge; the exit is reported via `exited`.
     for (const stream of [parts.stdin, parts.stdout, parts.stderr, parts.control]) stream.on("error", () => {});
     this.supervisorGone = new Promise((resolve) =>
@@ -67,7 +73,16 @@ export class SupervisedProcess implements SupervisedServer {
 
   /** One message from the supervisor. */
   onMessage(message: SupervisorMessage): void {
-    if (message.type === "exited") this.settleExit({ code: message.code, signal: message.signal });
+    if (message.type === "memory") this.latestMemory = { rssKiB: message.rssKiB, processes: message.processes, at: Date.now() };
+    else if (message.type === "over-memory") {
+      this.overCap = { rssKiB: message.rssKiB, capKiB: message.capKiB };
+      this.settleOverMemory(this.overCap);
+    }
+    else if (message.type === "exited") this.onServerExit({ code: message.code, signal: message.signal });
+  }
+
+  memory(): MemorySample | null {
+    return this.serverExited ? null : this.latestMemory;
   }
 
   /** The control pipe closed: the supervisor has gone or is going. */
@@ -114,7 +129,13 @@ export class SupervisedProcess implements SupervisedServer {
    */
   private settleIfSilent(): void {
     if (!this.supervisorExited || !this.controlEnded) return;
-    this.settleExit({ code: null, signal: "SIGKILL" });
+    this.onServerExit({ code: null, signal: "SIGKILL" });
     void this.stop();
+  }
+
+  /** The first report of the server's end settles `exited`, with the memory verdict when there was one. */
+  private onServerExit(exit: ExitInfo): void {
+    this.serverExited = true;
+    this.settleExit(this.overCap ? { ...exit, overMemory: this.overCap } : exit);
   }
 }

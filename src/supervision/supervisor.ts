@@ -6,6 +6,7 @@ import { findSetpriv, waitForExecPast, withParentDeathSignal } from "./parent-de
 import { checkExecutable } from "./executable.js";
 import { reapTree } from "./kill-tree.js";
 import { identify, isAlive, parseIdentity, type ProcessIdentity } from "./proc-table.js";
+import { watchMemory } from "./memory-watch.js";
 import { scanTree } from "./tree-scan.js";
 
 /** How often the supervisor checks that its bridge (pid + start time) is still alive. */
@@ -19,7 +20,9 @@ const EXIT_STATUS_WAIT_MS = 500;
  * The supervisor's whole life, driven by the control pipe: wait for `start`, start the server as
  * its child (stdio inherited: fds 0–2 are the bridge's pipes), report `started`/`exited`, and reap
  * the tree — on `stop`, on EOF of the control pipe (bridge gone), when the bridge's pid no longer
- * names the bridge, on SIGTERM/SIGINT/SIGHUP, and when the server exits. Then exit.
+ * names the bridge, on SIGTERM/SIGINT/SIGHUP, when the server exits, and when the tree's resident
+ * memory passes `maxRssKiB`. Then exit. While the server runs, the tree's memory is measured every
+ * `memorySampleMs` and reported (`memory`), here and not in the bridge, so that no call waits on it.
  */
 export function runSupervisor(control: Duplex): void {
   let start: StartMessage | undefined;
@@ -29,6 +32,7 @@ export function runSupervisor(control: Duplex): void {
   let startReported = false;
   let finishing = false;
   let ownerTimer: NodeJS.Timeout | undefined;
+  let stopMemoryWatch: (() => void) | undefined;
   const send = (message: SupervisorMessage): void => writeMessage(control, message);
 
   readMessages<BridgeMessage>(
@@ -96,6 +100,23 @@ export function runSupervisor(control: Duplex): void {
     if (startReported) return;
     startReported = true;
     send({ type: "started", serverPid: pid, serverStartTime: serverId.startTime, pdeathsig: setpriv !== undefined });
+    if (!finishing) watchTreeMemory(message, serverId);
+  }
+
+  function watchTreeMemory(message: StartMessage, root: ProcessIdentity): void {
+    const tokenMemo = new Map<string, boolean>();
+    const notBefore = identify(process.pid)?.startTime;
+    stopMemoryWatch = watchMemory({
+      scan: () => scanTree({ token: message.token, roots: [root], sessionId: process.pid, notBefore, tokenMemo }),
+      intervalMs: message.timings.memorySampleMs,
+      capKiB: message.maxRssKiB,
+      onSample: ({ rssKiB, processes }) => send({ type: "memory", rssKiB, processes }),
+      onOverCap: ({ rssKiB, processes }) => {
+        // Said before the reap starts, so the bridge knows why before it hears of the exit.
+        send({ type: "over-memory", rssKiB, capKiB: message.maxRssKiB ?? 0, processes });
+        void finish("memory");
+      },
+    });
   }
 
   /** Reports a failed start, once; after a successful start, failures show up as `exited`. */
@@ -110,6 +131,7 @@ export function runSupervisor(control: Duplex): void {
     if (finishing) return;
     finishing = true;
     if (ownerTimer) clearInterval(ownerTimer);
+    stopMemoryWatch?.();
     const token = start?.token;
     if (token !== undefined && start !== undefined) {
       const roots = serverId ? [serverId] : [];

@@ -24,6 +24,13 @@ export interface TreeQuery {
    * not read. This keeps a scan cheap on a busy machine.
    */
   readonly notBefore?: number;
+  /**
+   * A memo of which processes carry the token, by `pid:starttime`, for a caller that scans the
+   * same tree again and again (the memory watch): each process's environment is read once, not
+   * on every scan. Entries of processes that are gone are dropped. Reaping never passes one: it
+   * reads afresh.
+   */
+  readonly tokenMemo?: Map<string, boolean>;
 }
 
 /**
@@ -41,12 +48,33 @@ export function scanTree(query: TreeQuery): ProcessIdentity[] {
     if (query.uid !== undefined && readUid(stat.pid) !== query.uid) continue;
     const isRoot = query.roots?.some((r) => r.pid === stat.pid && r.startTime === stat.startTime);
     const mayCarry = query.notBefore === undefined || stat.startTime >= query.notBefore;
-    if (isRoot || (mayCarry && readEnvironValue(stat.pid, TOKEN_VAR) === query.token)) proven.set(stat.pid, stat);
+    if (isRoot || (mayCarry && carriesToken(stat, query))) proven.set(stat.pid, stat);
   }
+  if (query.tokenMemo) pruneMemo(query.tokenMemo, stats);
   const members = new Map(proven);
   addSessionMembers(stats, members, query);
   addDescendants(stats, members, query.uid);
   return [...members.values()].filter((s) => !exclude.has(s.pid)).map((s) => ({ pid: s.pid, startTime: s.startTime }));
+}
+
+/** Whether the process's environment holds the token, through the query's memo when it has one. */
+function carriesToken(stat: ProcStat, query: TreeQuery): boolean {
+  const memo = query.tokenMemo;
+  if (memo === undefined) return readEnvironValue(stat.pid, TOKEN_VAR) === query.token;
+  const key = `${stat.pid}:${stat.startTime}`;
+  let carries = memo.get(key);
+  if (carries === undefined) {
+    carries = readEnvironValue(stat.pid, TOKEN_VAR) === query.token;
+    memo.set(key, carries);
+  }
+  return carries;
+}
+
+/** Drops the memo entries of processes that are no longer in /proc, once the memo outgrows the table. */
+function pruneMemo(memo: Map<string, boolean>, stats: readonly ProcStat[]): void {
+  if (memo.size <= stats.length) return;
+  const live = new Set(stats.map((s) => `${s.pid}:${s.startTime}`));
+  for (const key of memo.keys()) if (!live.has(key)) memo.delete(key);
 }
 
 /**

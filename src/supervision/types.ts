@@ -12,11 +12,31 @@ export interface SpawnSpec {
   readonly cwd: string;
   /** Short name for logs and status ("app/typescript"). */
   readonly label: string;
+  /** Cap on the whole tree's resident memory, in MiB; absent or null: no cap. */
+  readonly maxRssMb?: number | null;
 }
 
 export interface ExitInfo {
   readonly code: number | null;
   readonly signal: string | null;
+  /** Present when the supervisor ended the tree because it passed its memory cap. */
+  readonly overMemory?: MemoryOverCap;
+}
+
+/** What the supervisor saw when it ended a tree for its memory. */
+export interface MemoryOverCap {
+  /** The tree's resident memory in the sample that passed the cap. */
+  readonly rssKiB: number;
+  readonly capKiB: number;
+}
+
+/** The latest measurement of a running tree's resident memory. */
+export interface MemorySample {
+  /** Sum of VmRSS over the tree's live processes (server, descendants, daemons), in KiB. */
+  readonly rssKiB: number;
+  readonly processes: number;
+  /** Date.now() when it arrived. */
+  readonly at: number;
 }
 
 /** Grace periods and deadlines, injectable so that tests can shrink them. */
@@ -25,15 +45,20 @@ export interface SupervisionTimings {
   readonly termGraceMs: number;
   /** How long to wait, after SIGKILL, for /proc to confirm that the tree is gone. */
   readonly confirmDeadlineMs: number;
+  /** How often the supervisor measures the tree's resident memory (and checks its cap). */
+  readonly memorySampleMs: number;
 }
 
 /**
  * Defaults that keep a whole reap well inside CONTRACT §1's 5 seconds: 1 s of SIGTERM grace,
  * then at most 2.5 s for SIGKILL to be confirmed, leaving room for the bridge's own backstop.
+ * One memory sample a second costs the supervisor 5–10 ms of CPU (100–500 processes on the
+ * machine; docs/supervision.md) and lets a runaway server grow for at most a second past its cap.
  */
 export const DEFAULT_TIMINGS: SupervisionTimings = {
   termGraceMs: 1000,
   confirmDeadlineMs: 2500,
+  memorySampleMs: 1000,
 };
 
 /** Defaults with the caller's overrides; negative or non-numeric values fall back to the default. */
@@ -43,6 +68,8 @@ export function resolveTimings(overrides: Partial<SupervisionTimings> = {}): Sup
   return {
     termGraceMs: pick(overrides.termGraceMs, DEFAULT_TIMINGS.termGraceMs),
     confirmDeadlineMs: pick(overrides.confirmDeadlineMs, DEFAULT_TIMINGS.confirmDeadlineMs),
+    // An interval of 0 would be a busy loop.
+    memorySampleMs: pick(overrides.memorySampleMs, DEFAULT_TIMINGS.memorySampleMs) || DEFAULT_TIMINGS.memorySampleMs,
   };
 }
 
@@ -57,8 +84,18 @@ export interface SupervisedServer {
   readonly stderr: Readable;
   /** Resolves once, when the server process itself has exited (descendants may still live). */
   readonly exited: Promise<ExitInfo>;
+  /**
+   * Resolves when the supervisor reports that the tree passed its memory cap, just before it
+   * ends the tree (so before `exited`); stays pending otherwise.
+   */
+  readonly overMemory: Promise<MemoryOverCap>;
   /** Live processes of the tree right now (server, its descendants, daemons that left it). */
   liveProcessCount(): number;
+  /**
+   * The supervisor's latest measurement of the tree's resident memory (no /proc read here), or
+   * null before the first one arrived and once the server has exited.
+   */
+  memory(): MemorySample | null;
   /**
    * Ends the whole tree: SIGTERM, grace, SIGKILL, then waits until /proc shows none of it.
    * Idempotent; concurrent calls share one stop. Never rejects.

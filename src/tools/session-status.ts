@@ -23,7 +23,16 @@ export const SessionStatusSchema = z.object({
   open_documents: wholeNumber(0),
   max_open_documents: wholeNumber(0),
   requests_in_flight: wholeNumber(0),
-  last_exit: z.object({ code: z.number().int().nullable(), signal: z.string().nullable() }).nullable(),
+  rss_mb: z.number().nullable().describe("Resident MiB of the whole process tree; null when not running."),
+  max_rss_mb: wholeNumber(1).nullable().describe("The tree's cap; null: none."),
+  last_exit: z
+    .object({
+      code: z.number().int().nullable(),
+      signal: z.string().nullable(),
+      reason: z.enum(["memory", "idle"]).nullable().describe("memory: past max_rss_mb; idle: idle_stop_s passed."),
+      rss_mb: z.number().nullable().describe("With reason memory: the MiB seen."),
+    })
+    .nullable(),
   last_error: z.object({ code: z.string(), message: z.string() }).nullable(),
   stderr_tail: z.array(z.string()),
 });
@@ -54,7 +63,11 @@ export function sessionStatus(workspace: ResolvedWorkspace, server: ResolvedServ
     open_documents: snapshot.open_documents,
     max_open_documents: snapshot.max_open_documents,
     requests_in_flight: snapshot.requests_in_flight,
-    last_exit: snapshot.last_exit ? { code: snapshot.last_exit.code, signal: snapshot.last_exit.signal } : null,
+    rss_mb: snapshot.rss_mb,
+    max_rss_mb: snapshot.max_rss_mb,
+    last_exit: snapshot.last_exit
+      ? { code: snapshot.last_exit.code, signal: snapshot.last_exit.signal, reason: snapshot.last_exit.reason, rss_mb: snapshot.last_exit.rss_mb }
+      : null,
     last_error: snapshot.last_error,
     stderr_tail: snapshot.stderr_tail,
   };
@@ -62,8 +75,15 @@ export function sessionStatus(workspace: ResolvedWorkspace, server: ResolvedServ
 
 export function renderStatusLine(status: SessionStatus): string {
   const pid = status.pid === null ? "" : ` pid ${status.pid}`;
-  const exit = status.last_exit ? ` last exit code ${status.last_exit.code} signal ${status.last_exit.signal}` : "";
-  return `${status.workspace}/${status.server}: ${status.state}${pid} (pinned ${status.pinned_version}, reported ${status.reported_version ?? "-"})${exit}`;
+  const rss = status.rss_mb === null ? "" : ` rss ${status.rss_mb} MiB${status.max_rss_mb === null ? "" : ` of ${status.max_rss_mb}`}`;
+  return `${status.workspace}/${status.server}: ${status.state}${pid}${rss} (pinned ${status.pinned_version}, reported ${status.reported_version ?? "-"})${renderExit(status.last_exit)}`;
+}
+
+/** The last exit in words: code and signal, and why the bridge ended it when it did. */
+export function renderExit(exit: SessionStatus["last_exit"]): string {
+  if (exit === null) return "";
+  const why = exit.reason === "memory" ? ` (ended for memory: ${exit.rss_mb} MiB)` : exit.reason === "idle" ? " (stopped idle)" : "";
+  return ` last exit code ${exit.code} signal ${exit.signal}${why}`;
 }
 
 /**

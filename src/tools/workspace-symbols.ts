@@ -74,7 +74,7 @@ async function searchOne(
   query: string,
   named: boolean,
 ): Promise<WorkspaceSymbolItem[] | null> {
-  const client = await context.sessions.readyClient(workspace, server, context.deadline);
+  const client = await context.sessions.readyClient(workspace, server, context.deadline, context.scope);
   if (named) requireWorkspaceSymbols(client);
   else if (!offersWorkspaceSymbols(client)) return null;
   const searchable = await holdProjectAnchor(context, workspace, server, client);

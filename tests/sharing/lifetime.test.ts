@@ -1,5 +1,5 @@
 // How long a shared server lives: while any peer remains, then it reaps its trees and removes its
-// lease; `lspmcp status` shows it, its peers and its sessions.
+// lease; `lspmcp status` shows it, its peers and its sessions (with their memory).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -87,11 +87,13 @@ describe("shared server lifetime", () => {
     expect(report.server).toMatchObject({ build: leaseOf(fixture)!.build, stale: false });
     expect(report.server.build).toMatch(/^[0-9a-f]{64}$/);
     expect(report.peers.map((peer: { peer_pid: number }) => peer.peer_pid).sort()).toEqual([a.pid, b.pid].sort());
-    expect(report.sessions).toEqual([expect.objectContaining({ workspace: "app", server: "typescript", state: "ready" })]);
+    // The tree's memory beside the profile's cap (sampled each second, the first as the server starts).
+    expect(report.sessions).toEqual([expect.objectContaining({ workspace: "app", server: "typescript", state: "ready", max_rss_mb: 4096 })]);
+    expect(report.sessions[0].rss_mb).toBeGreaterThan(0);
     const text = status();
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^shared server pid \d+ at http:\/\/127\.0\.0\.1:\d+\/mcp/);
     expect(text.stdout).toContain("peers: 2");
-    expect(text.stdout).toMatch(/app\/typescript: ready pid \d+/);
+    expect(text.stdout).toMatch(/app\/typescript: ready pid \d+, \d+ processes, [\d.]+ MiB of 4096 MiB/);
   });
 });

@@ -63,6 +63,22 @@ describe("scanTree", () => {
     const later = identify(parent)!.startTime + 1_000_000;
     expect(scanTree({ token, notBefore: later })).toEqual([]);
   });
+
+  test("with a token memo, later scans find the same tree without rereading every environ, and drop the gone", async () => {
+    const token = newSessionToken();
+    const { parent, child } = await parentWithCleanChild({ [TOKEN_VAR]: token });
+    const tokenMemo = new Map<string, boolean>();
+    const first = scanTree({ token, tokenMemo }).map((id) => id.pid).sort();
+    expect(first).toEqual([parent, child].sort());
+    const parentKey = `${parent}:${identify(parent)!.startTime}`;
+    expect(tokenMemo.get(parentKey)).toBe(true);
+    expect(scanTree({ token, tokenMemo }).map((id) => id.pid).sort()).toEqual(first);
+    // Entries of processes that are gone leave the memo once it outgrows the process table.
+    for (let i = 0; i < 5000; i++) tokenMemo.set(`${4_000_000 + i}:1`, false);
+    scanTree({ token, tokenMemo });
+    expect(tokenMemo.has("4000000:1")).toBe(false);
+    expect(tokenMemo.get(parentKey)).toBe(true);
+  });
 });
 
 describe("setpriv argv", () => {

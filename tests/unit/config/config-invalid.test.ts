@@ -52,6 +52,17 @@ describe("each ConfigInvalid case of CONTRACT §3", () => {
     expect(problems[1]?.message).toMatch(/>0/);
   });
 
+  test("memory cap and idle stop: negative, fractional or textual values, each at its key path", async () => {
+    const toml = `[bridge]\nidle_stop_s = -1\n${serverToml("one")}max_rss_mb = "4 GB"\n${WORKSPACE}`;
+    const problems = await problemsOf(await configDir(toml));
+    expect(pathsOf(problems)).toEqual(["bridge.idle_stop_s", "server[0].max_rss_mb"]);
+    expect(problems[0]?.message).toMatch(/>=0/);
+    expect(problems[1]?.message).toMatch(/number/);
+    const fractional = await problemsOf(await configDir(`[bridge]\nidle_stop_s = 1.5\n${serverToml("one")}max_rss_mb = -512\n${WORKSPACE}`));
+    expect(pathsOf(fractional)).toEqual(["bridge.idle_stop_s", "server[0].max_rss_mb"]);
+    expect(pathsOf(await problemsOf(await configDir(`${serverToml("one")}max_rss_mb = 0.5\n${WORKSPACE}`)))).toEqual(["server[0].max_rss_mb"]);
+  });
+
   test("missing version", async () => {
     const toml = serverToml("one").replace('version = "1.0.0"\n', "") + WORKSPACE;
     expect(await problemsOf(await configDir(toml))).toEqual([{ path: "server[0].version", message: "required" }]);

@@ -28,7 +28,7 @@ servers = ["one"]
     // The test runs with cwd = the repository, so these paths can only come from the file's folder.
     const config = await loadConfig(join(dir, "bridge.toml"));
     expect(config.configPath).toBe(join(dir, "bridge.toml"));
-    expect(config.bridge).toEqual({ max_sessions: 4, max_result_bytes: 32768, request_timeout_ms: 30000, max_open_documents: 256 });
+    expect(config.bridge).toEqual({ max_sessions: 4, max_result_bytes: 32768, request_timeout_ms: 30000, max_open_documents: 256, idle_stop_s: 0 });
     expect(config.servers).toEqual([
       {
         name: "one",
@@ -45,6 +45,7 @@ servers = ["one"]
         env: {},
         initialization_options: {},
         settings: {},
+        max_rss_mb: null,
       },
     ]);
     expect(config.workspaces).toEqual([{ name: "ws", root: join(dir, "src"), servers: ["one"], default_server: {}, exclude: [] }]);
@@ -59,8 +60,10 @@ servers = ["one"]
 max_sessions = 2
 max_result_bytes = 1000
 request_timeout_ms = 5
+idle_stop_s = 600
 
 ${serverToml("one")}args = ["--stdio"]
+max_rss_mb = 2048
 env = { A = "1" }
 initialization_options = { nested = { deep = [1, 2] } }
 settings = { python = { analysis = { typeCheckingMode = "strict" } } }
@@ -73,9 +76,10 @@ exclude = ["build/**"]
 `,
     });
     const config = await loadConfig(join(dir, "bridge.toml"));
-    expect(config.bridge).toEqual({ max_sessions: 2, max_result_bytes: 1000, request_timeout_ms: 5, max_open_documents: 256 });
+    expect(config.bridge).toEqual({ max_sessions: 2, max_result_bytes: 1000, request_timeout_ms: 5, max_open_documents: 256, idle_stop_s: 600 });
     expect(config.servers[0]).toMatchObject({
       args: ["--stdio"],
+      max_rss_mb: 2048,
       env: { A: "1" },
       initialization_options: { nested: { deep: [1, 2] } },
       settings: { python: { analysis: { typeCheckingMode: "strict" } } },

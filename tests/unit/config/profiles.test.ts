@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import { describe, expect, test } from "vitest";
 import { loadConfig } from "../../../src/config/load-config.js";
 import { packageRoot } from "../../../src/config/package-root.js";
+import { loadProfile, profileNames } from "../../../src/config/profiles.js";
 import { fakeExecutable, problemsOf, tempDir, writeFiles } from "./fixture.js";
 
 const run = promisify(execFile);
@@ -46,6 +47,7 @@ describe("profiles", () => {
       env: {},
       initialization_options: {},
       settings: { a: 1 },
+      max_rss_mb: null,
     });
   });
 
@@ -176,5 +178,27 @@ describe("the shipped profiles", () => {
       expect(stdout.split(/\s+/)).toContain(PINS[server.name]);
       expect(server.version).toBe(PINS[server.name]);
     }
+  });
+
+  test("every one caps its tree's memory (max_rss_mb, docs/configuration.md), and max_rss_mb = 0 in a server turns the cap off", async () => {
+    const root = packageRoot();
+    const names = await profileNames(root);
+    expect(names.length).toBeGreaterThanOrEqual(17);
+    for (const name of names) {
+      const loaded = await loadProfile(root, name);
+      if (!loaded.ok) throw new Error(loaded.problems.join("; "));
+      expect([name, loaded.profile.max_rss_mb]).toEqual([name, expect.any(Number)]);
+      expect(loaded.profile.max_rss_mb).toBeGreaterThanOrEqual(1024);
+    }
+    const pkg = await fakePackage(`${PROFILE}max_rss_mb = 2048\n`);
+    const servers = `[[server]]\nname = "capped"\nprofile = "p"\n[[server]]\nname = "uncapped"\nprofile = "p"\nmax_rss_mb = 0\n`;
+    const dir = await writeFiles(await tempDir(), {
+      "bridge.toml": `${servers}[[workspace]]\nname = "ws"\nroot = "."\nservers = ["capped", "uncapped"]\ndefault_server = { ".p" = "capped" }\n`,
+    });
+    const config = await loadConfig(join(dir, "bridge.toml"), { packageRoot: pkg });
+    expect(config.servers.map((server) => [server.name, server.max_rss_mb])).toEqual([
+      ["capped", 2048],
+      ["uncapped", null],
+    ]);
   });
 });
