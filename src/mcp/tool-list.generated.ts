@@ -283,6 +283,20 @@ export const TOOL_LIST: Tool[] = [
             "hint"
           ]
         },
+        "since": {
+          "description": "A git revision (\"HEAD\", \"HEAD~3\", \"origin/main\", a tag or commit): compare with it and return only what changed (see `show`); the same scope is also checked in a snapshot of that revision.",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 1000
+        },
+        "show": {
+          "description": "With `since`: `introduced` (default) lists findings present now and not at the revision; `resolved` lists those gone since, where they were at the revision.",
+          "type": "string",
+          "enum": [
+            "introduced",
+            "resolved"
+          ]
+        },
         "offset": {
           "default": 0,
           "description": "0-based index of the first item of the page (default 0); the next page starts at offset + returned.",
@@ -442,6 +456,37 @@ export const TOOL_LIST: Tool[] = [
           "maximum": 9007199254740991
         },
         "files": {
+          "type": "integer",
+          "minimum": -9007199254740991,
+          "maximum": 9007199254740991
+        },
+        "since": {
+          "type": "object",
+          "properties": {
+            "revision": {
+              "type": "string"
+            },
+            "commit": {
+              "type": "string"
+            }
+          },
+          "required": [
+            "revision",
+            "commit"
+          ],
+          "additionalProperties": false
+        },
+        "introduced": {
+          "type": "integer",
+          "minimum": -9007199254740991,
+          "maximum": 9007199254740991
+        },
+        "resolved": {
+          "type": "integer",
+          "minimum": -9007199254740991,
+          "maximum": 9007199254740991
+        },
+        "unchanged": {
           "type": "integer",
           "minimum": -9007199254740991,
           "maximum": 9007199254740991
