@@ -94,6 +94,7 @@ export async function resolveServer(index: number, raw: Salvaged<RawServer>, con
     languages,
     position_encoding: pick("position_encoding") ?? null,
     settle_after_progress: pick("settle_after_progress") ?? false,
+    watch_files: pick("watch_files") ?? "server",
     env: pick("env") ?? SERVER_DEFAULTS.env,
     initialization_options: pick("initialization_options") ?? SERVER_DEFAULTS.initialization_options,
     settings: pick("settings") ?? SERVER_DEFAULTS.settings,

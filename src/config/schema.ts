@@ -123,6 +123,10 @@ const serverFields = {
     .boolean()
     .meta({ default: false })
     .describe("Treat a publishDiagnostics that arrives while the server's work-done progress runs as provisional: only one published with no progress running settles (Biome publishes an empty list while it scans the project)."),
+  watch_files: z
+    .enum(["server", "bridge"])
+    .meta({ default: "server" })
+    .describe('Who tells the server about files changed on disk: "server" (its own file watchers) or "bridge" (lspmcp declares client-side file watching and sends workspace/didChangeWatchedFiles for what it finds changed before it answers, so no answer waits on an asynchronous watcher).'),
   env: z
     .record(z.string(), z.string())
     .meta({ default: SERVER_DEFAULTS.env })

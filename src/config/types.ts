@@ -66,6 +66,11 @@ export interface ResolvedServer {
   readonly position_encoding: PositionEncoding | null;
   /** Only a publish made with no work-done progress running settles diagnostics (Biome). */
   readonly settle_after_progress: boolean;
+  /**
+   * "bridge": the client declares file watching and the bridge reports changes on disk itself
+   * (before every answer that needs them); "server": the server watches files on its own.
+   */
+  readonly watch_files: "server" | "bridge";
   /** Extra environment for the child, on top of the scrubbed PATH, HOME and LANG. */
   readonly env: Readonly<Record<string, string>>;
   readonly initialization_options: Readonly<Record<string, unknown>>;

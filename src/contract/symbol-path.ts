@@ -27,6 +27,11 @@ export function withNamePaths(symbols: readonly FlatSymbol[]): PathedSymbol[] {
   });
 }
 
+/** The symbols whose name path is `query` or ends with `.` + `query`, in the given order. */
+export function symbolsNamed(symbols: readonly PathedSymbol[], query: string): PathedSymbol[] {
+  return symbols.filter((symbol) => symbol.name_path === query || symbol.name_path.endsWith(`.${query}`));
+}
+
 /**
  * The one symbol that `query` names: a symbol matches when its name path is `query`, or ends with
  * `.` + `query` (so `area` matches `Widget.area`, and `Widget.area` matches `geo.Widget.area`).
@@ -36,7 +41,7 @@ export function withNamePaths(symbols: readonly FlatSymbol[]): PathedSymbol[] {
  * document order).
  */
 export function findSymbolByPath(symbols: readonly PathedSymbol[], query: string, line?: number): PathedSymbol {
-  const matches = symbols.filter((symbol) => symbol.name_path === query || symbol.name_path.endsWith(`.${query}`));
+  const matches = symbolsNamed(symbols, query);
   let chosen = matches;
   if (line !== undefined && matches.length > 1) {
     const named = matches.filter((symbol) => symbol.selection_range.start.line === line);
@@ -45,7 +50,8 @@ export function findSymbolByPath(symbols: readonly PathedSymbol[], query: string
   if (chosen.length === 1) return chosen[0]!;
   const where = line === undefined ? "" : ` on line ${line}`;
   if (matches.length === 0) {
-    throw new BridgeError("InvalidArguments", `no symbol named "${query}" in this file`, {
+    const uses = query.includes(".") ? "" : ", and its code uses no such name";
+    throw new BridgeError("InvalidArguments", `no symbol named "${query}" is declared in this file${uses}`, {
       fields: ["symbol"],
       symbol: query,
       candidates: candidatesOf(symbols),

@@ -5,6 +5,8 @@ import {
   PositionEncodingKind,
   PrepareSupportDefaultBehavior,
   ResourceOperationKind,
+  SemanticTokenModifiers,
+  SemanticTokenTypes,
   SymbolKind,
   type ClientCapabilities,
 } from "vscode-languageserver-protocol";
@@ -103,6 +105,17 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
       dataSupport: false,
       honorsChangeAnnotations: false,
     },
+    // Whole-document tokens only: `symbol` reads them to tell a name's uses in code from its
+    // mentions in comments and strings (resolve-use.ts). Static only, so the legend is known.
+    semanticTokens: {
+      dynamicRegistration: false,
+      requests: { full: true },
+      tokenTypes: Object.values(SemanticTokenTypes),
+      tokenModifiers: Object.values(SemanticTokenModifiers),
+      formats: ["relative"],
+      overlappingTokenSupport: false,
+      multilineTokenSupport: false,
+    },
     // prepareSupport: servers answer textDocument/prepareRename only when it is declared.
     rename: {
       dynamicRegistration: true,
@@ -110,5 +123,19 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
       prepareSupportDefaultBehavior: PrepareSupportDefaultBehavior.Identifier,
       honorsChangeAnnotations: false,
     },
+  },
+};
+
+/**
+ * The same, for a server whose files the bridge watches (`watch_files = "bridge"`): it declares
+ * dynamic registration of `workspace/didChangeWatchedFiles` with relative patterns (what
+ * typescript-language-server requires before it lets tsserver hand its file watching to the
+ * client), and the bridge sends the changes it finds on disk (src/pipeline/project/).
+ */
+export const WATCHING_CLIENT_CAPABILITIES: ClientCapabilities = {
+  ...CLIENT_CAPABILITIES,
+  workspace: {
+    ...CLIENT_CAPABILITIES.workspace,
+    didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true },
   },
 };

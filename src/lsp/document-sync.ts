@@ -44,6 +44,9 @@ export class DocumentSync {
   private readonly holds = new Map<string, number>();
   // The last version of each closed URI, bounded by the files of the workspace.
   private readonly closedVersions = new Map<string, number>();
+  // Every didOpen, didChange and didClose sent gets the next number; the last one per URI is kept.
+  private sent = 0;
+  private readonly lastSent = new Map<string, number>();
 
   constructor(
     private readonly connection: MessageConnection,
@@ -107,6 +110,16 @@ export class DocumentSync {
     await this.notify(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
   }
 
+  /** How many didOpen, didChange and didClose notifications have been sent so far. */
+  get sentCount(): number {
+    return this.sent;
+  }
+
+  /** The {@link sentCount} at the last notification about `uri`, or 0 when none was sent. */
+  lastSentFor(uri: string): number {
+    return this.lastSent.get(uri) ?? 0;
+  }
+
   get(uri: string): OpenDocument | undefined {
     return this.documents.get(uri);
   }
@@ -140,7 +153,8 @@ export class DocumentSync {
 
   // A server that died between two messages makes the write fail (EPIPE): that is the server's
   // crash, not an internal error of the bridge.
-  private async notify<P>(type: NotificationType<P>, params: P): Promise<void> {
+  private async notify<P extends { textDocument: { uri: string } }>(type: NotificationType<P>, params: P): Promise<void> {
+    this.lastSent.set(params.textDocument.uri, ++this.sent);
     try {
       await (this.connection.sendNotification as (t: NotificationType<P>, p: P) => Promise<void>)(type, params);
     } catch (error) {

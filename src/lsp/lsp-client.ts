@@ -7,10 +7,12 @@ import {
   type MessageConnection,
 } from "vscode-jsonrpc/node";
 import {
+  DidChangeWatchedFilesNotification,
   ExitNotification,
   InitializedNotification,
   InitializeRequest,
   ShutdownRequest,
+  type FileEvent,
   type InitializeResult,
   type ProtocolRequestType,
   type ProtocolRequestType0,
@@ -19,7 +21,7 @@ import {
 import type { Readable, Writable } from "node:stream";
 import { BridgeError } from "../contract/errors.js";
 import type { PositionEncoding } from "../contract/positions.js";
-import { CLIENT_CAPABILITIES } from "./client-capabilities.js";
+import { CLIENT_CAPABILITIES, WATCHING_CLIENT_CAPABILITIES } from "./client-capabilities.js";
 import type { Deadline } from "../contract/deadline.js";
 import { DocumentSync } from "./document-sync.js";
 import { DynamicRegistrations } from "./dynamic-registrations.js";
@@ -49,6 +51,12 @@ export interface LspClientOptions {
    * it scans the project, then the real one).
    */
   readonly settleAfterProgress?: boolean;
+  /**
+   * The bridge reports changes on disk itself (`workspace/didChangeWatchedFiles`): the client
+   * declares dynamic file-watcher registration, so the server relies on it instead of its own
+   * (asynchronous) watchers.
+   */
+  readonly bridgeWatchesFiles?: boolean;
   /** `max_open_documents`: the cap of {@link DocumentSync}. */
   readonly maxOpenDocuments: number;
   readonly log: (line: string) => void;
@@ -79,6 +87,12 @@ export class LspClient {
   private readonly closeListeners = new Set<() => void>();
   private initializeResult: InitializeResult | null = null;
   private pending = 0;
+  /**
+   * Wall-clock time of the connection, before `initialize`: a server cannot have read a
+   * workspace file before it (it learns the root in `initialize`), so a file whose mtime is older
+   * than this (by more than the clock's granularity) is one the server read as it is now.
+   */
+  readonly connectedAtMs = Date.now();
 
   private constructor(
     private readonly connection: MessageConnection,
@@ -134,7 +148,7 @@ export class LspClient {
         rootPath: this.options.rootPath,
         rootUri: folder!.uri,
         workspaceFolders: this.workspaceFolders(),
-        capabilities: CLIENT_CAPABILITIES,
+        capabilities: this.options.bridgeWatchesFiles ? WATCHING_CLIENT_CAPABILITIES : CLIENT_CAPABILITIES,
         initializationOptions: this.options.initializationOptions,
       },
       { deadline },
@@ -162,6 +176,22 @@ export class LspClient {
     if (this.options.positionEncoding) return this.options.positionEncoding;
     const chosen = this.capabilities.positionEncoding;
     return chosen === "utf-8" || chosen === "utf-32" ? chosen : "utf-16";
+  }
+
+  /**
+   * Tells the server what changed on disk (`workspace/didChangeWatchedFiles`). Only meaningful
+   * where the bridge watches files for the server (see {@link bridgeWatchesFiles}); the
+   * notification is written in order with the requests that follow it.
+   */
+  async notifyWatchedFiles(changes: readonly FileEvent[]): Promise<void> {
+    if (changes.length === 0) return;
+    if (this.closed) throw this.closedError(DidChangeWatchedFilesNotification.method);
+    await this.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [...changes] });
+  }
+
+  /** Whether the bridge, not the server, watches the server's files (`watch_files = "bridge"`). */
+  get bridgeWatchesFiles(): boolean {
+    return this.options.bridgeWatchesFiles ?? false;
   }
 
   /** Whether only a publish made with no work-done progress running settles diagnostics. */

@@ -6,7 +6,7 @@ export const TOOL_LIST: Tool[] = [
   {
     "name": "session_status",
     "title": "Session status",
-    "description": "State, pids, pinned and reported versions, uptime, restarts, open documents (and their cap), requests in flight and stderr tail of every configured (workspace, server) session, and the servers the embedded default left out because they are not installed.",
+    "description": "State of every configured session, and servers left out as not installed.",
     "inputSchema": {
       "type": "object",
       "properties": {},
@@ -39,8 +39,7 @@ export const TOOL_LIST: Tool[] = [
                 "anyOf": [
                   {
                     "type": "integer",
-                    "minimum": -9007199254740991,
-                    "maximum": 9007199254740991
+                    "minimum": 1
                   },
                   {
                     "type": "null"
@@ -51,8 +50,7 @@ export const TOOL_LIST: Tool[] = [
                 "anyOf": [
                   {
                     "type": "integer",
-                    "minimum": -9007199254740991,
-                    "maximum": 9007199254740991
+                    "minimum": 1
                   },
                   {
                     "type": "null"
@@ -61,8 +59,7 @@ export const TOOL_LIST: Tool[] = [
               },
               "tree_processes": {
                 "type": "integer",
-                "minimum": -9007199254740991,
-                "maximum": 9007199254740991
+                "minimum": 0
               },
               "pinned_version": {
                 "type": "string"
@@ -81,8 +78,7 @@ export const TOOL_LIST: Tool[] = [
                 "anyOf": [
                   {
                     "type": "integer",
-                    "minimum": -9007199254740991,
-                    "maximum": 9007199254740991
+                    "minimum": 0
                   },
                   {
                     "type": "null"
@@ -91,23 +87,19 @@ export const TOOL_LIST: Tool[] = [
               },
               "restarts": {
                 "type": "integer",
-                "minimum": -9007199254740991,
-                "maximum": 9007199254740991
+                "minimum": 0
               },
               "open_documents": {
                 "type": "integer",
-                "minimum": -9007199254740991,
-                "maximum": 9007199254740991
+                "minimum": 0
               },
               "max_open_documents": {
                 "type": "integer",
-                "minimum": -9007199254740991,
-                "maximum": 9007199254740991
+                "minimum": 0
               },
               "requests_in_flight": {
                 "type": "integer",
-                "minimum": -9007199254740991,
-                "maximum": 9007199254740991
+                "minimum": 0
               },
               "last_exit": {
                 "anyOf": [
@@ -117,9 +109,7 @@ export const TOOL_LIST: Tool[] = [
                       "code": {
                         "anyOf": [
                           {
-                            "type": "integer",
-                            "minimum": -9007199254740991,
-                            "maximum": 9007199254740991
+                            "type": "integer"
                           },
                           {
                             "type": "null"
@@ -205,16 +195,13 @@ export const TOOL_LIST: Tool[] = [
             "type": "object",
             "properties": {
               "server": {
-                "type": "string",
-                "description": "The profile's name."
+                "type": "string"
               },
               "reason": {
-                "type": "string",
-                "description": "What is missing."
+                "type": "string"
               },
               "install": {
-                "type": "string",
-                "description": "How to install it; the next serve then includes it."
+                "type": "string"
               }
             },
             "required": [
@@ -233,7 +220,6 @@ export const TOOL_LIST: Tool[] = [
       "additionalProperties": false
     },
     "annotations": {
-      "title": "Session status",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
@@ -243,24 +229,21 @@ export const TOOL_LIST: Tool[] = [
   {
     "name": "diagnostics",
     "title": "Diagnostics",
-    "description": "Compiler/linter diagnostics for files or whole folders (\".\" is the workspace root), read from disk now, after the language server has settled. Canonically ordered, paged with offset/limit; `files` says how many files were checked. Sends progress notifications when the request carries a progressToken.",
+    "description": "Compiler and linter diagnostics of files or folders as they are on disk now, once each server has settled (never a partial answer); `files` counts the files checked.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "workspace": {
-          "description": "Workspace name; optional when only one is configured.",
-          "type": "string",
-          "minLength": 1
+          "description": "Workspace name.",
+          "type": "string"
         },
         "server": {
-          "description": "Server name; optional when exactly one server of the workspace claims the file's extension.",
-          "type": "string",
-          "minLength": 1
+          "description": "Server name.",
+          "type": "string"
         },
         "path": {
           "description": "A file, or a folder (every claimed file under it; \".\" is the workspace root), relative to the workspace root or absolute inside it.",
-          "type": "string",
-          "minLength": 1
+          "type": "string"
         },
         "paths": {
           "description": "Several files and folders at once; results are merged in canonical order.",
@@ -268,9 +251,7 @@ export const TOOL_LIST: Tool[] = [
           "maxItems": 1000,
           "type": "array",
           "items": {
-            "type": "string",
-            "minLength": 1,
-            "description": "File path relative to the workspace root, or absolute inside it."
+            "type": "string"
           }
         },
         "min_severity": {
@@ -299,23 +280,21 @@ export const TOOL_LIST: Tool[] = [
         },
         "offset": {
           "default": 0,
-          "description": "0-based index of the first item of the page (default 0); the next page starts at offset + returned.",
+          "description": "Page start.",
           "type": "integer",
-          "minimum": 0,
-          "maximum": 1000000
+          "minimum": 0
         },
         "limit": {
           "default": 100,
-          "description": "Most items to return (1 to 1000, default 100); a page that does not fit the byte bound fails with ResultTooLarge, whose details say how many fit.",
+          "description": "Page size.",
           "type": "integer",
           "minimum": 1,
           "maximum": 1000
         },
         "max_bytes": {
-          "description": "Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes (which is also the default).",
+          "description": "Result byte cap.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         }
       },
       "additionalProperties": false
@@ -332,58 +311,7 @@ export const TOOL_LIST: Tool[] = [
                 "type": "string"
               },
               "range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false
+                "$ref": "#/definitions/range"
               },
               "severity": {
                 "type": "string",
@@ -442,23 +370,18 @@ export const TOOL_LIST: Tool[] = [
         },
         "total": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "returned": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "offset": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "files": {
-          "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "type": "integer"
         },
         "since": {
           "type": "object",
@@ -477,19 +400,13 @@ export const TOOL_LIST: Tool[] = [
           "additionalProperties": false
         },
         "introduced": {
-          "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "type": "integer"
         },
         "resolved": {
-          "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "type": "integer"
         },
         "unchanged": {
-          "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "type": "integer"
         }
       },
       "required": [
@@ -499,10 +416,45 @@ export const TOOL_LIST: Tool[] = [
         "offset",
         "files"
       ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "definitions": {
+        "range": {
+          "type": "object",
+          "properties": {
+            "start": {
+              "$ref": "#/definitions/position"
+            },
+            "end": {
+              "$ref": "#/definitions/position"
+            }
+          },
+          "required": [
+            "start",
+            "end"
+          ],
+          "additionalProperties": false
+        },
+        "position": {
+          "type": "object",
+          "properties": {
+            "line": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "column": {
+              "type": "integer",
+              "minimum": 1
+            }
+          },
+          "required": [
+            "line",
+            "column"
+          ],
+          "additionalProperties": false
+        }
+      }
     },
     "annotations": {
-      "title": "Diagnostics",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
@@ -512,47 +464,40 @@ export const TOOL_LIST: Tool[] = [
   {
     "name": "hover",
     "title": "Hover",
-    "description": "Type and documentation of the symbol at a 1-based line and 1-based column (Unicode code points), or named by `symbol` (e.g. \"Widget.area\"), as markdown.",
+    "description": "Type and docs of a symbol, as markdown.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "workspace": {
-          "description": "Workspace name; optional when only one is configured.",
-          "type": "string",
-          "minLength": 1
+          "description": "Workspace name.",
+          "type": "string"
         },
         "server": {
-          "description": "Server name; optional when exactly one server of the workspace claims the file's extension.",
-          "type": "string",
-          "minLength": 1
+          "description": "Server name.",
+          "type": "string"
         },
         "path": {
           "type": "string",
-          "minLength": 1,
-          "description": "File path relative to the workspace root, or absolute inside it."
+          "description": "File path in the workspace."
         },
         "line": {
-          "description": "1-based line. With `symbol`, chooses among several symbols of that name.",
+          "description": "1-based line.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "column": {
-          "description": "1-based column in Unicode code points. Not together with `symbol`.",
+          "description": "1-based column (code points).",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "symbol": {
-          "description": "Instead of line + column: a symbol name or dotted name path of this file (e.g. \"Widget.area\"); its name's start is used.",
-          "type": "string",
-          "minLength": 1
+          "description": "Instead of column: a name in the file, or A.b; line narrows.",
+          "type": "string"
         },
         "max_bytes": {
-          "description": "Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes (which is also the default).",
+          "description": "Result byte cap.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         }
       },
       "required": [
@@ -569,58 +514,7 @@ export const TOOL_LIST: Tool[] = [
         "range": {
           "anyOf": [
             {
-              "type": "object",
-              "properties": {
-                "start": {
-                  "type": "object",
-                  "properties": {
-                    "line": {
-                      "type": "integer",
-                      "minimum": 1,
-                      "maximum": 9007199254740991,
-                      "description": "1-based line number, as an editor shows it."
-                    },
-                    "column": {
-                      "type": "integer",
-                      "minimum": 1,
-                      "maximum": 9007199254740991,
-                      "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                    }
-                  },
-                  "required": [
-                    "line",
-                    "column"
-                  ],
-                  "additionalProperties": false
-                },
-                "end": {
-                  "type": "object",
-                  "properties": {
-                    "line": {
-                      "type": "integer",
-                      "minimum": 1,
-                      "maximum": 9007199254740991,
-                      "description": "1-based line number, as an editor shows it."
-                    },
-                    "column": {
-                      "type": "integer",
-                      "minimum": 1,
-                      "maximum": 9007199254740991,
-                      "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                    }
-                  },
-                  "required": [
-                    "line",
-                    "column"
-                  ],
-                  "additionalProperties": false
-                }
-              },
-              "required": [
-                "start",
-                "end"
-              ],
-              "additionalProperties": false
+              "$ref": "#/definitions/range"
             },
             {
               "type": "null"
@@ -636,10 +530,45 @@ export const TOOL_LIST: Tool[] = [
         "range",
         "contents"
       ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "definitions": {
+        "range": {
+          "type": "object",
+          "properties": {
+            "start": {
+              "$ref": "#/definitions/position"
+            },
+            "end": {
+              "$ref": "#/definitions/position"
+            }
+          },
+          "required": [
+            "start",
+            "end"
+          ],
+          "additionalProperties": false
+        },
+        "position": {
+          "type": "object",
+          "properties": {
+            "line": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "column": {
+              "type": "integer",
+              "minimum": 1
+            }
+          },
+          "required": [
+            "line",
+            "column"
+          ],
+          "additionalProperties": false
+        }
+      }
     },
     "annotations": {
-      "title": "Hover",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
@@ -649,44 +578,39 @@ export const TOOL_LIST: Tool[] = [
   {
     "name": "document_symbols",
     "title": "Document symbols",
-    "description": "The symbols of one file (classes, functions, fields...), in document order with nested symbols after their parent (depth, container). Paged with offset/limit.",
+    "description": "A file's symbols, nested ones after their parent.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "workspace": {
-          "description": "Workspace name; optional when only one is configured.",
-          "type": "string",
-          "minLength": 1
+          "description": "Workspace name.",
+          "type": "string"
         },
         "server": {
-          "description": "Server name; optional when exactly one server of the workspace claims the file's extension.",
-          "type": "string",
-          "minLength": 1
+          "description": "Server name.",
+          "type": "string"
         },
         "path": {
           "type": "string",
-          "minLength": 1,
-          "description": "File path relative to the workspace root, or absolute inside it."
+          "description": "File path in the workspace."
         },
         "offset": {
           "default": 0,
-          "description": "0-based index of the first item of the page (default 0); the next page starts at offset + returned.",
+          "description": "Page start.",
           "type": "integer",
-          "minimum": 0,
-          "maximum": 1000000
+          "minimum": 0
         },
         "limit": {
           "default": 100,
-          "description": "Most items to return (1 to 1000, default 100); a page that does not fit the byte bound fails with ResultTooLarge, whose details say how many fit.",
+          "description": "Page size.",
           "type": "integer",
           "minimum": 1,
           "maximum": 1000
         },
         "max_bytes": {
-          "description": "Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes (which is also the default).",
+          "description": "Result byte cap.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         }
       },
       "required": [
@@ -730,116 +654,13 @@ export const TOOL_LIST: Tool[] = [
               },
               "depth": {
                 "type": "integer",
-                "minimum": -9007199254740991,
-                "maximum": 9007199254740991
+                "minimum": 0
               },
               "range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false
+                "$ref": "#/definitions/range"
               },
               "selection_range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false
+                "$ref": "#/definitions/range"
               }
             },
             "required": [
@@ -856,18 +677,15 @@ export const TOOL_LIST: Tool[] = [
         },
         "total": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "returned": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "offset": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         }
       },
       "required": [
@@ -876,10 +694,45 @@ export const TOOL_LIST: Tool[] = [
         "returned",
         "offset"
       ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "definitions": {
+        "range": {
+          "type": "object",
+          "properties": {
+            "start": {
+              "$ref": "#/definitions/position"
+            },
+            "end": {
+              "$ref": "#/definitions/position"
+            }
+          },
+          "required": [
+            "start",
+            "end"
+          ],
+          "additionalProperties": false
+        },
+        "position": {
+          "type": "object",
+          "properties": {
+            "line": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "column": {
+              "type": "integer",
+              "minimum": 1
+            }
+          },
+          "required": [
+            "line",
+            "column"
+          ],
+          "additionalProperties": false
+        }
+      }
     },
     "annotations": {
-      "title": "Document symbols",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
@@ -889,44 +742,40 @@ export const TOOL_LIST: Tool[] = [
   {
     "name": "workspace_symbols",
     "title": "Workspace symbols",
-    "description": "Search the workspace's symbols by name (the server's fuzzy matching). Ordered by path, position, name, kind; paged with offset/limit. Paths outside the workspace root are absolute.",
+    "description": "Symbols matching a name, from every server that searches (or `server` only).",
     "inputSchema": {
       "type": "object",
       "properties": {
         "workspace": {
-          "description": "Workspace name; optional when only one is configured.",
-          "type": "string",
-          "minLength": 1
+          "description": "Workspace name.",
+          "type": "string"
         },
         "server": {
-          "description": "Server name; optional when exactly one server of the workspace claims the file's extension.",
-          "type": "string",
-          "minLength": 1
+          "description": "Server name.",
+          "type": "string"
         },
         "query": {
           "type": "string",
           "maxLength": 1000,
-          "description": "Symbol name or fragment; the server decides how it matches."
+          "description": "A name, or part of one."
         },
         "offset": {
           "default": 0,
-          "description": "0-based index of the first item of the page (default 0); the next page starts at offset + returned.",
+          "description": "Page start.",
           "type": "integer",
-          "minimum": 0,
-          "maximum": 1000000
+          "minimum": 0
         },
         "limit": {
           "default": 100,
-          "description": "Most items to return (1 to 1000, default 100); a page that does not fit the byte bound fails with ResultTooLarge, whose details say how many fit.",
+          "description": "Page size.",
           "type": "integer",
           "minimum": 1,
           "maximum": 1000
         },
         "max_bytes": {
-          "description": "Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes (which is also the default).",
+          "description": "Result byte cap.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         }
       },
       "required": [
@@ -964,58 +813,7 @@ export const TOOL_LIST: Tool[] = [
               "range": {
                 "anyOf": [
                   {
-                    "type": "object",
-                    "properties": {
-                      "start": {
-                        "type": "object",
-                        "properties": {
-                          "line": {
-                            "type": "integer",
-                            "minimum": 1,
-                            "maximum": 9007199254740991,
-                            "description": "1-based line number, as an editor shows it."
-                          },
-                          "column": {
-                            "type": "integer",
-                            "minimum": 1,
-                            "maximum": 9007199254740991,
-                            "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                          }
-                        },
-                        "required": [
-                          "line",
-                          "column"
-                        ],
-                        "additionalProperties": false
-                      },
-                      "end": {
-                        "type": "object",
-                        "properties": {
-                          "line": {
-                            "type": "integer",
-                            "minimum": 1,
-                            "maximum": 9007199254740991,
-                            "description": "1-based line number, as an editor shows it."
-                          },
-                          "column": {
-                            "type": "integer",
-                            "minimum": 1,
-                            "maximum": 9007199254740991,
-                            "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                          }
-                        },
-                        "required": [
-                          "line",
-                          "column"
-                        ],
-                        "additionalProperties": false
-                      }
-                    },
-                    "required": [
-                      "start",
-                      "end"
-                    ],
-                    "additionalProperties": false
+                    "$ref": "#/definitions/range"
                   },
                   {
                     "type": "null"
@@ -1035,18 +833,15 @@ export const TOOL_LIST: Tool[] = [
         },
         "total": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "returned": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "offset": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         }
       },
       "required": [
@@ -1055,10 +850,45 @@ export const TOOL_LIST: Tool[] = [
         "returned",
         "offset"
       ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "definitions": {
+        "range": {
+          "type": "object",
+          "properties": {
+            "start": {
+              "$ref": "#/definitions/position"
+            },
+            "end": {
+              "$ref": "#/definitions/position"
+            }
+          },
+          "required": [
+            "start",
+            "end"
+          ],
+          "additionalProperties": false
+        },
+        "position": {
+          "type": "object",
+          "properties": {
+            "line": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "column": {
+              "type": "integer",
+              "minimum": 1
+            }
+          },
+          "required": [
+            "line",
+            "column"
+          ],
+          "additionalProperties": false
+        }
+      }
     },
     "annotations": {
-      "title": "Workspace symbols",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
@@ -1067,62 +897,54 @@ export const TOOL_LIST: Tool[] = [
   },
   {
     "name": "definition",
-    "title": "Go to definition",
-    "description": "Where the symbol at a 1-based line and column (Unicode code points), or named by `symbol`, is defined: location items with path, range, name range and the line's text. Paged with offset/limit.",
+    "title": "Definition",
+    "description": "Where a symbol is defined.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "workspace": {
-          "description": "Workspace name; optional when only one is configured.",
-          "type": "string",
-          "minLength": 1
+          "description": "Workspace name.",
+          "type": "string"
         },
         "server": {
-          "description": "Server name; optional when exactly one server of the workspace claims the file's extension.",
-          "type": "string",
-          "minLength": 1
+          "description": "Server name.",
+          "type": "string"
         },
         "path": {
           "type": "string",
-          "minLength": 1,
-          "description": "File path relative to the workspace root, or absolute inside it."
+          "description": "File path in the workspace."
         },
         "line": {
-          "description": "1-based line. With `symbol`, chooses among several symbols of that name.",
+          "description": "1-based line.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "column": {
-          "description": "1-based column in Unicode code points. Not together with `symbol`.",
+          "description": "1-based column (code points).",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "symbol": {
-          "description": "Instead of line + column: a symbol name or dotted name path of this file (e.g. \"Widget.area\"); its name's start is used.",
-          "type": "string",
-          "minLength": 1
+          "description": "Instead of column: a name in the file, or A.b; line narrows.",
+          "type": "string"
         },
         "offset": {
           "default": 0,
-          "description": "0-based index of the first item of the page (default 0); the next page starts at offset + returned.",
+          "description": "Page start.",
           "type": "integer",
-          "minimum": 0,
-          "maximum": 1000000
+          "minimum": 0
         },
         "limit": {
           "default": 100,
-          "description": "Most items to return (1 to 1000, default 100); a page that does not fit the byte bound fails with ResultTooLarge, whose details say how many fit.",
+          "description": "Page size.",
           "type": "integer",
           "minimum": 1,
           "maximum": 1000
         },
         "max_bytes": {
-          "description": "Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes (which is also the default).",
+          "description": "Result byte cap.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         }
       },
       "required": [
@@ -1139,124 +961,18 @@ export const TOOL_LIST: Tool[] = [
             "type": "object",
             "properties": {
               "path": {
-                "type": "string",
-                "description": "Relative to the workspace root when in_workspace, else absolute."
+                "type": "string"
               },
               "in_workspace": {
                 "type": "boolean"
               },
               "range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false,
-                "description": "The whole target."
+                "$ref": "#/definitions/range"
               },
               "selection_range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false,
-                "description": "The target's name."
+                "$ref": "#/definitions/range"
               },
               "text": {
-                "description": "The target's start line (null outside the workspace).",
                 "anyOf": [
                   {
                     "type": "string"
@@ -1279,18 +995,15 @@ export const TOOL_LIST: Tool[] = [
         },
         "total": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "returned": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "offset": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         }
       },
       "required": [
@@ -1299,10 +1012,45 @@ export const TOOL_LIST: Tool[] = [
         "returned",
         "offset"
       ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "definitions": {
+        "range": {
+          "type": "object",
+          "properties": {
+            "start": {
+              "$ref": "#/definitions/position"
+            },
+            "end": {
+              "$ref": "#/definitions/position"
+            }
+          },
+          "required": [
+            "start",
+            "end"
+          ],
+          "additionalProperties": false
+        },
+        "position": {
+          "type": "object",
+          "properties": {
+            "line": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "column": {
+              "type": "integer",
+              "minimum": 1
+            }
+          },
+          "required": [
+            "line",
+            "column"
+          ],
+          "additionalProperties": false
+        }
+      }
     },
     "annotations": {
-      "title": "Go to definition",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
@@ -1311,62 +1059,54 @@ export const TOOL_LIST: Tool[] = [
   },
   {
     "name": "declaration",
-    "title": "Go to declaration",
-    "description": "Where the symbol at a 1-based line and column, or named by `symbol`, is declared (e.g. a C function's prototype in its header), as location items. Paged with offset/limit.",
+    "title": "Declaration",
+    "description": "Where a symbol is declared (e.g. a C prototype).",
     "inputSchema": {
       "type": "object",
       "properties": {
         "workspace": {
-          "description": "Workspace name; optional when only one is configured.",
-          "type": "string",
-          "minLength": 1
+          "description": "Workspace name.",
+          "type": "string"
         },
         "server": {
-          "description": "Server name; optional when exactly one server of the workspace claims the file's extension.",
-          "type": "string",
-          "minLength": 1
+          "description": "Server name.",
+          "type": "string"
         },
         "path": {
           "type": "string",
-          "minLength": 1,
-          "description": "File path relative to the workspace root, or absolute inside it."
+          "description": "File path in the workspace."
         },
         "line": {
-          "description": "1-based line. With `symbol`, chooses among several symbols of that name.",
+          "description": "1-based line.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "column": {
-          "description": "1-based column in Unicode code points. Not together with `symbol`.",
+          "description": "1-based column (code points).",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "symbol": {
-          "description": "Instead of line + column: a symbol name or dotted name path of this file (e.g. \"Widget.area\"); its name's start is used.",
-          "type": "string",
-          "minLength": 1
+          "description": "Instead of column: a name in the file, or A.b; line narrows.",
+          "type": "string"
         },
         "offset": {
           "default": 0,
-          "description": "0-based index of the first item of the page (default 0); the next page starts at offset + returned.",
+          "description": "Page start.",
           "type": "integer",
-          "minimum": 0,
-          "maximum": 1000000
+          "minimum": 0
         },
         "limit": {
           "default": 100,
-          "description": "Most items to return (1 to 1000, default 100); a page that does not fit the byte bound fails with ResultTooLarge, whose details say how many fit.",
+          "description": "Page size.",
           "type": "integer",
           "minimum": 1,
           "maximum": 1000
         },
         "max_bytes": {
-          "description": "Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes (which is also the default).",
+          "description": "Result byte cap.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         }
       },
       "required": [
@@ -1383,124 +1123,18 @@ export const TOOL_LIST: Tool[] = [
             "type": "object",
             "properties": {
               "path": {
-                "type": "string",
-                "description": "Relative to the workspace root when in_workspace, else absolute."
+                "type": "string"
               },
               "in_workspace": {
                 "type": "boolean"
               },
               "range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false,
-                "description": "The whole target."
+                "$ref": "#/definitions/range"
               },
               "selection_range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false,
-                "description": "The target's name."
+                "$ref": "#/definitions/range"
               },
               "text": {
-                "description": "The target's start line (null outside the workspace).",
                 "anyOf": [
                   {
                     "type": "string"
@@ -1523,18 +1157,15 @@ export const TOOL_LIST: Tool[] = [
         },
         "total": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "returned": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "offset": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         }
       },
       "required": [
@@ -1543,10 +1174,45 @@ export const TOOL_LIST: Tool[] = [
         "returned",
         "offset"
       ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "definitions": {
+        "range": {
+          "type": "object",
+          "properties": {
+            "start": {
+              "$ref": "#/definitions/position"
+            },
+            "end": {
+              "$ref": "#/definitions/position"
+            }
+          },
+          "required": [
+            "start",
+            "end"
+          ],
+          "additionalProperties": false
+        },
+        "position": {
+          "type": "object",
+          "properties": {
+            "line": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "column": {
+              "type": "integer",
+              "minimum": 1
+            }
+          },
+          "required": [
+            "line",
+            "column"
+          ],
+          "additionalProperties": false
+        }
+      }
     },
     "annotations": {
-      "title": "Go to declaration",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
@@ -1555,62 +1221,54 @@ export const TOOL_LIST: Tool[] = [
   },
   {
     "name": "type_definition",
-    "title": "Go to type definition",
-    "description": "Where the type of the symbol at a 1-based line and column, or named by `symbol`, is defined (a variable's type alias or class), as location items. Paged with offset/limit.",
+    "title": "Type definition",
+    "description": "Where a symbol's type is defined.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "workspace": {
-          "description": "Workspace name; optional when only one is configured.",
-          "type": "string",
-          "minLength": 1
+          "description": "Workspace name.",
+          "type": "string"
         },
         "server": {
-          "description": "Server name; optional when exactly one server of the workspace claims the file's extension.",
-          "type": "string",
-          "minLength": 1
+          "description": "Server name.",
+          "type": "string"
         },
         "path": {
           "type": "string",
-          "minLength": 1,
-          "description": "File path relative to the workspace root, or absolute inside it."
+          "description": "File path in the workspace."
         },
         "line": {
-          "description": "1-based line. With `symbol`, chooses among several symbols of that name.",
+          "description": "1-based line.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "column": {
-          "description": "1-based column in Unicode code points. Not together with `symbol`.",
+          "description": "1-based column (code points).",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "symbol": {
-          "description": "Instead of line + column: a symbol name or dotted name path of this file (e.g. \"Widget.area\"); its name's start is used.",
-          "type": "string",
-          "minLength": 1
+          "description": "Instead of column: a name in the file, or A.b; line narrows.",
+          "type": "string"
         },
         "offset": {
           "default": 0,
-          "description": "0-based index of the first item of the page (default 0); the next page starts at offset + returned.",
+          "description": "Page start.",
           "type": "integer",
-          "minimum": 0,
-          "maximum": 1000000
+          "minimum": 0
         },
         "limit": {
           "default": 100,
-          "description": "Most items to return (1 to 1000, default 100); a page that does not fit the byte bound fails with ResultTooLarge, whose details say how many fit.",
+          "description": "Page size.",
           "type": "integer",
           "minimum": 1,
           "maximum": 1000
         },
         "max_bytes": {
-          "description": "Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes (which is also the default).",
+          "description": "Result byte cap.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         }
       },
       "required": [
@@ -1627,124 +1285,18 @@ export const TOOL_LIST: Tool[] = [
             "type": "object",
             "properties": {
               "path": {
-                "type": "string",
-                "description": "Relative to the workspace root when in_workspace, else absolute."
+                "type": "string"
               },
               "in_workspace": {
                 "type": "boolean"
               },
               "range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false,
-                "description": "The whole target."
+                "$ref": "#/definitions/range"
               },
               "selection_range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false,
-                "description": "The target's name."
+                "$ref": "#/definitions/range"
               },
               "text": {
-                "description": "The target's start line (null outside the workspace).",
                 "anyOf": [
                   {
                     "type": "string"
@@ -1767,18 +1319,15 @@ export const TOOL_LIST: Tool[] = [
         },
         "total": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "returned": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "offset": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         }
       },
       "required": [
@@ -1787,10 +1336,45 @@ export const TOOL_LIST: Tool[] = [
         "returned",
         "offset"
       ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "definitions": {
+        "range": {
+          "type": "object",
+          "properties": {
+            "start": {
+              "$ref": "#/definitions/position"
+            },
+            "end": {
+              "$ref": "#/definitions/position"
+            }
+          },
+          "required": [
+            "start",
+            "end"
+          ],
+          "additionalProperties": false
+        },
+        "position": {
+          "type": "object",
+          "properties": {
+            "line": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "column": {
+              "type": "integer",
+              "minimum": 1
+            }
+          },
+          "required": [
+            "line",
+            "column"
+          ],
+          "additionalProperties": false
+        }
+      }
     },
     "annotations": {
-      "title": "Go to type definition",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
@@ -1799,62 +1383,54 @@ export const TOOL_LIST: Tool[] = [
   },
   {
     "name": "implementation",
-    "title": "Go to implementations",
-    "description": "The implementations of the interface or method at a 1-based line and column, or named by `symbol` (e.g. the classes implementing an interface), as location items. Paged with offset/limit.",
+    "title": "Implementations",
+    "description": "Implementations of an interface or method.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "workspace": {
-          "description": "Workspace name; optional when only one is configured.",
-          "type": "string",
-          "minLength": 1
+          "description": "Workspace name.",
+          "type": "string"
         },
         "server": {
-          "description": "Server name; optional when exactly one server of the workspace claims the file's extension.",
-          "type": "string",
-          "minLength": 1
+          "description": "Server name.",
+          "type": "string"
         },
         "path": {
           "type": "string",
-          "minLength": 1,
-          "description": "File path relative to the workspace root, or absolute inside it."
+          "description": "File path in the workspace."
         },
         "line": {
-          "description": "1-based line. With `symbol`, chooses among several symbols of that name.",
+          "description": "1-based line.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "column": {
-          "description": "1-based column in Unicode code points. Not together with `symbol`.",
+          "description": "1-based column (code points).",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "symbol": {
-          "description": "Instead of line + column: a symbol name or dotted name path of this file (e.g. \"Widget.area\"); its name's start is used.",
-          "type": "string",
-          "minLength": 1
+          "description": "Instead of column: a name in the file, or A.b; line narrows.",
+          "type": "string"
         },
         "offset": {
           "default": 0,
-          "description": "0-based index of the first item of the page (default 0); the next page starts at offset + returned.",
+          "description": "Page start.",
           "type": "integer",
-          "minimum": 0,
-          "maximum": 1000000
+          "minimum": 0
         },
         "limit": {
           "default": 100,
-          "description": "Most items to return (1 to 1000, default 100); a page that does not fit the byte bound fails with ResultTooLarge, whose details say how many fit.",
+          "description": "Page size.",
           "type": "integer",
           "minimum": 1,
           "maximum": 1000
         },
         "max_bytes": {
-          "description": "Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes (which is also the default).",
+          "description": "Result byte cap.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         }
       },
       "required": [
@@ -1871,124 +1447,18 @@ export const TOOL_LIST: Tool[] = [
             "type": "object",
             "properties": {
               "path": {
-                "type": "string",
-                "description": "Relative to the workspace root when in_workspace, else absolute."
+                "type": "string"
               },
               "in_workspace": {
                 "type": "boolean"
               },
               "range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false,
-                "description": "The whole target."
+                "$ref": "#/definitions/range"
               },
               "selection_range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false,
-                "description": "The target's name."
+                "$ref": "#/definitions/range"
               },
               "text": {
-                "description": "The target's start line (null outside the workspace).",
                 "anyOf": [
                   {
                     "type": "string"
@@ -2011,18 +1481,15 @@ export const TOOL_LIST: Tool[] = [
         },
         "total": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "returned": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "offset": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         }
       },
       "required": [
@@ -2031,10 +1498,45 @@ export const TOOL_LIST: Tool[] = [
         "returned",
         "offset"
       ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "definitions": {
+        "range": {
+          "type": "object",
+          "properties": {
+            "start": {
+              "$ref": "#/definitions/position"
+            },
+            "end": {
+              "$ref": "#/definitions/position"
+            }
+          },
+          "required": [
+            "start",
+            "end"
+          ],
+          "additionalProperties": false
+        },
+        "position": {
+          "type": "object",
+          "properties": {
+            "line": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "column": {
+              "type": "integer",
+              "minimum": 1
+            }
+          },
+          "required": [
+            "line",
+            "column"
+          ],
+          "additionalProperties": false
+        }
+      }
     },
     "annotations": {
-      "title": "Go to implementations",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
@@ -2043,66 +1545,58 @@ export const TOOL_LIST: Tool[] = [
   },
   {
     "name": "references",
-    "title": "Find references",
-    "description": "Every reference to the symbol at a 1-based line and column, or named by `symbol`, across the project (the declaration too unless include_declaration is false), as location items. Waits until the server has loaded the project, so the first call is complete. Paged with offset/limit.",
+    "title": "References",
+    "description": "Every reference to a symbol in the project.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "workspace": {
-          "description": "Workspace name; optional when only one is configured.",
-          "type": "string",
-          "minLength": 1
+          "description": "Workspace name.",
+          "type": "string"
         },
         "server": {
-          "description": "Server name; optional when exactly one server of the workspace claims the file's extension.",
-          "type": "string",
-          "minLength": 1
+          "description": "Server name.",
+          "type": "string"
         },
         "path": {
           "type": "string",
-          "minLength": 1,
-          "description": "File path relative to the workspace root, or absolute inside it."
+          "description": "File path in the workspace."
         },
         "line": {
-          "description": "1-based line. With `symbol`, chooses among several symbols of that name.",
+          "description": "1-based line.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "column": {
-          "description": "1-based column in Unicode code points. Not together with `symbol`.",
+          "description": "1-based column (code points).",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "symbol": {
-          "description": "Instead of line + column: a symbol name or dotted name path of this file (e.g. \"Widget.area\"); its name's start is used.",
-          "type": "string",
-          "minLength": 1
+          "description": "Instead of column: a name in the file, or A.b; line narrows.",
+          "type": "string"
         },
         "offset": {
           "default": 0,
-          "description": "0-based index of the first item of the page (default 0); the next page starts at offset + returned.",
+          "description": "Page start.",
           "type": "integer",
-          "minimum": 0,
-          "maximum": 1000000
+          "minimum": 0
         },
         "limit": {
           "default": 100,
-          "description": "Most items to return (1 to 1000, default 100); a page that does not fit the byte bound fails with ResultTooLarge, whose details say how many fit.",
+          "description": "Page size.",
           "type": "integer",
           "minimum": 1,
           "maximum": 1000
         },
         "max_bytes": {
-          "description": "Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes (which is also the default).",
+          "description": "Result byte cap.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "include_declaration": {
           "default": true,
-          "description": "List the declaration too (default true).",
+          "description": "List the declaration too.",
           "type": "boolean"
         }
       },
@@ -2120,124 +1614,18 @@ export const TOOL_LIST: Tool[] = [
             "type": "object",
             "properties": {
               "path": {
-                "type": "string",
-                "description": "Relative to the workspace root when in_workspace, else absolute."
+                "type": "string"
               },
               "in_workspace": {
                 "type": "boolean"
               },
               "range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false,
-                "description": "The whole target."
+                "$ref": "#/definitions/range"
               },
               "selection_range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false,
-                "description": "The target's name."
+                "$ref": "#/definitions/range"
               },
               "text": {
-                "description": "The target's start line (null outside the workspace).",
                 "anyOf": [
                   {
                     "type": "string"
@@ -2260,18 +1648,15 @@ export const TOOL_LIST: Tool[] = [
         },
         "total": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "returned": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "offset": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         }
       },
       "required": [
@@ -2280,10 +1665,45 @@ export const TOOL_LIST: Tool[] = [
         "returned",
         "offset"
       ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "definitions": {
+        "range": {
+          "type": "object",
+          "properties": {
+            "start": {
+              "$ref": "#/definitions/position"
+            },
+            "end": {
+              "$ref": "#/definitions/position"
+            }
+          },
+          "required": [
+            "start",
+            "end"
+          ],
+          "additionalProperties": false
+        },
+        "position": {
+          "type": "object",
+          "properties": {
+            "line": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "column": {
+              "type": "integer",
+              "minimum": 1
+            }
+          },
+          "required": [
+            "line",
+            "column"
+          ],
+          "additionalProperties": false
+        }
+      }
     },
     "annotations": {
-      "title": "Find references",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
@@ -2293,74 +1713,66 @@ export const TOOL_LIST: Tool[] = [
   {
     "name": "call_hierarchy",
     "title": "Call hierarchy",
-    "description": "Who calls the function at a 1-based line and column, or named by `symbol` (direction incoming), or what it calls (outgoing): one level, each caller or callee with its location and call sites. Paged with offset/limit.",
+    "description": "Callers (incoming) or callees (outgoing) of a function, one level, with call sites.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "workspace": {
-          "description": "Workspace name; optional when only one is configured.",
-          "type": "string",
-          "minLength": 1
+          "description": "Workspace name.",
+          "type": "string"
         },
         "server": {
-          "description": "Server name; optional when exactly one server of the workspace claims the file's extension.",
-          "type": "string",
-          "minLength": 1
+          "description": "Server name.",
+          "type": "string"
         },
         "path": {
           "type": "string",
-          "minLength": 1,
-          "description": "File path relative to the workspace root, or absolute inside it."
+          "description": "File path in the workspace."
         },
         "line": {
-          "description": "1-based line. With `symbol`, chooses among several symbols of that name.",
+          "description": "1-based line.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "column": {
-          "description": "1-based column in Unicode code points. Not together with `symbol`.",
+          "description": "1-based column (code points).",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "symbol": {
-          "description": "Instead of line + column: a symbol name or dotted name path of this file (e.g. \"Widget.area\"); its name's start is used.",
-          "type": "string",
-          "minLength": 1
+          "description": "Instead of column: a name in the file, or A.b; line narrows.",
+          "type": "string"
         },
         "offset": {
           "default": 0,
-          "description": "0-based index of the first item of the page (default 0); the next page starts at offset + returned.",
+          "description": "Page start.",
           "type": "integer",
-          "minimum": 0,
-          "maximum": 1000000
+          "minimum": 0
         },
         "limit": {
           "default": 100,
-          "description": "Most items to return (1 to 1000, default 100); a page that does not fit the byte bound fails with ResultTooLarge, whose details say how many fit.",
+          "description": "Page size.",
           "type": "integer",
           "minimum": 1,
           "maximum": 1000
         },
         "max_bytes": {
-          "description": "Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes (which is also the default).",
+          "description": "Result byte cap.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "direction": {
+          "default": "incoming",
+          "description": "Callers (incoming) or callees.",
           "type": "string",
           "enum": [
             "incoming",
             "outgoing"
-          ],
-          "description": "incoming: the callers; outgoing: the callees."
+          ]
         }
       },
       "required": [
-        "path",
-        "direction"
+        "path"
       ],
       "additionalProperties": false
     },
@@ -2389,124 +1801,18 @@ export const TOOL_LIST: Tool[] = [
                   ]
                 },
                 "path": {
-                  "type": "string",
-                  "description": "Relative to the workspace root when in_workspace, else absolute."
+                  "type": "string"
                 },
                 "in_workspace": {
                   "type": "boolean"
                 },
                 "range": {
-                  "type": "object",
-                  "properties": {
-                    "start": {
-                      "type": "object",
-                      "properties": {
-                        "line": {
-                          "type": "integer",
-                          "minimum": 1,
-                          "maximum": 9007199254740991,
-                          "description": "1-based line number, as an editor shows it."
-                        },
-                        "column": {
-                          "type": "integer",
-                          "minimum": 1,
-                          "maximum": 9007199254740991,
-                          "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                        }
-                      },
-                      "required": [
-                        "line",
-                        "column"
-                      ],
-                      "additionalProperties": false
-                    },
-                    "end": {
-                      "type": "object",
-                      "properties": {
-                        "line": {
-                          "type": "integer",
-                          "minimum": 1,
-                          "maximum": 9007199254740991,
-                          "description": "1-based line number, as an editor shows it."
-                        },
-                        "column": {
-                          "type": "integer",
-                          "minimum": 1,
-                          "maximum": 9007199254740991,
-                          "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                        }
-                      },
-                      "required": [
-                        "line",
-                        "column"
-                      ],
-                      "additionalProperties": false
-                    }
-                  },
-                  "required": [
-                    "start",
-                    "end"
-                  ],
-                  "additionalProperties": false,
-                  "description": "The whole target."
+                  "$ref": "#/definitions/range"
                 },
                 "selection_range": {
-                  "type": "object",
-                  "properties": {
-                    "start": {
-                      "type": "object",
-                      "properties": {
-                        "line": {
-                          "type": "integer",
-                          "minimum": 1,
-                          "maximum": 9007199254740991,
-                          "description": "1-based line number, as an editor shows it."
-                        },
-                        "column": {
-                          "type": "integer",
-                          "minimum": 1,
-                          "maximum": 9007199254740991,
-                          "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                        }
-                      },
-                      "required": [
-                        "line",
-                        "column"
-                      ],
-                      "additionalProperties": false
-                    },
-                    "end": {
-                      "type": "object",
-                      "properties": {
-                        "line": {
-                          "type": "integer",
-                          "minimum": 1,
-                          "maximum": 9007199254740991,
-                          "description": "1-based line number, as an editor shows it."
-                        },
-                        "column": {
-                          "type": "integer",
-                          "minimum": 1,
-                          "maximum": 9007199254740991,
-                          "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                        }
-                      },
-                      "required": [
-                        "line",
-                        "column"
-                      ],
-                      "additionalProperties": false
-                    }
-                  },
-                  "required": [
-                    "start",
-                    "end"
-                  ],
-                  "additionalProperties": false,
-                  "description": "The target's name."
+                  "$ref": "#/definitions/range"
                 },
                 "text": {
-                  "description": "The target's start line (null outside the workspace).",
                   "anyOf": [
                     {
                       "type": "string"
@@ -2556,124 +1862,18 @@ export const TOOL_LIST: Tool[] = [
                 ]
               },
               "path": {
-                "type": "string",
-                "description": "Relative to the workspace root when in_workspace, else absolute."
+                "type": "string"
               },
               "in_workspace": {
                 "type": "boolean"
               },
               "range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false,
-                "description": "The whole target."
+                "$ref": "#/definitions/range"
               },
               "selection_range": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  },
-                  "end": {
-                    "type": "object",
-                    "properties": {
-                      "line": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based line number, as an editor shows it."
-                      },
-                      "column": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": 9007199254740991,
-                        "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                      }
-                    },
-                    "required": [
-                      "line",
-                      "column"
-                    ],
-                    "additionalProperties": false
-                  }
-                },
-                "required": [
-                  "start",
-                  "end"
-                ],
-                "additionalProperties": false,
-                "description": "The target's name."
+                "$ref": "#/definitions/range"
               },
               "text": {
-                "description": "The target's start line (null outside the workspace).",
                 "anyOf": [
                   {
                     "type": "string"
@@ -2686,58 +1886,7 @@ export const TOOL_LIST: Tool[] = [
               "call_sites": {
                 "type": "array",
                 "items": {
-                  "type": "object",
-                  "properties": {
-                    "start": {
-                      "type": "object",
-                      "properties": {
-                        "line": {
-                          "type": "integer",
-                          "minimum": 1,
-                          "maximum": 9007199254740991,
-                          "description": "1-based line number, as an editor shows it."
-                        },
-                        "column": {
-                          "type": "integer",
-                          "minimum": 1,
-                          "maximum": 9007199254740991,
-                          "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                        }
-                      },
-                      "required": [
-                        "line",
-                        "column"
-                      ],
-                      "additionalProperties": false
-                    },
-                    "end": {
-                      "type": "object",
-                      "properties": {
-                        "line": {
-                          "type": "integer",
-                          "minimum": 1,
-                          "maximum": 9007199254740991,
-                          "description": "1-based line number, as an editor shows it."
-                        },
-                        "column": {
-                          "type": "integer",
-                          "minimum": 1,
-                          "maximum": 9007199254740991,
-                          "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                        }
-                      },
-                      "required": [
-                        "line",
-                        "column"
-                      ],
-                      "additionalProperties": false
-                    }
-                  },
-                  "required": [
-                    "start",
-                    "end"
-                  ],
-                  "additionalProperties": false
+                  "$ref": "#/definitions/range"
                 }
               }
             },
@@ -2757,18 +1906,15 @@ export const TOOL_LIST: Tool[] = [
         },
         "total": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "returned": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "offset": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         }
       },
       "required": [
@@ -2778,10 +1924,45 @@ export const TOOL_LIST: Tool[] = [
         "returned",
         "offset"
       ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "definitions": {
+        "range": {
+          "type": "object",
+          "properties": {
+            "start": {
+              "$ref": "#/definitions/position"
+            },
+            "end": {
+              "$ref": "#/definitions/position"
+            }
+          },
+          "required": [
+            "start",
+            "end"
+          ],
+          "additionalProperties": false
+        },
+        "position": {
+          "type": "object",
+          "properties": {
+            "line": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "column": {
+              "type": "integer",
+              "minimum": 1
+            }
+          },
+          "required": [
+            "line",
+            "column"
+          ],
+          "additionalProperties": false
+        }
+      }
     },
     "annotations": {
-      "title": "Call hierarchy",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
@@ -2790,28 +1971,25 @@ export const TOOL_LIST: Tool[] = [
   },
   {
     "name": "code_actions",
-    "title": "Code actions (listing only)",
-    "description": "The code actions (quick fixes, refactorings) the server offers for a range, or for a point given as line + column or `symbol`: title, kind, whether preferred or disabled, which diagnostics each fixes, whether it carries an edit or command. A listing only: nothing is applied, executed or resolved. Paged with offset/limit.",
+    "title": "Code actions",
+    "description": "Fixes and refactorings for a range or point, with the diagnostics each fixes; never applied.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "workspace": {
-          "description": "Workspace name; optional when only one is configured.",
-          "type": "string",
-          "minLength": 1
+          "description": "Workspace name.",
+          "type": "string"
         },
         "server": {
-          "description": "Server name; optional when exactly one server of the workspace claims the file's extension.",
-          "type": "string",
-          "minLength": 1
+          "description": "Server name.",
+          "type": "string"
         },
         "path": {
           "type": "string",
-          "minLength": 1,
-          "description": "File path relative to the workspace root, or absolute inside it."
+          "description": "File path in the workspace."
         },
         "range": {
-          "description": "The range; instead of a point.",
+          "description": "Instead of a point.",
           "type": "object",
           "properties": {
             "start": {
@@ -2819,13 +1997,11 @@ export const TOOL_LIST: Tool[] = [
               "properties": {
                 "line": {
                   "type": "integer",
-                  "minimum": 1,
-                  "maximum": 9007199254740991
+                  "minimum": 1
                 },
                 "column": {
                   "type": "integer",
-                  "minimum": 1,
-                  "maximum": 9007199254740991
+                  "minimum": 1
                 }
               },
               "required": [
@@ -2838,13 +2014,11 @@ export const TOOL_LIST: Tool[] = [
               "properties": {
                 "line": {
                   "type": "integer",
-                  "minimum": 1,
-                  "maximum": 9007199254740991
+                  "minimum": 1
                 },
                 "column": {
                   "type": "integer",
-                  "minimum": 1,
-                  "maximum": 9007199254740991
+                  "minimum": 1
                 }
               },
               "required": [
@@ -2859,24 +2033,21 @@ export const TOOL_LIST: Tool[] = [
           ]
         },
         "line": {
-          "description": "1-based line. With `symbol`, chooses among several symbols of that name.",
+          "description": "1-based line.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "column": {
-          "description": "1-based column in Unicode code points. Not together with `symbol`.",
+          "description": "1-based column (code points).",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "symbol": {
-          "description": "Instead of line + column: a symbol name or dotted name path of this file (e.g. \"Widget.area\"); its name's start is used.",
-          "type": "string",
-          "minLength": 1
+          "description": "Instead of column: a name in the file, or A.b; line narrows.",
+          "type": "string"
         },
         "kinds": {
-          "description": "Only actions of these LSP kinds or their sub-kinds, e.g. [\"quickfix\"].",
+          "description": "Only these kinds, e.g. [\"quickfix\"].",
           "minItems": 1,
           "type": "array",
           "items": {
@@ -2886,23 +2057,21 @@ export const TOOL_LIST: Tool[] = [
         },
         "offset": {
           "default": 0,
-          "description": "0-based index of the first item of the page (default 0); the next page starts at offset + returned.",
+          "description": "Page start.",
           "type": "integer",
-          "minimum": 0,
-          "maximum": 1000000
+          "minimum": 0
         },
         "limit": {
           "default": 100,
-          "description": "Most items to return (1 to 1000, default 100); a page that does not fit the byte bound fails with ResultTooLarge, whose details say how many fit.",
+          "description": "Page size.",
           "type": "integer",
           "minimum": 1,
           "maximum": 1000
         },
         "max_bytes": {
-          "description": "Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes (which is also the default).",
+          "description": "Result byte cap.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         }
       },
       "required": [
@@ -2935,7 +2104,6 @@ export const TOOL_LIST: Tool[] = [
                 "type": "boolean"
               },
               "disabled": {
-                "description": "Why the action is not available now, or null.",
                 "anyOf": [
                   {
                     "type": "string"
@@ -2969,8 +2137,7 @@ export const TOOL_LIST: Tool[] = [
                     "message"
                   ],
                   "additionalProperties": false
-                },
-                "description": "The diagnostics it fixes."
+                }
               },
               "has_edit": {
                 "type": "boolean"
@@ -2993,18 +2160,15 @@ export const TOOL_LIST: Tool[] = [
         },
         "total": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "returned": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "offset": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         }
       },
       "required": [
@@ -3016,7 +2180,6 @@ export const TOOL_LIST: Tool[] = [
       "additionalProperties": false
     },
     "annotations": {
-      "title": "Code actions (listing only)",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
@@ -3025,42 +2188,36 @@ export const TOOL_LIST: Tool[] = [
   },
   {
     "name": "rename_preview",
-    "title": "Rename preview (nothing is written)",
-    "description": "What renaming the symbol at a 1-based line and column, or named by `symbol`, to new_name would change: every edit per file (range, new text, the line as it is now) and any file operations. Only a preview: no file is ever written.",
+    "title": "Rename preview",
+    "description": "Edits per file that renaming a symbol would make; nothing is written.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "workspace": {
-          "description": "Workspace name; optional when only one is configured.",
-          "type": "string",
-          "minLength": 1
+          "description": "Workspace name.",
+          "type": "string"
         },
         "server": {
-          "description": "Server name; optional when exactly one server of the workspace claims the file's extension.",
-          "type": "string",
-          "minLength": 1
+          "description": "Server name.",
+          "type": "string"
         },
         "path": {
           "type": "string",
-          "minLength": 1,
-          "description": "File path relative to the workspace root, or absolute inside it."
+          "description": "File path in the workspace."
         },
         "line": {
-          "description": "1-based line. With `symbol`, chooses among several symbols of that name.",
+          "description": "1-based line.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "column": {
-          "description": "1-based column in Unicode code points. Not together with `symbol`.",
+          "description": "1-based column (code points).",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "symbol": {
-          "description": "Instead of line + column: a symbol name or dotted name path of this file (e.g. \"Widget.area\"); its name's start is used.",
-          "type": "string",
-          "minLength": 1
+          "description": "Instead of column: a name in the file, or A.b; line narrows.",
+          "type": "string"
         },
         "new_name": {
           "type": "string",
@@ -3068,10 +2225,9 @@ export const TOOL_LIST: Tool[] = [
           "description": "The new name."
         },
         "max_bytes": {
-          "description": "Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes (which is also the default).",
+          "description": "Result byte cap.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         }
       },
       "required": [
@@ -3085,8 +2241,7 @@ export const TOOL_LIST: Tool[] = [
       "properties": {
         "applied": {
           "type": "boolean",
-          "const": false,
-          "description": "Always false: the bridge never writes files."
+          "const": false
         },
         "files": {
           "type": "array",
@@ -3105,58 +2260,7 @@ export const TOOL_LIST: Tool[] = [
                   "type": "object",
                   "properties": {
                     "range": {
-                      "type": "object",
-                      "properties": {
-                        "start": {
-                          "type": "object",
-                          "properties": {
-                            "line": {
-                              "type": "integer",
-                              "minimum": 1,
-                              "maximum": 9007199254740991,
-                              "description": "1-based line number, as an editor shows it."
-                            },
-                            "column": {
-                              "type": "integer",
-                              "minimum": 1,
-                              "maximum": 9007199254740991,
-                              "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                            }
-                          },
-                          "required": [
-                            "line",
-                            "column"
-                          ],
-                          "additionalProperties": false
-                        },
-                        "end": {
-                          "type": "object",
-                          "properties": {
-                            "line": {
-                              "type": "integer",
-                              "minimum": 1,
-                              "maximum": 9007199254740991,
-                              "description": "1-based line number, as an editor shows it."
-                            },
-                            "column": {
-                              "type": "integer",
-                              "minimum": 1,
-                              "maximum": 9007199254740991,
-                              "description": "1-based column in Unicode code points (a tab or an emoji is one column)."
-                            }
-                          },
-                          "required": [
-                            "line",
-                            "column"
-                          ],
-                          "additionalProperties": false
-                        }
-                      },
-                      "required": [
-                        "start",
-                        "end"
-                      ],
-                      "additionalProperties": false
+                      "$ref": "#/definitions/range"
                     },
                     "new_text": {
                       "type": "string"
@@ -3226,8 +2330,7 @@ export const TOOL_LIST: Tool[] = [
         },
         "total_edits": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         }
       },
       "required": [
@@ -3236,10 +2339,45 @@ export const TOOL_LIST: Tool[] = [
         "file_operations",
         "total_edits"
       ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "definitions": {
+        "range": {
+          "type": "object",
+          "properties": {
+            "start": {
+              "$ref": "#/definitions/position"
+            },
+            "end": {
+              "$ref": "#/definitions/position"
+            }
+          },
+          "required": [
+            "start",
+            "end"
+          ],
+          "additionalProperties": false
+        },
+        "position": {
+          "type": "object",
+          "properties": {
+            "line": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "column": {
+              "type": "integer",
+              "minimum": 1
+            }
+          },
+          "required": [
+            "line",
+            "column"
+          ],
+          "additionalProperties": false
+        }
+      }
     },
     "annotations": {
-      "title": "Rename preview (nothing is written)",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
@@ -3249,19 +2387,17 @@ export const TOOL_LIST: Tool[] = [
   {
     "name": "session_restart",
     "title": "Restart session",
-    "description": "Stop a session's language server (its whole process tree) and start it again; the only way to revive a dead session.",
+    "description": "Restart a session's server (whole process tree); revives a dead session.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "workspace": {
-          "description": "Workspace name; optional when only one is configured.",
-          "type": "string",
-          "minLength": 1
+          "description": "Workspace name.",
+          "type": "string"
         },
         "server": {
           "type": "string",
-          "minLength": 1,
-          "description": "Name of the server whose session to restart, as session_status lists it."
+          "description": "Server name."
         }
       },
       "required": [
@@ -3291,8 +2427,7 @@ export const TOOL_LIST: Tool[] = [
           "anyOf": [
             {
               "type": "integer",
-              "minimum": -9007199254740991,
-              "maximum": 9007199254740991
+              "minimum": 1
             },
             {
               "type": "null"
@@ -3303,8 +2438,7 @@ export const TOOL_LIST: Tool[] = [
           "anyOf": [
             {
               "type": "integer",
-              "minimum": -9007199254740991,
-              "maximum": 9007199254740991
+              "minimum": 1
             },
             {
               "type": "null"
@@ -3313,8 +2447,7 @@ export const TOOL_LIST: Tool[] = [
         },
         "tree_processes": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "pinned_version": {
           "type": "string"
@@ -3333,8 +2466,7 @@ export const TOOL_LIST: Tool[] = [
           "anyOf": [
             {
               "type": "integer",
-              "minimum": -9007199254740991,
-              "maximum": 9007199254740991
+              "minimum": 0
             },
             {
               "type": "null"
@@ -3343,23 +2475,19 @@ export const TOOL_LIST: Tool[] = [
         },
         "restarts": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "open_documents": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "max_open_documents": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "requests_in_flight": {
           "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "last_exit": {
           "anyOf": [
@@ -3369,9 +2497,7 @@ export const TOOL_LIST: Tool[] = [
                 "code": {
                   "anyOf": [
                     {
-                      "type": "integer",
-                      "minimum": -9007199254740991,
-                      "maximum": 9007199254740991
+                      "type": "integer"
                     },
                     {
                       "type": "null"
@@ -3451,7 +2577,6 @@ export const TOOL_LIST: Tool[] = [
       "additionalProperties": false
     },
     "annotations": {
-      "title": "Restart session",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": false,

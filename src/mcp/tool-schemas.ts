@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { PositionSchema, RangeSchema } from "../tools/common-schemas.js";
 import type { Tool as BridgeTool } from "../tools/index.js";
 
 /**
@@ -23,12 +24,40 @@ export function listedTool(tool: BridgeTool): Tool {
  * A client, or lspmcp's own forwarder, may re-send a call only when `idempotentHint` is true.
  */
 export function toolAnnotations(tool: BridgeTool): NonNullable<Tool["annotations"]> {
-  return { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: tool.idempotent, openWorldHint: false };
+  return { readOnlyHint: true, destructiveHint: false, idempotentHint: tool.idempotent, openWorldHint: false };
 }
 
+/**
+ * The shapes output schemas share, each written once under `definitions` and referenced where
+ * used (a location item holds two ranges of two positions each). Output schemas carry no
+ * descriptions: clients check results against them; a model reads the text, the tool's
+ * description and its input schema. Input schemas stay inline (some clients resolve no `$ref`).
+ */
+const OUTPUT_DEFINITIONS = z.registry<{ id: string }>();
+OUTPUT_DEFINITIONS.add(PositionSchema, { id: "position" });
+OUTPUT_DEFINITIONS.add(RangeSchema, { id: "range" });
+
 function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: "draft-7", io, unrepresentable: "any" }) as Record<string, unknown>;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    target: "draft-7",
+    io,
+    unrepresentable: "any",
+    ...(io === "output" ? { metadata: OUTPUT_DEFINITIONS } : {}),
+    override: ({ jsonSchema }) => withoutSafeIntegerBounds(jsonSchema as Record<string, unknown>),
+  }) as Record<string, unknown>;
   return singleTyped(rest) as Record<string, unknown>;
+}
+
+/**
+ * zod's integers are JavaScript's safe integers, and it writes that as `minimum: -(2^53 - 1)` and
+ * `maximum: 2^53 - 1` on every one. No JSON client can send an integer past those anyway (it would
+ * not survive its own number type), so they are noise in every conversation: left out, while a
+ * bound of our own (`limit` 1..1000, a line from 1) stays.
+ */
+function withoutSafeIntegerBounds(node: Record<string, unknown>): void {
+  if (node.type !== "integer") return;
+  if (node.maximum === Number.MAX_SAFE_INTEGER) delete node.maximum;
+  if (node.minimum === Number.MIN_SAFE_INTEGER) delete node.minimum;
 }
 
 /**

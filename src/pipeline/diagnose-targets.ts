@@ -8,6 +8,10 @@ import type { DiagnosticsTarget } from "./discover-targets.js";
 import { fileDiagnostics, type FileDiagnostics } from "./file-diagnostics.js";
 import type { OpenTarget } from "./open-target.js";
 import { FirstFailure, runPool } from "./run-pool.js";
+import type { CallContext } from "./call-context.js";
+import type { LspClient } from "../lsp/lsp-client.js";
+import { readSourceFile } from "../sessions/read-source-file.js";
+import { diagnoseFromProject, type ProjectRunOptions, type RunItem } from "./project/tsserver-project-run.js";
 
 /** How many files of one session are in flight at once when the caller does not say. */
 export const DEFAULT_BATCH_SIZE = 32;
@@ -55,27 +59,62 @@ export async function diagnoseTargets(
   const results: FileDiagnostics[] = new Array(targets.length);
   const failure = new FirstFailure(options.signal);
   let done = 0;
-  await runPool(groupBySession(targets), config.bridge.max_sessions, failure, async (group) => {
-    await runPool(group.items, options.batchSize, failure, async ({ target, index }) => {
-      const item = failure.itemSignal();
+  const eachFile = async (item: RunItem, work: (context: CallContext) => Promise<FileDiagnostics>): Promise<void> => {
+    const signal = failure.itemSignal();
+    // Each file holds its document only while it is being answered; the cap may close it after.
+    const scope = new CallScope();
+    try {
       const deadline = Deadline.in(config.bridge.request_timeout_ms);
-      // Each file holds its document only while it is being answered; the cap may close it after.
-      const scope = new CallScope();
-      try {
-        const context = { config, sessions, deadline, signal: item.signal, scope };
-        const args = { workspace: target.workspace.name, server: target.server.name, path: target.file.absolutePath };
-        results[index] = await fileDiagnostics(context, args, { close: options.close, onSynced: options.onSynced });
-      } catch (error) {
-        throw namingFile(error, target);
-      } finally {
-        scope.close();
-        item.done();
-      }
-      options.onFileDone?.(++done, targets.length, target);
+      await work({ config, sessions, deadline, signal: signal.signal, scope });
+    } catch (error) {
+      throw namingFile(error, item.target);
+    } finally {
+      scope.close();
+      signal.done();
+    }
+    options.onFileDone?.(++done, targets.length, item.target);
+  };
+  const fileByFile = (item: RunItem): Promise<void> =>
+    eachFile(item, async (context) => {
+      const { target } = item;
+      const args = { workspace: target.workspace.name, server: target.server.name, path: target.file.absolutePath };
+      return (results[item.index] = await fileDiagnostics(context, args, { close: options.close, onSynced: options.onSynced }));
     });
+  await runPool(groupBySession(targets), config.bridge.max_sessions, failure, async (group) => {
+    const rest = await fromProject(group, results, {
+      config,
+      sessions,
+      inFlight: options.batchSize,
+      onSynced: options.onSynced,
+      close: options.close,
+      failure,
+      eachFile,
+    });
+    await runPool(rest, options.batchSize, failure, fileByFile);
     await options.onSessionDone?.(group);
   });
   return results;
+}
+
+/**
+ * The group's files that its server's project answers (see `diagnoseFromProject`), answered;
+ * returns the rest. Only a server whose files the bridge watches can answer that way; its
+ * session is started here, within one file's deadline, as the first file would start it.
+ */
+async function fromProject(group: SessionGroup, results: FileDiagnostics[], options: ProjectRunOptions): Promise<RunItem[]> {
+  if (group.server.watch_files !== "bridge") return [...group.items];
+  // Every file is read before the server starts, as file by file does: an unreadable one fails
+  // the run before any server is asked.
+  const texts = new Map<string, string>();
+  for (const { target } of group.items) texts.set(target.file.absolutePath, await readSourceFile(target.file.absolutePath, target.file.path));
+  const deadline = Deadline.in(options.config.bridge.request_timeout_ms);
+  let client: LspClient;
+  try {
+    client = await options.sessions.readyClient(group.workspace, group.server, deadline);
+  } catch (error) {
+    throw namingFile(error, group.items[0]!.target);
+  }
+  return diagnoseFromProject(client, group.items, texts, results, options, deadline);
 }
 
 /** A timeout says which file did not settle; a cancellation stays what it is. */

@@ -46,7 +46,8 @@ export async function fileDiagnostics(
   args: FileDiagnosticsArgs,
   options: FileDiagnosticsOptions = {},
 ): Promise<FileDiagnostics> {
-  const target = await openTarget(context, args);
+  // Only ever run by `diagnoseTargets`, which looked at the whole workspace first.
+  const target = await openTarget(context, args, { refreshed: true });
   const { client, synced, file } = target;
   try {
     options.onSynced?.(target);

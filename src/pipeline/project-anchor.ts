@@ -2,21 +2,21 @@ import { pathToFileURL } from "node:url";
 import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { compareStrings } from "../contract/compare.js";
 import { awaitNavigationReady } from "../lsp/features/navigation-readiness.js";
-import { supportsTsserverDiagnostics } from "../lsp/features/tsserver-diagnostics.js";
 import type { LspClient } from "../lsp/lsp-client.js";
 import type { CallContext } from "./call-context.js";
 import { discoverInWorkspace } from "./discover-targets.js";
 import { openTarget } from "./open-target.js";
 
 /**
- * Makes sure a workspace-wide request has a project to search, for the servers that search only
- * the project of an open file. typescript-language-server sends tsserver's `navto` for the file
- * it used last, and with no file open tsserver answers "No Project" (an error, on a fresh session
- * or after a restart). So a document of the workspace is held open for the call and its project
- * loaded first: one already open when there is one (the first by URI), else the first file of
- * the workspace, by path, that this server claims. Returns false when there is no such file (the
- * workspace has nothing for the server to search). Other servers index the workspace themselves:
- * nothing to do.
+ * Makes sure a workspace-wide request answers from the whole project, so that the first search
+ * of a session gives what the tenth does (never an early, empty list). A document of the workspace
+ * is held open for the call and the server's navigation readiness awaited on it, the rule
+ * `references` keeps (`awaitNavigationReady`): one already open when there is one (the first by
+ * URI), else the first file of the workspace, by path, that this server claims.
+ * typescript-language-server searches only the project of the file it used last (with none open
+ * tsserver answers "No Project"); pyright answers `[]` until it has found the workspace's source
+ * files. Returns false when there is no such file (the workspace has nothing for the server to
+ * search).
  */
 export async function holdProjectAnchor(
   context: CallContext,
@@ -24,7 +24,6 @@ export async function holdProjectAnchor(
   server: ResolvedServer,
   client: LspClient,
 ): Promise<boolean> {
-  if (!supportsTsserverDiagnostics(client)) return true;
   const options = { deadline: context.deadline, signal: context.signal };
   const rootUri = pathToFileURL(workspace.root).href + "/";
   const open = client.documents

@@ -115,18 +115,16 @@ export function claimingServers(config: ResolvedConfig, workspace: ResolvedWorks
   return workspaceServers(config, workspace).filter((server) => languageFor(server, file) !== null);
 }
 
-/** Picks the server for a call without a file: named, or the workspace's only server. */
-export function pickServer(config: ResolvedConfig, workspace: ResolvedWorkspace, serverName: string | undefined): ResolvedServer {
-  if (serverName !== undefined) return namedServer(config, workspace, serverName);
-  const servers = workspaceServers(config, workspace);
-  if (servers.length === 1) return servers[0]!;
-  throw new BridgeError("AmbiguousServer", `workspace ${workspace.name} has several servers: name one with \`server\``, {
-    workspace: workspace.name,
-    servers: workspace.servers,
-  });
+/**
+ * The servers a call without a file asks: the named one, else every server of the workspace (in
+ * the workspace's order), as `workspace_symbols` does (CONTRACT §4).
+ */
+export function serversToAsk(config: ResolvedConfig, workspace: ResolvedWorkspace, serverName: string | undefined): ResolvedServer[] {
+  return serverName === undefined ? workspaceServers(config, workspace) : [namedServer(config, workspace, serverName)];
 }
 
-function namedServer(config: ResolvedConfig, workspace: ResolvedWorkspace, name: string): ResolvedServer {
+/** The server a call names: it must belong to the workspace (`UnknownServer` otherwise). */
+export function namedServer(config: ResolvedConfig, workspace: ResolvedWorkspace, name: string): ResolvedServer {
   const server = workspace.servers.includes(name) ? config.servers.find((candidate) => candidate.name === name) : undefined;
   if (!server) {
     throw new BridgeError("UnknownServer", `workspace ${workspace.name} has no server named "${name}"`, {

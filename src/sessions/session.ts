@@ -194,6 +194,7 @@ export class Session {
         settings: server.settings,
         positionEncoding: server.position_encoding,
         settleAfterProgress: server.settle_after_progress,
+        bridgeWatchesFiles: server.watch_files === "bridge",
         maxOpenDocuments: this.options.maxOpenDocuments,
         log: (line) => logger.debug("server log", { session: this.key, line }),
       });

@@ -44,3 +44,24 @@ export function boundedSingle<O>(answer: ToolAnswer<O>, bytes: number): ToolAnsw
     fits: 0,
   });
 }
+
+/** What a page of a list holds: how many items of how many, from which offset. */
+export interface PageEnvelope {
+  readonly total: number;
+  readonly returned: number;
+  readonly offset: number;
+}
+
+/**
+ * The first line of a page's text: how many `noun` (a plural ending in "s") it holds and what
+ * they belong to (`about`, e.g. " of AppBase at src/a.ts:3:7"); for a partial page, which items
+ * these are and the offset of the next page. A whole list says only its count.
+ */
+export function pageHeading(envelope: PageEnvelope, noun: string, about: string): string {
+  const { total, returned, offset } = envelope;
+  const name = (count: number) => (count === 1 ? noun.slice(0, -1) : noun);
+  if (offset === 0 && returned === total) return `${total} ${name(total)}${about}`;
+  if (returned === 0) return `0 of ${total} ${noun}${about}: offset ${offset} is past the end`;
+  const next = offset + returned < total ? `; next page at offset ${offset + returned}` : "";
+  return `${offset + 1} to ${offset + returned} of ${total} ${noun}${about}${next}`;
+}

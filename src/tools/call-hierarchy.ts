@@ -5,9 +5,9 @@ import { symbolKindName } from "../contract/names.js";
 import { CALL_HIERARCHY_FEATURE, requestCallHierarchy } from "../lsp/features/call-hierarchy.js";
 import { openNavigation } from "../pipeline/open-navigation.js";
 import type { TargetTexts } from "../pipeline/target-texts.js";
-import { boundedPage, limitBytes } from "./bounded-answer.js";
+import { boundedPage, limitBytes, pageHeading } from "./bounded-answer.js";
 import { LocationItemSchema, pageFields, RangeSchema } from "./common-schemas.js";
-import { locationInputFields } from "./location-tool.js";
+import { locationInputFields, positionAbout } from "./location-tool.js";
 import { defineTool } from "./tool-definition.js";
 
 const CallSymbolSchema = z.object({ name: z.string(), kind: z.string(), detail: z.string().nullable(), ...LocationItemSchema.shape });
@@ -17,11 +17,10 @@ const CallItemSchema = CallSymbolSchema.extend({ call_sites: z.array(RangeSchema
 export const callHierarchyTool = defineTool({
   name: "call_hierarchy",
   title: "Call hierarchy",
-  description:
-    "Who calls the function at a 1-based line and column, or named by `symbol` (direction incoming), or what it calls (outgoing): one level, each caller or callee with its location and call sites. Paged with offset/limit.",
+  description: "Callers (incoming) or callees (outgoing) of a function, one level, with call sites.",
   inputSchema: z.strictObject({
     ...locationInputFields,
-    direction: z.enum(["incoming", "outgoing"]).describe("incoming: the callers; outgoing: the callees."),
+    direction: z.enum(["incoming", "outgoing"]).default("incoming").describe("Callers (incoming) or callees."),
   }),
   outputSchema: z.object({ symbol: CallSymbolSchema.nullable(), items: z.array(CallItemSchema), ...pageFields }),
   handler: async (args, context) => {
@@ -41,7 +40,8 @@ export const callHierarchyTool = defineTool({
     return boundedPage(sortCallItems(calls), args, limitBytes(context.config, args.max_bytes), (page, envelope) => ({
       structured: { symbol, items: page, ...envelope },
       text: [
-        `${envelope.returned} of ${envelope.total} ${args.direction === "incoming" ? "callers" : "callees"} of ${symbol ? symbol.name : "nothing"} at ${opened.file.path}:${at.line}:${at.column} (offset ${envelope.offset})`,
+        pageHeading(envelope, args.direction === "incoming" ? "callers" : "callees", positionAbout(symbol?.name, opened.file.path, at)) +
+          (symbol ? "" : " (no function there)"),
         ...page.map((item) => `${item.kind} ${item.name}  ${item.path}:${item.selection_range.start.line}:${item.selection_range.start.column}  calls at ${item.call_sites.map((s) => `${s.start.line}:${s.start.column}`).join(", ")}`),
       ].join("\n"),
     }));

@@ -7,11 +7,9 @@ import { CODE_ACTIONS_FEATURE, requestCodeActions, type CodeActionSummary } from
 import { openTarget } from "../pipeline/open-target.js";
 import { diagnosticsInRange } from "../pipeline/range-diagnostics.js";
 import { resolvePosition } from "../pipeline/resolve-position.js";
-import { boundedPage, limitBytes } from "./bounded-answer.js";
-import { limitArg, maxBytesArg, offsetArg, pageFields, pathArg, positionArgs, serverArg, workspaceArg } from "./common-schemas.js";
+import { boundedPage, limitBytes, pageHeading } from "./bounded-answer.js";
+import { filePathArg, limitArg, maxBytesArg, offsetArg, pageFields, positionArgs, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";
 import { defineTool } from "./tool-definition.js";
-
-const InputPositionSchema = z.object({ line: z.number().int().min(1), column: z.number().int().min(1) });
 
 const CodeActionItemSchema = z.object({
   title: z.string(),
@@ -26,16 +24,15 @@ const CodeActionItemSchema = z.object({
 /** `code_actions`: a listing of the fixes and refactorings offered for a range; nothing is applied. */
 export const codeActionsTool = defineTool({
   name: "code_actions",
-  title: "Code actions (listing only)",
-  description:
-    "The code actions (quick fixes, refactorings) the server offers for a range, or for a point given as line + column or `symbol`: title, kind, whether preferred or disabled, which diagnostics each fixes, whether it carries an edit or command. A listing only: nothing is applied, executed or resolved. Paged with offset/limit.",
+  title: "Code actions",
+  description: "Fixes and refactorings for a range or point, with the diagnostics each fixes; never applied.",
   inputSchema: z.strictObject({
     workspace: workspaceArg,
     server: serverArg,
-    path: pathArg,
-    range: z.object({ start: InputPositionSchema, end: InputPositionSchema }).optional().describe("The range; instead of a point."),
+    path: filePathArg,
+    range: RangeSchema.optional().describe("Instead of a point."),
     ...positionArgs,
-    kinds: z.array(z.string().min(1)).min(1).optional().describe('Only actions of these LSP kinds or their sub-kinds, e.g. ["quickfix"].'),
+    kinds: z.array(z.string().min(1)).min(1).optional().describe('Only these kinds, e.g. ["quickfix"].'),
     offset: offsetArg,
     limit: limitArg,
     max_bytes: maxBytesArg,
@@ -64,8 +61,12 @@ export const codeActionsTool = defineTool({
     return boundedPage(items, args, limitBytes(context.config, args.max_bytes), (page, envelope) => ({
       structured: { items: page, ...envelope },
       text: [
-        `${envelope.returned} of ${envelope.total} code actions at ${where} (offset ${envelope.offset}); listed only, nothing applied`,
-        ...page.map((item) => `${item.is_preferred ? "* " : "- "}${item.title} [${item.kind ?? "no kind"}]${item.disabled ? ` (disabled: ${item.disabled})` : ""}`),
+        `${pageHeading(envelope, "code actions", ` at ${where}`)} (listed only, none applied; * preferred)`,
+        ...page.map(
+          (item) =>
+            `${item.is_preferred ? "* " : "- "}${item.title} [${item.kind ?? "no kind"}]${item.disabled ? ` (disabled: ${item.disabled})` : ""}` +
+            item.fixes.map((fix) => `; fixes ${fix.code === null ? "" : `${fix.code} `}${fix.message.split("\n")[0]}`).join(""),
+        ),
       ].join("\n"),
     }));
   },

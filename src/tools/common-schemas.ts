@@ -1,16 +1,17 @@
 import { z } from "zod";
 import { SEVERITY_NAMES } from "../contract/names.js";
 
-/** A 1-based line (CONTRACT §4); every tool that takes a position uses this one schema. */
-export const lineArg = z.int().min(1).describe("1-based line number, as an editor shows it.");
-/** A 1-based column counted in Unicode code points (CONTRACT §4), not UTF-16 units or bytes. */
-export const columnArg = z.int().min(1).describe("1-based column in Unicode code points (a tab or an emoji is one column).");
+// Descriptions here are read by a model in every conversation (CONTRACT §4, a lean tool list):
+// each says what the argument is in as few words as it takes, and nothing a default or a bound
+// of the schema already says.
+
+/** A whole number from `min` on (counts, sizes, 1-based positions); its JSON Schema states just that bound. */
+export function wholeNumber(min: 0 | 1) {
+  return z.int().min(min);
+}
 
 /** 1-based line and 1-based column in Unicode code points (CONTRACT §4). */
-export const PositionSchema = z.object({
-  line: lineArg,
-  column: columnArg,
-});
+export const PositionSchema = z.object({ line: wholeNumber(1), column: wholeNumber(1) });
 
 export const RangeSchema = z.object({ start: PositionSchema, end: PositionSchema });
 
@@ -20,61 +21,45 @@ export const SeveritySchema = z.enum(SEVERITY_NAMES);
 export const DEFAULT_LIMIT = 100;
 /** Largest page: at the default 32 KiB bound even tiny items stop fitting well before this. */
 export const MAX_LIMIT = 1000;
-/** Largest offset: far past any real list, small enough to stay an ordinary integer everywhere. */
-export const MAX_OFFSET = 1_000_000;
 
-export const workspaceArg = z.string().min(1).optional().describe("Workspace name; optional when only one is configured.");
-export const serverArg = z
-  .string()
-  .min(1)
-  .optional()
-  .describe("Server name; optional when exactly one server of the workspace claims the file's extension.");
-export const pathArg = z.string().min(1).describe("File path relative to the workspace root, or absolute inside it.");
-export const offsetArg = z
-  .int()
-  .min(0)
-  .max(MAX_OFFSET)
-  .default(0)
-  .describe("0-based index of the first item of the page (default 0); the next page starts at offset + returned.");
-export const limitArg = z
-  .int()
-  .min(1)
-  .max(MAX_LIMIT)
-  .default(DEFAULT_LIMIT)
-  .describe(`Most items to return (1 to ${MAX_LIMIT}, default ${DEFAULT_LIMIT}); a page that does not fit the byte bound fails with ResultTooLarge, whose details say how many fit.`);
-export const maxBytesArg = z
-  .int()
-  .min(1)
-  .optional()
-  .describe("Per-call ceiling on the result's UTF-8 bytes; never above the configured max_result_bytes (which is also the default).");
+export const workspaceArg = z.string().optional().describe("Workspace name.");
+export const serverArg = z.string().optional().describe("Server name.");
+/**
+ * A file or folder path, undescribed: each use says what it points at. An empty one is refused
+ * where paths are resolved (`resolveFile`), so the schema need not say it.
+ */
+export const pathArg = z.string();
+export const filePathArg = pathArg.describe("File path in the workspace.");
+export const offsetArg = wholeNumber(0).default(0).describe("Page start.");
+export const limitArg = wholeNumber(1).max(MAX_LIMIT).default(DEFAULT_LIMIT).describe("Page size.");
+export const maxBytesArg = wholeNumber(1).optional().describe("Result byte cap.");
 
 /** The paging envelope every list result shares, after its `items`. */
 export const pageFields = {
-  total: z.number().int(),
-  returned: z.number().int(),
-  offset: z.number().int(),
+  total: wholeNumber(0),
+  returned: wholeNumber(0),
+  offset: wholeNumber(0),
 };
 
 /**
  * A position as every position tool takes it (CONTRACT §4.1): `line` + `column`, or `symbol`
- * (then `line` only chooses among several symbols of that name). Which combination is given is
+ * (then `line` only chooses among several things of that name). Which combination is given is
  * checked in `resolvePosition`, since JSON Schema cannot say "either" for agents to read.
  */
 export const positionArgs = {
-  line: z.number().int().min(1).optional().describe("1-based line. With `symbol`, chooses among several symbols of that name."),
-  column: z.number().int().min(1).optional().describe("1-based column in Unicode code points. Not together with `symbol`."),
+  line: wholeNumber(1).optional().describe("1-based line."),
+  column: wholeNumber(1).optional().describe("1-based column (code points)."),
   symbol: z
     .string()
-    .min(1)
     .optional()
-    .describe('Instead of line + column: a symbol name or dotted name path of this file (e.g. "Widget.area"); its name\'s start is used.'),
+    .describe("Instead of column: a name in the file, or A.b; line narrows."),
 };
 
 /** A location item (CONTRACT §4.1). */
 export const LocationItemSchema = z.object({
-  path: z.string().describe("Relative to the workspace root when in_workspace, else absolute."),
+  path: z.string(),
   in_workspace: z.boolean(),
-  range: RangeSchema.describe("The whole target."),
-  selection_range: RangeSchema.describe("The target's name."),
-  text: z.string().nullable().describe("The target's start line (null outside the workspace)."),
+  range: RangeSchema,
+  selection_range: RangeSchema,
+  text: z.string().nullable(),
 });

@@ -70,7 +70,7 @@ export const diagnosticsTool = defineTool({
   name: "diagnostics",
   title: "Diagnostics",
   description:
-    'Compiler/linter diagnostics for files or whole folders ("." is the workspace root), read from disk now, after the language server has settled. Canonically ordered, paged with offset/limit; `files` says how many files were checked. Sends progress notifications when the request carries a progressToken.',
+    "Compiler and linter diagnostics of files or folders as they are on disk now, once each server has settled (never a partial answer); `files` counts the files checked.",
   inputSchema,
   outputSchema: z.object({
     items: z.array(DiagnosticItemSchema),

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { flattenSymbols, type FlatSymbol } from "../contract/symbol-order.js";
 import { requestDocumentSymbols } from "../lsp/features/document-symbols.js";
-import { boundedPage, limitBytes } from "./bounded-answer.js";
-import { limitArg, maxBytesArg, offsetArg, pageFields, pathArg, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";
+import { boundedPage, limitBytes, pageHeading, type PageEnvelope } from "./bounded-answer.js";
+import { filePathArg, limitArg, maxBytesArg, offsetArg, pageFields, RangeSchema, serverArg, wholeNumber, workspaceArg } from "./common-schemas.js";
 import { convertDocumentSymbols } from "../pipeline/convert-symbols.js";
 import { openTarget } from "../pipeline/open-target.js";
 import { defineTool } from "./tool-definition.js";
@@ -12,7 +12,7 @@ const SymbolItemSchema = z.object({
   kind: z.string(),
   detail: z.string().nullable(),
   container: z.string().nullable(),
-  depth: z.number().int(),
+  depth: wholeNumber(0),
   range: RangeSchema,
   selection_range: RangeSchema,
 });
@@ -21,12 +21,11 @@ const SymbolItemSchema = z.object({
 export const documentSymbolsTool = defineTool({
   name: "document_symbols",
   title: "Document symbols",
-  description:
-    "The symbols of one file (classes, functions, fields...), in document order with nested symbols after their parent (depth, container). Paged with offset/limit.",
+  description: "A file's symbols, nested ones after their parent.",
   inputSchema: z.strictObject({
     workspace: workspaceArg,
     server: serverArg,
-    path: pathArg,
+    path: filePathArg,
     offset: offsetArg,
     limit: limitArg,
     max_bytes: maxBytesArg,
@@ -43,8 +42,8 @@ export const documentSymbolsTool = defineTool({
   },
 });
 
-function renderText(path: string, page: FlatSymbol[], envelope: { total: number; returned: number; offset: number }): string {
-  const header = `${envelope.returned} of ${envelope.total} symbols in ${path} (offset ${envelope.offset})`;
+function renderText(path: string, page: FlatSymbol[], envelope: PageEnvelope): string {
+  const header = pageHeading(envelope, "symbols", ` in ${path}`);
   const lines = page.map(
     (symbol) => `${"  ".repeat(symbol.depth)}${symbol.kind} ${symbol.name} ${symbol.range.start.line}:${symbol.range.start.column}`,
   );

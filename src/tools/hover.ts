@@ -1,21 +1,21 @@
 import { z } from "zod";
 import { requestHover } from "../lsp/features/hover.js";
 import { boundedSingle, limitBytes } from "./bounded-answer.js";
-import { maxBytesArg, pathArg, positionArgs, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";
+import { filePathArg, maxBytesArg, positionArgs, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";
 import { openTarget } from "../pipeline/open-target.js";
 import { resolvePosition } from "../pipeline/resolve-position.js";
+import { positionAbout } from "./location-tool.js";
 import { defineTool } from "./tool-definition.js";
 
 /** `hover`: what the server shows under the cursor, as markdown; empty contents when nothing. */
 export const hoverTool = defineTool({
   name: "hover",
   title: "Hover",
-  description:
-    "Type and documentation of the symbol at a 1-based line and 1-based column (Unicode code points), or named by `symbol` (e.g. \"Widget.area\"), as markdown.",
+  description: "Type and docs of a symbol, as markdown.",
   inputSchema: z.strictObject({
     workspace: workspaceArg,
     server: serverArg,
-    path: pathArg,
+    path: filePathArg,
     ...positionArgs,
     max_bytes: maxBytesArg,
   }),
@@ -32,7 +32,7 @@ export const hoverTool = defineTool({
     return boundedSingle(
       {
         structured: { path: file.path, range, contents },
-        text: contents.length > 0 ? contents : `no hover information at ${file.path}:${at.line}:${at.column}`,
+        text: contents.length > 0 ? `hover${positionAbout(args.symbol, file.path, at)}:\n${contents.trim()}` : `no hover information${positionAbout(args.symbol, file.path, at)}`,
       },
       limitBytes(context.config, args.max_bytes),
     );

@@ -1,17 +1,18 @@
 import type { Position } from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { sortLocations, type LocationItem } from "../contract/location-order.js";
+import type { BridgePosition } from "../contract/positions.js";
 import type { TargetLocation } from "../lsp/features/location-answer.js";
 import type { LspClient, RequestOptions } from "../lsp/lsp-client.js";
 import { openNavigation, type NavigationFeature, type OpenNavigation } from "../pipeline/open-navigation.js";
-import { boundedPage, limitBytes } from "./bounded-answer.js";
+import { boundedPage, limitBytes, pageHeading } from "./bounded-answer.js";
 import {
   limitArg,
   LocationItemSchema,
   maxBytesArg,
   offsetArg,
   pageFields,
-  pathArg,
+  filePathArg,
   positionArgs,
   serverArg,
   workspaceArg,
@@ -22,7 +23,7 @@ import { defineTool, type Tool, type ToolAnswer, type ToolContext } from "./tool
 export const locationInputFields = {
   workspace: workspaceArg,
   server: serverArg,
-  path: pathArg,
+  path: filePathArg,
   ...positionArgs,
   offset: offsetArg,
   limit: limitArg,
@@ -41,16 +42,22 @@ type LocationPage = z.output<typeof LocationPageSchema>;
 export async function locationAnswer(
   opened: OpenNavigation,
   targets: readonly TargetLocation[],
-  args: { offset: number; limit: number; max_bytes?: number | undefined },
+  args: { symbol?: string | undefined; offset: number; limit: number; max_bytes?: number | undefined },
   context: ToolContext,
   what: string,
+  preposition = "of",
 ): Promise<ToolAnswer<LocationPage>> {
   const items = sortLocations(await Promise.all(targets.map((t) => opened.texts.locationItem(t.uri, t.range, t.selectionRange))));
   const { at } = opened.position;
   return boundedPage(items, args, limitBytes(context.config, args.max_bytes), (page, envelope) => ({
     structured: { items: page, ...envelope },
-    text: renderLocations(`${envelope.returned} of ${envelope.total} ${what} of ${opened.file.path}:${at.line}:${at.column} (offset ${envelope.offset})`, page),
+    text: renderLocations(pageHeading(envelope, what, positionAbout(args.symbol, opened.file.path, at, preposition)), page),
   }));
+}
+
+/** What a position tool's answer is about: " of NAME at path:line:column", or " at path:line:column". */
+export function positionAbout(symbol: string | undefined, path: string, at: BridgePosition, preposition = "of"): string {
+  return `${symbol === undefined ? "" : ` ${preposition} ${symbol}`} at ${path}:${at.line}:${at.column}`;
 }
 
 /** A heading, then one line per item: `path:line:column  text`. */

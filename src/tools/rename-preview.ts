@@ -3,19 +3,18 @@ import { sortPreviewFiles, type PreviewFile } from "../contract/location-order.j
 import { RENAME_FEATURE, requestRename } from "../lsp/features/rename.js";
 import { openNavigation } from "../pipeline/open-navigation.js";
 import { boundedSingle, limitBytes } from "./bounded-answer.js";
-import { maxBytesArg, pathArg, positionArgs, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";
+import { filePathArg, maxBytesArg, positionArgs, RangeSchema, serverArg, wholeNumber, workspaceArg } from "./common-schemas.js";
 import { defineTool } from "./tool-definition.js";
 
 /** `rename_preview`: what a rename would change, computed by the server and never written. */
 export const renamePreviewTool = defineTool({
   name: "rename_preview",
-  title: "Rename preview (nothing is written)",
-  description:
-    "What renaming the symbol at a 1-based line and column, or named by `symbol`, to new_name would change: every edit per file (range, new text, the line as it is now) and any file operations. Only a preview: no file is ever written.",
+  title: "Rename preview",
+  description: "Edits per file that renaming a symbol would make; nothing is written.",
   inputSchema: z.strictObject({
     workspace: workspaceArg,
     server: serverArg,
-    path: pathArg,
+    path: filePathArg,
     ...positionArgs,
     new_name: z.string().min(1).describe("The new name."),
     max_bytes: maxBytesArg,
@@ -30,7 +29,7 @@ export const renamePreviewTool = defineTool({
       }),
     ),
     file_operations: z.array(z.object({ kind: z.enum(["create", "rename", "delete"]), path: z.string(), new_path: z.string().nullable() })),
-    total_edits: z.number().int(),
+    total_edits: wholeNumber(0),
   }),
   handler: async (args, context) => {
     const opened = await openNavigation(context, args, RENAME_FEATURE);
@@ -63,8 +62,9 @@ export const renamePreviewTool = defineTool({
       {
         structured: { applied: false as const, files: sorted, file_operations, total_edits },
         text: [
-          `rename at ${opened.file.path}:${at.line}:${at.column} to "${args.new_name}": ${total_edits} edits in ${sorted.length} files, ${file_operations.length} file operations (preview only, nothing written)`,
-          ...sorted.flatMap((file) => file.edits.map((edit) => `${file.path}:${edit.range.start.line}:${edit.range.start.column}  ${edit.text ?? ""}`)),
+          `renaming ${args.symbol ?? "the symbol"} at ${opened.file.path}:${at.line}:${at.column} to "${args.new_name}" would make ${total_edits} edits in ${sorted.length} files` +
+            `${file_operations.length === 0 ? "" : ` and ${file_operations.length} file operations`} (a preview: nothing written); each edit's line as it is now:`,
+          ...sorted.flatMap((file) => file.edits.map((edit) => `${file.path}:${edit.range.start.line}:${edit.range.start.column}  ${edit.text?.trim() ?? ""}`)),
           ...file_operations.map((op) => `${op.kind} ${op.path}${op.new_path === null ? "" : ` -> ${op.new_path}`}`),
         ].join("\n"),
       },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pickServer, pickWorkspace } from "../sessions/resolve-target.js";
+import { namedServer, pickWorkspace } from "../sessions/resolve-target.js";
 import { boundedSingle } from "./bounded-answer.js";
 import { serverArg, workspaceArg } from "./common-schemas.js";
 import { renderStatusLine, sessionStatus, SessionStatusSchema } from "./session-status.js";
@@ -12,17 +12,17 @@ import { defineTool } from "./tool-definition.js";
 export const sessionRestartTool = defineTool({
   name: "session_restart",
   title: "Restart session",
-  description: "Stop a session's language server (its whole process tree) and start it again; the only way to revive a dead session.",
+  description: "Restart a session's server (whole process tree); revives a dead session.",
   // Writes no file, but two restarts are not one: a client must not re-send it on its own.
   idempotent: false,
   inputSchema: z.strictObject({
     workspace: workspaceArg,
-    server: serverArg.unwrap().describe("Name of the server whose session to restart, as session_status lists it."),
+    server: serverArg.unwrap().describe("Server name."),
   }),
   outputSchema: SessionStatusSchema,
   handler: async (args, context) => {
     const workspace = pickWorkspace(context.config, args.workspace);
-    const server = pickServer(context.config, workspace, args.server);
+    const server = namedServer(context.config, workspace, args.server);
     const session = await context.sessions.restart(workspace, server, context.deadline);
     const status = sessionStatus(workspace, server, session);
     return boundedSingle({ structured: status, text: renderStatusLine(status) }, context.config.bridge.max_result_bytes);

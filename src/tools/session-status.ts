@@ -3,6 +3,7 @@ import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import type { Session } from "../sessions/session.js";
 import { byteLength } from "../contract/bounds.js";
 import { boundedSingle, toolResultShape } from "./bounded-answer.js";
+import { wholeNumber } from "./common-schemas.js";
 
 const TAIL_STEPS = [Number.POSITIVE_INFINITY, 10, 5, 2, 1];
 import { defineTool } from "./tool-definition.js";
@@ -12,16 +13,16 @@ export const SessionStatusSchema = z.object({
   workspace: z.string(),
   server: z.string(),
   state: z.enum(["idle", "starting", "ready", "dead"]),
-  pid: z.number().int().nullable(),
-  supervisor_pid: z.number().int().nullable(),
-  tree_processes: z.number().int(),
+  pid: wholeNumber(1).nullable(),
+  supervisor_pid: wholeNumber(1).nullable(),
+  tree_processes: wholeNumber(0),
   pinned_version: z.string(),
   reported_version: z.string().nullable(),
-  uptime_ms: z.number().int().nullable(),
-  restarts: z.number().int(),
-  open_documents: z.number().int(),
-  max_open_documents: z.number().int(),
-  requests_in_flight: z.number().int(),
+  uptime_ms: wholeNumber(0).nullable(),
+  restarts: wholeNumber(0),
+  open_documents: wholeNumber(0),
+  max_open_documents: wholeNumber(0),
+  requests_in_flight: wholeNumber(0),
   last_exit: z.object({ code: z.number().int().nullable(), signal: z.string().nullable() }).nullable(),
   last_error: z.object({ code: z.string(), message: z.string() }).nullable(),
   stderr_tail: z.array(z.string()),
@@ -72,8 +73,7 @@ export function renderStatusLine(status: SessionStatus): string {
 export const sessionStatusTool = defineTool({
   name: "session_status",
   title: "Session status",
-  description:
-    "State, pids, pinned and reported versions, uptime, restarts, open documents (and their cap), requests in flight and stderr tail of every configured (workspace, server) session, and the servers the embedded default left out because they are not installed.",
+  description: "State of every configured session, and servers left out as not installed.",
   inputSchema: z.strictObject({}),
   outputSchema: z.object({ sessions: z.array(SessionStatusSchema), left_out: z.array(LeftOutSchema) }),
   handler: async (_args, context) => {
@@ -83,7 +83,7 @@ export const sessionStatusTool = defineTool({
     const bytes = context.config.bridge.max_result_bytes;
     const render = (keep: number) => {
       const trimmed = sessions.map((status) => ({ ...status, stderr_tail: keep === 0 ? [] : status.stderr_tail.slice(-keep) }));
-      return { structured: { sessions: trimmed, left_out: leftOut }, text: [...trimmed.map(renderStatusLine), ...leftOutLines].join("\n") };
+      return { structured: { sessions: trimmed, left_out: leftOut }, text: [`${trimmed.length} session${trimmed.length === 1 ? "" : "s"} (workspace/server: state)`, ...trimmed.map(renderStatusLine), ...leftOutLines].join("\n") };
     };
     // Many sessions with chatty servers could outgrow the bound: the oldest stderr lines go first.
     for (const keep of TAIL_STEPS) {

@@ -3,13 +3,21 @@ import { z } from "zod";
 import { symbolKindName } from "../contract/names.js";
 import { LineIndex, type BridgeRange, type PositionEncoding } from "../contract/positions.js";
 import { sortWorkspaceSymbols, type WorkspaceSymbolItem } from "../contract/symbol-order.js";
-import { requestWorkspaceSymbols, requireWorkspaceSymbols, type RawWorkspaceSymbol } from "../lsp/features/workspace-symbols.js";
+import { WorkspaceSymbolRequest } from "vscode-languageserver-protocol";
+import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
+import { BridgeError } from "../contract/errors.js";
+import {
+  offersWorkspaceSymbols,
+  requestWorkspaceSymbols,
+  requireWorkspaceSymbols,
+  type RawWorkspaceSymbol,
+} from "../lsp/features/workspace-symbols.js";
 import { holdProjectAnchor } from "../pipeline/project-anchor.js";
 import { readSourceFile } from "../sessions/read-source-file.js";
-import { workspaceRelativePath, pickServer, pickWorkspace } from "../sessions/resolve-target.js";
-import { boundedPage, limitBytes } from "./bounded-answer.js";
+import { pickWorkspace, serversToAsk, workspaceRelativePath } from "../sessions/resolve-target.js";
+import { boundedPage, limitBytes, pageHeading } from "./bounded-answer.js";
 import { limitArg, maxBytesArg, offsetArg, pageFields, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";
-import { defineTool } from "./tool-definition.js";
+import { defineTool, type ToolContext } from "./tool-definition.js";
 
 const WorkspaceSymbolSchema = z.object({
   name: z.string(),
@@ -23,12 +31,11 @@ const WorkspaceSymbolSchema = z.object({
 export const workspaceSymbolsTool = defineTool({
   name: "workspace_symbols",
   title: "Workspace symbols",
-  description:
-    "Search the workspace's symbols by name (the server's fuzzy matching). Ordered by path, position, name, kind; paged with offset/limit. Paths outside the workspace root are absolute.",
+  description: "Symbols matching a name, from every server that searches (or `server` only).",
   inputSchema: z.strictObject({
     workspace: workspaceArg,
     server: serverArg,
-    query: z.string().max(1000).describe("Symbol name or fragment; the server decides how it matches."),
+    query: z.string().max(1000).describe("A name, or part of one."),
     offset: offsetArg,
     limit: limitArg,
     max_bytes: maxBytesArg,
@@ -36,22 +43,51 @@ export const workspaceSymbolsTool = defineTool({
   outputSchema: z.object({ items: z.array(WorkspaceSymbolSchema), ...pageFields }),
   handler: async (args, context) => {
     const workspace = pickWorkspace(context.config, args.workspace);
-    const server = pickServer(context.config, workspace, args.server);
-    const client = await context.sessions.readyClient(workspace, server, context.deadline);
-    requireWorkspaceSymbols(client);
-    const searchable = await holdProjectAnchor(context, workspace, server, client);
-    const raw = searchable ? await requestWorkspaceSymbols(client, args.query, { deadline: context.deadline, signal: context.signal }) : [];
-    const converted = await convertAll(raw, workspace.root, client.positionEncoding);
-    const items = sortWorkspaceSymbols(converted);
+    const servers = serversToAsk(context.config, workspace, args.server);
+    const answers = await Promise.all(servers.map((server) => searchOne(context, workspace, server, args.query, args.server !== undefined)));
+    if (answers.every((answer) => answer === null)) {
+      throw new BridgeError("NotSupported", `no server of workspace ${workspace.name} provides workspace symbols`, {
+        method: WorkspaceSymbolRequest.method,
+        servers: servers.map((server) => server.name),
+      });
+    }
+    const items = uniqueSorted(answers.flatMap((answer) => answer ?? []));
     return boundedPage(items, args, limitBytes(context.config, args.max_bytes), (page, envelope) => ({
       structured: { items: page, ...envelope },
       text: [
-        `${envelope.returned} of ${envelope.total} symbols matching "${args.query}" (offset ${envelope.offset})`,
-        ...page.map((s) => `${s.path}${s.range ? `:${s.range.start.line}:${s.range.start.column}` : ""}: ${s.kind} ${s.name}`),
+        pageHeading(envelope, "symbols", ` matching "${args.query}"`),
+        ...page.map((s) => `${s.path}${s.range ? `:${s.range.start.line}:${s.range.start.column}` : ""}: ${s.kind} ${s.name}${s.container ? ` in ${s.container}` : ""}`),
       ].join("\n"),
     }));
   },
 });
+
+/**
+ * One server's converted answer; null when the server does not offer workspace symbols and was
+ * not named (a named one answers `NotSupported`). Its session starts if it has not yet: whether
+ * it offers the search is known only from its `initialize` answer.
+ */
+async function searchOne(
+  context: ToolContext,
+  workspace: ResolvedWorkspace,
+  server: ResolvedServer,
+  query: string,
+  named: boolean,
+): Promise<WorkspaceSymbolItem[] | null> {
+  const client = await context.sessions.readyClient(workspace, server, context.deadline);
+  if (named) requireWorkspaceSymbols(client);
+  else if (!offersWorkspaceSymbols(client)) return null;
+  const searchable = await holdProjectAnchor(context, workspace, server, client);
+  const raw = searchable ? await requestWorkspaceSymbols(client, query, { deadline: context.deadline, signal: context.signal }) : [];
+  return convertAll(raw, workspace.root, client.positionEncoding);
+}
+
+/** Canonical order, each identical item once (two servers may find the same symbol). */
+function uniqueSorted(items: readonly WorkspaceSymbolItem[]): WorkspaceSymbolItem[] {
+  const sorted = sortWorkspaceSymbols(items);
+  // The order is total, so identical items are neighbours.
+  return sorted.filter((item, i) => i === 0 || JSON.stringify(item) !== JSON.stringify(sorted[i - 1]));
+}
 
 /**
  * Columns are code points of each file's text, so every file a symbol lies in is read once. A

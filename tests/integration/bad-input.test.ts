@@ -53,7 +53,7 @@ describe("bad input gets its error code and the session keeps working", () => {
     ["unknown server", "diagnostics", { ...poly, server: "rust", path: "src/shapes.ts" }, "UnknownServer"],
     ["server that does not claim the file", "diagnostics", { ...poly, server: "bash", path: "src/shapes.ts" }, "NoServerForFile"],
     ["no server for the extension", "diagnostics", { ...poly, path: "src/notes.txt" }, "NoServerForFile"],
-    ["ambiguous server for workspace symbols", "workspace_symbols", { ...poly, query: "x" }, "AmbiguousServer"],
+    ["unknown server for workspace symbols", "workspace_symbols", { ...poly, server: "rust", query: "x" }, "UnknownServer"],
     ["relative escape", "diagnostics", { ...poly, path: "../../etc/passwd.ts" }, "PathOutsideWorkspace"],
     ["absolute path outside", "diagnostics", { ...poly, path: "/etc/passwd" }, "PathOutsideWorkspace"],
     ["symlink escape", "diagnostics", { ...poly, path: "src/escape.ts" }, "PathOutsideWorkspace"],

@@ -33,7 +33,14 @@ export function supportsTsserverDiagnostics(client: LspClient): boolean {
  * checked the file, so it is a true pull: complete for the version that was synced.
  */
 export async function requestTsserverDiagnostics(client: LspClient, uri: string, options: RequestOptions): Promise<Diagnostic[]> {
-  const file = fileURLToPath(uri);
+  return requestTsserverFileDiagnostics(client, fileURLToPath(uri), options);
+}
+
+/**
+ * The same for a file by path, open or not: tsserver answers for a closed file of a loaded
+ * project from the text it read from disk (the project-level path, src/pipeline/project/).
+ */
+export async function requestTsserverFileDiagnostics(client: LspClient, file: string, options: RequestOptions): Promise<Diagnostic[]> {
   const answers = await Promise.all(
     SYNC_COMMANDS.map((command) =>
       client.request(ExecuteCommandRequest.type, { command: TSSERVER_REQUEST, arguments: [command, { file, includeLinePosition: false }] }, options),

@@ -18,9 +18,14 @@ export interface RawWorkspaceSymbol {
   readonly range: Location["range"] | null;
 }
 
-/** `NotSupported` unless the server offers workspace symbols, statically or by registration. */
+/** Whether the server offers workspace symbols, statically or by registration. */
+export function offersWorkspaceSymbols(client: LspClient): boolean {
+  return Boolean(client.capabilities.workspaceSymbolProvider) || client.registrations.has(WorkspaceSymbolRequest.method);
+}
+
+/** `NotSupported` unless the server offers workspace symbols. */
 export function requireWorkspaceSymbols(client: LspClient): void {
-  if (!client.capabilities.workspaceSymbolProvider && !client.registrations.has(WorkspaceSymbolRequest.method)) {
+  if (!offersWorkspaceSymbols(client)) {
     throw new BridgeError("NotSupported", "the server does not provide workspace symbols", { method: WorkspaceSymbolRequest.method });
   }
 }

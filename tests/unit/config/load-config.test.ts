@@ -39,6 +39,7 @@ servers = ["one"]
         languages: [{ id: "one", extensions: [".one", ".two"], filenames: [] }],
         position_encoding: null,
         settle_after_progress: false,
+        watch_files: "server",
         env: {},
         initialization_options: {},
         settings: {},

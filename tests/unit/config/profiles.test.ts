@@ -40,6 +40,7 @@ describe("profiles", () => {
       languages: [{ id: "p", extensions: [".p"], filenames: [] }],
       position_encoding: null,
       settle_after_progress: false,
+      watch_files: "server",
       env: {},
       initialization_options: {},
       settings: { a: 1 },
@@ -75,6 +76,7 @@ servers = ["one"]
       languages: [{ id: "q", extensions: [".q"], filenames: [] }],
       position_encoding: null,
       settle_after_progress: false,
+      watch_files: "server",
       settings: { b: { c: 2 } },
     });
   });

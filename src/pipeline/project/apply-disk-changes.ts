@@ -1,0 +1,100 @@
+import { pathToFileURL } from "node:url";
+import { FileChangeType, type FileEvent } from "vscode-languageserver-protocol";
+import { requestTsserverImporters, requestTsserverFileShape } from "../../lsp/features/tsserver-project.js";
+import type { LspClient, RequestOptions } from "../../lsp/lsp-client.js";
+import { readSourceFile } from "../../sessions/read-source-file.js";
+import type { DiskChange } from "./disk-view.js";
+import type { ProjectState } from "./project-state.js";
+
+/** Source files whose change reaches only their importers when they are modules; any other change can reach every file. */
+const SOURCE_FILE = /\.(?:[cm]?tsx?|[cm]?jsx?)$/;
+
+/**
+ * Tells the server what changed on disk and drops the cached answers a change can reach.
+ *
+ * A change of a source file that is a module reaches the file itself; when what other files see
+ * of it (its declaration shape, `requestTsserverFileShape`, asked of the server's program before
+ * it hears of the change and after) changed too, it also reaches every file that imports it,
+ * transitively (importers asked before the change, for imports it dropped, and after). That is
+ * the compiler's own rule for what a change must re-check. Anything else — a created or deleted
+ * file (module resolution may change), a config or JSON file, a file whose shape cannot be told
+ * (a script, a global augmentation, overloads...), a file whose document was synced since the
+ * answers were made (the server no longer has its old text), a server that cannot say — drops
+ * every cached answer. So a kept answer is one the server would give again.
+ */
+export async function applyDiskChanges(client: LspClient, state: ProjectState, changes: readonly DiskChange[], options: RequestOptions): Promise<void> {
+  if (changes.length === 0) return;
+  const before = state.answers.size === 0 ? null : await lookBefore(client, state, changes, options);
+  state.generation++;
+  await client.notifyWatchedFiles(changes.map(toFileEvent));
+  // A server does not watch what it holds open: an open document follows the disk by a sync.
+  for (const change of changes) await resyncOpenDocument(client, change);
+  if (state.answers.size === 0) return;
+  const reached = before === null ? null : await reachAfter(client, before, options);
+  if (reached === null) return state.answers.clear();
+  for (const path of reached) state.answers.delete(path);
+}
+
+interface Before {
+  readonly shape: string;
+  readonly importers: readonly string[];
+}
+
+/** Each changed file's shape and importers in the server's program before the change, or null for "every file". */
+async function lookBefore(
+  client: LspClient,
+  state: ProjectState,
+  changes: readonly DiskChange[],
+  options: RequestOptions,
+): Promise<Map<string, Before> | null> {
+  const before = new Map<string, Before>();
+  for (const change of changes) {
+    if (change.kind !== "changed" || !SOURCE_FILE.test(change.path)) return null;
+    if (client.documents.lastSentFor(pathToFileURL(change.path).href) > state.sentAtLook) return null;
+    try {
+      const shape = await requestTsserverFileShape(client, change.path, options);
+      if (shape === null) return null;
+      before.set(change.path, { shape, importers: await requestTsserverImporters(client, change.path, options) });
+    } catch {
+      // No project holds it any more, or the server could not say: nothing is known to be unreached.
+      return null;
+    }
+  }
+  return before;
+}
+
+/** The files the changes reach in the server's program after them, or null for "every file". */
+async function reachAfter(client: LspClient, before: ReadonlyMap<string, Before>, options: RequestOptions): Promise<Set<string> | null> {
+  try {
+    const reached = new Set<string>();
+    const queue: string[] = [];
+    for (const [path, { shape, importers }] of before) {
+      reached.add(path);
+      const after = await requestTsserverFileShape(client, path, options);
+      if (after === null) return null;
+      if (after !== shape) queue.push(path, ...importers);
+    }
+    while (queue.length > 0) {
+      const path = queue.pop()!;
+      reached.add(path);
+      for (const importer of await requestTsserverImporters(client, path, options)) if (!reached.has(importer)) queue.push(importer);
+    }
+    return reached;
+  } catch {
+    return null;
+  }
+}
+
+async function resyncOpenDocument(client: LspClient, change: DiskChange): Promise<void> {
+  const uri = pathToFileURL(change.path).href;
+  const open = client.documents.get(uri);
+  if (!open) return;
+  const text = change.kind === "deleted" ? null : await readSourceFile(change.path, change.path).catch(() => null);
+  if (text === null) await client.documents.close(uri);
+  else await client.documents.sync(uri, open.languageId, text);
+}
+
+function toFileEvent(change: DiskChange): FileEvent {
+  const type = change.kind === "created" ? FileChangeType.Created : change.kind === "deleted" ? FileChangeType.Deleted : FileChangeType.Changed;
+  return { uri: pathToFileURL(change.path).href, type };
+}

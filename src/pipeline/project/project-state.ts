@@ -1,0 +1,47 @@
+import type { Diagnostic } from "vscode-languageserver-protocol";
+import type { LspClient } from "../../lsp/lsp-client.js";
+import { DiskView } from "./disk-view.js";
+
+/** The files a TypeScript program can depend on: sources, declarations, JSON (modules, tsconfig, package.json). */
+export const PROGRAM_FILE = /\.(?:[cm]?tsx?|[cm]?jsx?|json)$/;
+
+/** A file's answer from the server's current program. */
+export interface CachedAnswer {
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * What the bridge knows of one session's project for project-level answers: the disk as the
+ * server was last told of it, and the answers of the server's program since (by absolute path).
+ * An answer stays valid until a change can reach its file; see `apply-disk-changes.ts`. Tied to
+ * one connection: a restarted server starts with none.
+ */
+export class ProjectState {
+  readonly disk: DiskView;
+  readonly answers = new Map<string, CachedAnswer>();
+  /**
+   * The client's document notification count when the answers were last brought up to date: a
+   * document synced or closed after it may have changed the server's program on its own.
+   */
+  sentAtLook = 0;
+  /** The last look at the disk and the telling of its changes; the next waits for it. */
+  refreshed: Promise<void> = Promise.resolve();
+  /** Counts the changes told to the server; an answer asked before one is not kept. */
+  generation = 0;
+
+  constructor(client: LspClient) {
+    this.disk = new DiskView(client.connectedAtMs, (path) => PROGRAM_FILE.test(path));
+  }
+}
+
+const states = new WeakMap<LspClient, ProjectState>();
+
+/** The state of `client`'s connection, made on first use. */
+export function projectStateOf(client: LspClient): ProjectState {
+  let state = states.get(client);
+  if (!state) {
+    state = new ProjectState(client);
+    states.set(client, state);
+  }
+  return state;
+}

@@ -1,0 +1,184 @@
+import { pathToFileURL } from "node:url";
+import type { ResolvedConfig } from "../../config/types.js";
+import type { SessionRegistry } from "../../sessions/session-registry.js";
+import { mergeDiagnostics } from "../../contract/diagnostic-order.js";
+import { Deadline } from "../../contract/deadline.js";
+import { LineIndex } from "../../contract/positions.js";
+import { requestTsserverFileDiagnostics, supportsTsserverDiagnostics } from "../../lsp/features/tsserver-diagnostics.js";
+import { isConfiguredProject, requestTsserverProject } from "../../lsp/features/tsserver-project.js";
+import type { LspClient } from "../../lsp/lsp-client.js";
+import { readSourceFile } from "../../sessions/read-source-file.js";
+import { CallScope } from "../call-scope.js";
+import type { CallContext } from "../call-context.js";
+import { convertDiagnostic } from "../convert-diagnostic.js";
+import type { DiagnosticsTarget } from "../discover-targets.js";
+import type { FileDiagnostics } from "../file-diagnostics.js";
+import { openTarget, type OpenTarget } from "../open-target.js";
+import { runPool, type FirstFailure } from "../run-pool.js";
+import { nearestConfig } from "./nearest-config.js";
+import type { ProjectState } from "./project-state.js";
+import { refreshFromDisk } from "./refresh-from-disk.js";
+
+/** A target with its place in the run. */
+export interface RunItem {
+  readonly target: DiagnosticsTarget;
+  readonly index: number;
+}
+
+export interface ProjectRunOptions {
+  readonly config: ResolvedConfig;
+  readonly sessions: SessionRegistry;
+  /** Files asked at once. */
+  readonly inFlight: number;
+  /** Close the documents the run opened once it is done (`check`). */
+  readonly close: boolean;
+  readonly failure: FirstFailure;
+  /** Wraps the work of one file: its deadline, progress and the naming of its failure. */
+  /** Once an anchor document is open (`check` counts the documents open at once). */
+  readonly onSynced?: ((target: OpenTarget) => void) | undefined;
+  readonly eachFile: (item: RunItem, work: (context: CallContext) => Promise<FileDiagnostics>) => Promise<void>;
+}
+
+/**
+ * Diagnostics of a session's files from its server's project, without opening each file: for
+ * typescript-language-server whose files the bridge watches (`watch_files = "bridge"`).
+ *
+ * The disk is looked at first and every change told to the server (`refreshFromDisk`), so the
+ * server's program is the disk's. Then one file of the run is opened (an anchor: tsserver loads
+ * the file's configured project, as it would for an editor) and the project's file list read;
+ * every file of the run in that project, whose nearest tsconfig is the project's (so it would be
+ * the file's project if it were opened), is answered from the project by tsserver's sync
+ * diagnostics requests on the closed file: the same three requests, the same program, so the
+ * same set as file by file (tests/differential/project-vs-file.test.ts). Files of other projects
+ * get anchors of their own; a file tsserver would give an inferred project is left to the
+ * file-by-file path (returned). Answers are kept for the session until a change on disk can
+ * reach them (`applyDiskChanges`), so after an edit only the files it reaches are asked again.
+ * Returns the items it did not answer; answers go to `results`.
+ */
+export async function diagnoseFromProject(
+  client: LspClient,
+  items: readonly RunItem[],
+  texts: ReadonlyMap<string, string>,
+  results: FileDiagnostics[],
+  options: ProjectRunOptions,
+  startDeadline: Deadline,
+): Promise<RunItem[]> {
+  const [first] = items;
+  if (!first || !client.bridgeWatchesFiles) return [...items];
+  const { workspace } = first.target;
+  const signal = options.failure.signal;
+  // One file is answered file by file (a document kept open, as before); the disk is looked at
+  // quickly for it (a stat per file seen), as for any other single-file call.
+  const single = items.length === 1;
+  const { state, changed } = await refreshFromDisk(client, workspace, !single, { deadline: startDeadline, signal });
+  if (single || !supportsTsserverDiagnostics(client)) return [...items];
+  const scope = new CallScope();
+  try {
+    const { fromProject, fileByFile } = await placeInProjects(client, state, items, options, scope);
+    await runPool(fromProject, options.inFlight, options.failure, (item) =>
+      options.eachFile(item, async (context) => (results[item.index] = await answerFromProject(client, state, item.target, context, changed.has(item.target.file.absolutePath) ? null : texts))),
+    );
+    return fileByFile;
+  } finally {
+    scope.close();
+    if (options.close) {
+      for (const item of items) {
+        const uri = pathToFileURL(item.target.file.absolutePath).href;
+        if (!client.isClosed && client.documents.get(uri)) await client.documents.close(uri).catch(() => {});
+      }
+    }
+  }
+}
+
+/**
+ * Anchors in a row that brought no file but themselves into a project before the rest of the
+ * run goes file by file (a layout the project path does not recognise, such as a solution-style
+ * tsconfig, must not cost one sequential open per file).
+ */
+const MAX_FRUITLESS_ANCHORS = 4;
+
+/**
+ * Splits the items into those a loaded configured project answers and the rest. A file with no
+ * tsconfig or jsconfig above it gets an inferred project when opened, as do all such files: they
+ * go file by file together.
+ */
+async function placeInProjects(
+  client: LspClient,
+  state: ProjectState,
+  items: readonly RunItem[],
+  options: ProjectRunOptions,
+  scope: CallScope,
+): Promise<{ fromProject: RunItem[]; fileByFile: RunItem[] }> {
+  const configs = new Map<string, string | null>();
+  const fromProject: RunItem[] = [];
+  const fileByFile: RunItem[] = [];
+  let remaining = [...items];
+  let fruitless = 0;
+  while (remaining.length > 0) {
+    const anchor = remaining[0]!;
+    const root = anchor.target.workspace.root;
+    if (fruitless === MAX_FRUITLESS_ANCHORS) {
+      fileByFile.push(...remaining);
+      break;
+    }
+    if (nearestConfig(anchor.target.file.absolutePath, root, configs) === null) {
+      const configless = (item: RunItem): boolean => nearestConfig(item.target.file.absolutePath, root, configs) === null;
+      fileByFile.push(...remaining.filter(configless));
+      remaining = remaining.filter((item) => !configless(item));
+      continue;
+    }
+    const { workspace, server, file } = anchor.target;
+    const deadline = Deadline.in(options.config.bridge.request_timeout_ms);
+    const context: CallContext = { config: options.config, sessions: options.sessions, deadline, signal: options.failure.signal, scope };
+    const sentBefore = client.documents.sentCount;
+    // Held open for the call (and left open after it, unless `close`): it keeps the project loaded.
+    const opened = await openTarget(context, { workspace: workspace.name, server: server.name, path: file.absolutePath }, { refreshed: true });
+    if (client.documents.sentCount - sentBefore <= 1) state.sentAtLook = client.documents.sentCount;
+    options.onSynced?.(opened);
+    const project = await requestTsserverProject(client, opened.file.absolutePath, { deadline, signal: options.failure.signal });
+    const programFiles = new Set(project.fileNames);
+    const inProject = (item: RunItem): boolean =>
+      isConfiguredProject(project) &&
+      programFiles.has(item.target.file.absolutePath) &&
+      nearestConfig(item.target.file.absolutePath, root, configs) === project.configFileName;
+    if (!inProject(anchor)) {
+      fileByFile.push(anchor);
+      remaining = remaining.slice(1);
+      fruitless++;
+      continue;
+    }
+    const members = remaining.filter(inProject);
+    fruitless = members.length > 1 ? 0 : fruitless + 1;
+    fromProject.push(...members);
+    remaining = remaining.filter((item) => !inProject(item));
+  }
+  return { fromProject, fileByFile };
+}
+
+/**
+ * One file's answer: kept from before when no change reached it, else asked now. `texts` holds
+ * the file's text as read before the look at the disk, null when that look found it changed (it
+ * is read again).
+ */
+async function answerFromProject(
+  client: LspClient,
+  state: ProjectState,
+  target: DiagnosticsTarget,
+  context: CallContext,
+  texts: ReadonlyMap<string, string> | null,
+): Promise<FileDiagnostics> {
+  const { file } = target;
+  const open = client.documents.get(pathToFileURL(file.absolutePath).href);
+  // The server answers from the open document's text, else from the disk it was just told about.
+  const text = open?.text ?? texts?.get(file.absolutePath) ?? (await readSourceFile(file.absolutePath, file.path));
+  let answer = state.answers.get(file.absolutePath);
+  if (!answer) {
+    const generation = state.generation;
+    answer = { diagnostics: await requestTsserverFileDiagnostics(client, file.absolutePath, { deadline: context.deadline, signal: context.signal }) };
+    // An answer that raced with a change told to the server may describe either program: not kept.
+    if (state.generation === generation) state.answers.set(file.absolutePath, answer);
+  }
+  const lines = new LineIndex(text);
+  const converted = answer.diagnostics.map((diagnostic) => convertDiagnostic(file.path, diagnostic, lines, client.positionEncoding));
+  return { workspace: target.workspace, server: target.server, file, text, diagnostics: mergeDiagnostics(converted, null) };
+}

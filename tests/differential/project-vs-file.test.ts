@@ -1,0 +1,116 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
+import { diagnostics, findingKeys } from "../helpers/differential.js";
+import { REPO } from "../helpers/paths.js";
+import { tempDir } from "../helpers/temp.js";
+
+// The project-level path (tsserver answering closed files of the loaded project, issue 24)
+// against the file-by-file path (every file opened, asked and kept open) on the same real tree:
+// ajv 8.20.0's sources. Both run the pinned typescript-language-server with the same settings
+// but for who watches the files, which is what chooses the path. Every finding is compared
+// whole (range, severity, code, message), suggestions included.
+const ROOT = join(REPO, "tests/fixtures/differential/typescript-ajv");
+
+function config(watch: "bridge" | "server", root = ROOT): string {
+  // "server" is the file-by-file path: tsserver keeps its own watchers (useClientFileWatcher off).
+  const options =
+    watch === "bridge"
+      ? ""
+      : `initialization_options = { disableAutomaticTypingAcquisition = true, tsserver = { useSyntaxServer = "never" } }\nwatch_files = "server"\n`;
+  return writeConfig(`
+[bridge]
+max_result_bytes = 4194304
+request_timeout_ms = 600000
+
+[[server]]
+name = "typescript"
+profile = "typescript"
+${options}
+[[workspace]]
+name = "ajv"
+root = ${JSON.stringify(root)}
+servers = ["typescript"]
+`);
+}
+
+describe("project-level diagnostics equal file-by-file diagnostics (ajv 8.20.0)", () => {
+  let project: Bridge;
+  let fileByFile: Bridge;
+  beforeAll(async () => {
+    [project, fileByFile] = await Promise.all([startBridge(config("bridge")), startBridge(config("server"))]);
+  });
+  afterAll(async () => {
+    await Promise.all([project?.close(), fileByFile?.close()]);
+  });
+
+  test('"." answers the same set both ways, and only the project path leaves a single document open', async () => {
+    const [fromProject, fromFiles] = await Promise.all([
+      diagnostics(project, { path: ".", limit: 1000 }),
+      diagnostics(fileByFile, { path: ".", limit: 1000 }),
+    ]);
+    expect(fromFiles.total).toBeGreaterThan(30);
+    expect(findingKeys(fromProject.items)).toEqual(findingKeys(fromFiles.items));
+    expect(fromProject.items).toEqual(fromFiles.items);
+    // Which path answered: the project path opens one anchor per project, file by file opens
+    // every file of the folder (and keeps it open for the next call).
+    const open = async (bridge: Bridge) => ((await bridge.ok("session_status")) as { sessions: { open_documents: number }[] }).sessions[0]!.open_documents;
+    expect(await open(project)).toBe(1);
+    expect(await open(fileByFile)).toBeGreaterThan(50);
+  }, 900_000);
+
+  test("a second call, with nothing changed, gives the same bytes", async () => {
+    const first = await project.call("diagnostics", { path: ".", limit: 1000 });
+    const second = await project.call("diagnostics", { path: ".", limit: 1000 });
+    expect(second).toEqual(first);
+  }, 600_000);
+});
+
+/**
+ * Layouts the project path must recognise or leave to file by file: a configured project, files
+ * with no config above them (inferred projects), a file its nearest tsconfig excludes, and a
+ * solution-style tsconfig whose files live in a referenced project.
+ */
+function mixedWorkspace(): string {
+  const root = tempDir("lspmcp-project-mixed-");
+  const put = (path: string, text: string) => {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  };
+  const strict = '{ "compilerOptions": { "strict": true, "lib": ["ES2022"], "types": [], "noEmit": true }';
+  put("app/tsconfig.json", `${strict}, "include": ["src"] }`);
+  put("app/src/a.ts", 'export function a(x: number): number { return x; }\nexport const bad: string = a(1);\n');
+  put("app/src/b.ts", 'import { a } from "./a";\nexport const ok: number = a(2);\nexport const worse: number = a("s");\n');
+  put("app/scratch/c.ts", "export const loose = (x) => x;\n");
+  put("loose/x.ts", "const y: number = 'no';\nexport {};\n");
+  put("loose/y.js", "function f(a) { return a.b.c; }\n");
+  put("sol/tsconfig.json", '{ "files": [], "references": [{ "path": "./tsconfig.lib.json" }] }');
+  put("sol/tsconfig.lib.json", `${strict.replace('"noEmit": true', '"composite": true, "emitDeclarationOnly": true, "declaration": true, "outDir": "out"')}, "include": ["lib"] }`);
+  put("sol/lib/l.ts", "export const l: number = 'x';\n");
+  put("sol/lib/m.ts", 'import { l } from "./l";\nexport const m: string = l;\n');
+  execFileSync("git", ["init", "-q"], { cwd: root });
+  return root;
+}
+
+describe("project-level diagnostics equal file-by-file diagnostics on mixed layouts", () => {
+  const root = mixedWorkspace();
+  let project: Bridge;
+  let fileByFile: Bridge;
+  beforeAll(async () => {
+    [project, fileByFile] = await Promise.all([startBridge(config("bridge", root)), startBridge(config("server", root))]);
+  });
+  afterAll(async () => {
+    await Promise.all([project?.close(), fileByFile?.close()]);
+  });
+
+  test('"." answers the same set both ways', async () => {
+    const [fromProject, fromFiles] = await Promise.all([
+      diagnostics(project, { path: ".", limit: 1000 }),
+      diagnostics(fileByFile, { path: ".", limit: 1000 }),
+    ]);
+    expect(new Set(fromFiles.items.map((item) => item.path.split("/")[0])).size).toBe(3);
+    expect(fromProject.items).toEqual(fromFiles.items);
+  }, 600_000);
+});
