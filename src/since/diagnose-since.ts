@@ -127,9 +127,10 @@ export async function diagnoseSince(
     if (sessions.liveCount() + sessionCount(toRun.map(({ target }) => target)) + sessionCount(current) <= config.bridge.max_sessions) {
       [, now] = await Promise.all([failing(runRevision()), failing(runNow())]);
     } else {
-      // Not enough free sessions for both trees at once: the revision first, its sessions then stopped.
+      // Not enough free sessions for both trees at once: the revision first, its sessions then
+      // stopped (their slots free) before the working tree's start.
       await runRevision();
-      releaseAll(entries);
+      await Promise.all(releaseAll(entries));
       now = await runNow();
     }
     const revision = targets.map(({ plan, target }) => ({
@@ -146,7 +147,8 @@ export async function diagnoseSince(
       currentPath: (workspace, revisionPath) => byName.get(workspace)?.renames.get(revisionPath, "to") ?? revisionPath,
     };
   } finally {
-    releaseAll(entries);
+    // A failed call need not wait for the snapshot's sessions to stop; they stop all the same.
+    for (const stopping of releaseAll(entries)) stopping.catch(() => {});
   }
 }
 
@@ -220,6 +222,6 @@ function sessionCount(targets: readonly DiagnosticsTarget[]): number {
   return new Set(targets.map((target) => `${target.workspace.name}\0${target.server.name}`)).size;
 }
 
-function releaseAll(entries: SnapshotEntry[]): void {
-  for (const entry of entries.splice(0)) entry.release();
+function releaseAll(entries: SnapshotEntry[]): Promise<void>[] {
+  return entries.splice(0).map((entry) => entry.release());
 }

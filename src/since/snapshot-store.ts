@@ -70,14 +70,16 @@ export class SnapshotEntry {
 
   /**
    * Ends one call's use. When no call uses the snapshot any more its sessions are stopped: its
-   * answers are cached, so they would only hold memory and `max_sessions` slots.
+   * answers are cached, so they would only hold memory and `max_sessions` slots. Resolves once
+   * they are stopped.
    */
-  release(): void {
+  release(): Promise<void> {
     this.users--;
     this.lastUsed = Date.now();
-    if (this.users > 0) return;
+    if (this.users > 0) return Promise.resolve();
     const twins = [...this.workspaces.values()];
     this.releasing = this.releasing.then(() => Promise.all(twins.map((twin) => this.sessions.removeWorkspace(twin)))).then(() => {});
+    return this.releasing;
   }
 
   /** Stops the twins' sessions and removes the snapshot folder. */
