@@ -1,4 +1,4 @@
-import { readdirSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
@@ -76,9 +76,16 @@ beforeAll(async () => {
 afterAll(async () => bridge?.close());
 
 describe("diagnostics since HEAD, against tsc on both trees (ajv in a monorepo package)", () => {
-  test("nothing changed: nothing introduced or resolved, every finding unchanged", async () => {
+  test("nothing changed: nothing introduced or resolved, every finding unchanged; progress counts both trees", async () => {
     const before = repo.footprint();
-    const answer = await since(bridge);
+    const progress: { progress: number; total?: number }[] = [];
+    const result = await bridge.client.callTool(
+      { name: "diagnostics", arguments: { path: ".", since: "HEAD", min_severity: "warning", limit: 1000 } },
+      undefined,
+      { timeout: 600_000, onprogress: (p) => progress.push(p) },
+    );
+    const answer = result.structuredContent as unknown as SinceAnswer;
+    expect(progress.at(-1)).toMatchObject({ progress: 2 * answer.files, total: 2 * answer.files });
     expect(answer.since).toEqual({ revision: "HEAD", commit: repo.git("rev-parse", "HEAD").trim() });
     expect(answer.introduced).toBe(0);
     expect(answer.resolved).toBe(0);
@@ -184,6 +191,26 @@ describe("the snapshot's end", () => {
       await waitFor(() => snapshots().length === 0);
     }
     expect(repo.footprint()).toBe(before);
+  }, 600_000);
+
+  test("SIGKILL of the shared server that made the snapshot: the next shared server sweeps it", async () => {
+    const before = repo.footprint();
+    const attached = await startBridge(config(true), {}, { shared: true });
+    await since(attached);
+    expect(snapshots()).toHaveLength(1);
+    const lease = readdirSync(RUNTIME).find((name) => name.endsWith(".lease"))!;
+    const { pid } = JSON.parse(readFileSync(join(RUNTIME, lease), "utf8")) as { pid: number };
+    process.kill(pid, "SIGKILL");
+    await attached.close().catch(() => {});
+    const next = await startBridge(config(true), {}, { shared: true });
+    try {
+      // The next shared server starts on the first call; it sweeps before it serves.
+      await next.ok("session_status");
+      await waitFor(() => snapshots().length === 0);
+      expect(repo.footprint()).toBe(before);
+    } finally {
+      await next.close();
+    }
   }, 600_000);
 
   test("SIGKILL of the bridge: the next bridge to start sweeps what it left; the checkout's ignored folder is intact", async () => {
