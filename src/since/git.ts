@@ -28,7 +28,7 @@ export function git(cwd: string, args: readonly string[], options: GitOptions = 
     const child = execFile(
       "git",
       [...args],
-      { cwd, encoding: "utf8", maxBuffer: MAX_OUTPUT_BYTES, env: { ...process.env, GIT_OPTIONAL_LOCKS: "0", ...options.env } },
+      { cwd, encoding: "utf8", maxBuffer: MAX_OUTPUT_BYTES, env: { ...inheritedEnv(), GIT_OPTIONAL_LOCKS: "0", ...options.env } },
       (error, stdout, stderr) => {
         const status = error === null ? 0 : typeof (error as { code?: unknown }).code === "number" ? ((error as { code: number }).code) : null;
         resolve({ status, stdout, stderr });
@@ -38,6 +38,17 @@ export function git(cwd: string, args: readonly string[], options: GitOptions = 
     child.stdin?.on("error", () => {});
     child.stdin?.end(options.input ?? "");
   });
+}
+
+/**
+ * The bridge's environment without the variables that point git at another repository, work tree
+ * or index: set when lspmcp runs from a git hook (`check --since` in pre-commit), they are relative
+ * to the hook's folder, while these commands run in the workspace's.
+ */
+function inheritedEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX", "GIT_COMMON_DIR"]) delete env[name];
+  return env;
 }
 
 /** Splits git's `-z` output into its non-empty fields. */
