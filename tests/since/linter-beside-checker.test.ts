@@ -9,11 +9,12 @@ import { vendoredRepo } from "../helpers/vendored-repo.js";
 
 // A type checker and a linter on one file (CONTRACT §4, "Several servers for one file"), with
 // max_sessions = 2: the two trees cannot run side by side, so the revision runs first and its
-// sessions are stopped before the working tree's start.
+// sessions are stopped before the working tree's start (tests/since/since-modes.test.ts covers
+// the side-by-side case in both modes and every way a bridge ends).
 const SHARED = [".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx"];
 const LINT = readFileSync(join(REPO, "tests/fixtures/workspaces/langs/lint.ts"), "utf8");
 
-describe("since with typescript and Biome on the same files", () => {
+describe("since with typescript and Biome on the same files, and no free slots for both trees at once", () => {
   test("each server's new finding is introduced, each old one unchanged; SIGTERM removes the snapshot", async () => {
     // In a folder of its own: Biome's start reads the root's parent, and /tmp's entries come and go.
     const project = tempDir();
