@@ -70,45 +70,68 @@ export async function diagnoseSince(
   options: DiagnoseSinceOptions,
 ): Promise<SinceAnswers> {
   const store = snapshotStoreOf(sessions);
-  const plans: WorkspacePlan[] = [];
-  for (const { workspace, paths } of scope) {
-    const revision = await resolveRevision(workspace, options.revision);
-    const entry = await store.entry(revision);
-    const twin = entry.workspaceFor(workspace, revision.prefix);
-    const renames = inWorkspace(await renamesSince(revision.top, revision.commit, entry.snapshot.dir), revision.prefix);
-    const excluded = compileExclude(workspace.exclude);
-    const files = entry.snapshot.files.flatMap((path) => {
-      const inside = underPrefix(path, revision.prefix);
-      return inside === null || excluded(inside) ? [] : [inside];
-    });
-    plans.push({ workspace, twin, entry, commit: revision.commit, renames, files, paths, now: new Set() });
-  }
-  for (const target of current) plans.find((plan) => plan.workspace === target.workspace)?.now.add(target.file.path);
+  // Every revision is resolved (and every bad one refused) before any server starts.
+  const revisions = [];
+  for (const { workspace, paths } of scope) revisions.push({ workspace, paths, revision: await resolveRevision(workspace, options.revision) });
 
-  const twinConfig: ResolvedConfig = { ...config, workspaces: plans.map((plan) => plan.twin) };
-  const targets: { plan: WorkspacePlan; target: DiagnosticsTarget }[] = [];
-  for (const plan of plans) {
-    const found = await discoverInWorkspace(twinConfig, plan.twin, options.serverName, revisionPaths(plan), plan.files);
-    const movedTo = new Map([...plan.renames].map(([to, from]) => [from, to]));
-    for (const target of found) {
-      const now = movedTo.get(target.file.path);
-      // A file renamed out of the scope took its findings along: they are not resolved.
-      if (now !== undefined && !plan.now.has(now)) continue;
-      if (options.keep && !options.keep(plan.workspace, now ?? target.file.path)) continue;
-      targets.push({ plan, target });
-    }
-  }
-  const toRun = targets.filter(({ plan, target }) => plan.entry.answer(plan.twin, target.server.name, target.file.path) === undefined);
-
-  const total = toRun.length + current.length;
+  let total: number | null = null;
   let done = 0;
-  const tick = (target: DiagnosticsTarget) => options.onFileDone?.(++done, total, target);
+  let last: DiagnosticsTarget | null = null;
+  // Files may finish before the snapshot is ready and the total known: they are reported with the next.
+  const tick = (target: DiagnosticsTarget) => {
+    done++;
+    last = target;
+    if (total !== null) options.onFileDone?.(done, total, target);
+  };
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   const failing = <T>(run: Promise<T>) => run.catch((error: unknown) => (stop.abort(), Promise.reject(error)));
-  const entries = [...new Set(plans.map((plan) => plan.entry))];
-  await Promise.all(entries.map((entry) => entry.acquire(plans.filter((plan) => plan.entry === entry).map((plan) => plan.twin))));
+  // The snapshot needs a session for each (workspace, server) the working tree needs (a server that
+  // only files deleted since would need is the rare exception). When that many slots are free
+  // beside the working tree's, the working tree starts now, while the snapshot is made: on a cold
+  // first call that hides the snapshot's making behind the servers' start.
+  const sideBySide = sessions.liveCount() + 2 * sessionCount(current) <= config.bridge.max_sessions;
+  const early = sideBySide ? failing(options.runCurrent(signal, tick)) : null;
+  early?.catch(() => {});
+
+  const entries: SnapshotEntry[] = [];
   try {
+    const plans: WorkspacePlan[] = [];
+    for (const { workspace, paths, revision } of revisions) {
+      const entry = await store.entry(revision);
+      const twin = entry.workspaceFor(workspace, revision.prefix);
+      const renames = inWorkspace(await renamesSince(revision.top, revision.commit, entry.snapshot.dir), revision.prefix);
+      const excluded = compileExclude(workspace.exclude);
+      const files = entry.snapshot.files.flatMap((path) => {
+        const inside = underPrefix(path, revision.prefix);
+        return inside === null || excluded(inside) ? [] : [inside];
+      });
+      plans.push({ workspace, twin, entry, commit: revision.commit, renames, files, paths, now: new Set() });
+    }
+    for (const target of current) plans.find((plan) => plan.workspace === target.workspace)?.now.add(target.file.path);
+
+    const twinConfig: ResolvedConfig = { ...config, workspaces: plans.map((plan) => plan.twin) };
+    const targets: { plan: WorkspacePlan; target: DiagnosticsTarget }[] = [];
+    for (const plan of plans) {
+      const paths = revisionPaths(plan);
+      const found = await plan.entry.discovered(JSON.stringify([plan.twin.name, options.serverName ?? null, paths]), () =>
+        discoverInWorkspace(twinConfig, plan.twin, options.serverName, paths, plan.files),
+      );
+      const movedTo = new Map([...plan.renames].map(([to, from]) => [from, to]));
+      for (const target of found) {
+        const now = movedTo.get(target.file.path);
+        // A file renamed out of the scope took its findings along: they are not resolved.
+        if (now !== undefined && !plan.now.has(now)) continue;
+        if (options.keep && !options.keep(plan.workspace, now ?? target.file.path)) continue;
+        targets.push({ plan, target });
+      }
+    }
+    const toRun = targets.filter(({ plan, target }) => plan.entry.answer(plan.twin, target.server.name, target.file.path) === undefined);
+    total = toRun.length + current.length;
+    if (done > 0 && last !== null) options.onFileDone?.(done, total, last);
+
+    entries.push(...new Set(plans.map((plan) => plan.entry)));
+    await Promise.all(entries.map((entry) => entry.acquire(plans.filter((plan) => plan.entry === entry).map((plan) => plan.twin))));
     const runRevision = async () => {
       if (toRun.length === 0) return;
       const answers = await diagnoseTargets(twinConfig, sessions, toRun.map(({ target }) => target), {
@@ -122,16 +145,15 @@ export async function diagnoseSince(
         plan.entry.remember(plan.twin, answer.server.name, answer.file.path, revisionAnswer(answer));
       });
     };
-    const runNow = () => options.runCurrent(signal, tick);
     let now: readonly FileDiagnostics[];
-    if (sessions.liveCount() + sessionCount(toRun.map(({ target }) => target)) + sessionCount(current) <= config.bridge.max_sessions) {
-      [, now] = await Promise.all([failing(runRevision()), failing(runNow())]);
+    if (early !== null) {
+      [, now] = await Promise.all([failing(runRevision()), early]);
     } else {
       // Not enough free sessions for both trees at once: the revision first, its sessions then
       // stopped (their slots free) before the working tree's start.
       await runRevision();
       await Promise.all(releaseAll(entries));
-      now = await runNow();
+      now = await options.runCurrent(signal, tick);
     }
     const revision = targets.map(({ plan, target }) => ({
       workspace: plan.workspace,
@@ -146,6 +168,11 @@ export async function diagnoseSince(
       revision,
       currentPath: (workspace, revisionPath) => byName.get(workspace)?.renames.get(revisionPath, "to") ?? revisionPath,
     };
+  } catch (error) {
+    // The working tree's run may still be going: it stops, and ends before the call does.
+    stop.abort();
+    await early?.catch(() => {});
+    throw error;
   } finally {
     // A failed call need not wait for the snapshot's sessions to stop; they stop all the same.
     for (const stopping of releaseAll(entries)) stopping.catch(() => {});

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { ResolvedConfig, ResolvedWorkspace } from "../config/types.js";
 import type { BridgeDiagnostic } from "../contract/diagnostic-order.js";
 import { BridgeError } from "../contract/errors.js";
+import type { DiagnosticsTarget } from "../pipeline/discover-targets.js";
 import type { SessionRegistry } from "../sessions/session-registry.js";
 import { configDigest } from "../sharing/lease-holder.js";
 import { makeSnapshot, removeSnapshot, runtimeFolder, type RevisionSnapshot } from "./revision-snapshot.js";
@@ -25,6 +26,7 @@ export class SnapshotEntry {
   /** (snapshot workspace, server, path at the revision) → answer. */
   private readonly answers = new Map<string, RevisionAnswer>();
   private readonly workspaces = new Map<string, ResolvedWorkspace>();
+  private readonly discoveries = new Map<string, Promise<DiagnosticsTarget[]>>();
   private users = 0;
   private releasing: Promise<void> = Promise.resolve();
   lastUsed = Date.now();
@@ -45,6 +47,20 @@ export class SnapshotEntry {
     const twin: ResolvedWorkspace = { ...workspace, name: `${workspace.name}@${this.commit.slice(0, 12)}`, root: join(this.snapshot.tree, prefix) };
     this.workspaces.set(workspace.name, twin);
     return twin;
+  }
+
+  /**
+   * The snapshot's targets for a scope, found once: the snapshot never changes, so the same scope
+   * (the same paths, the same server) always expands to the same files.
+   */
+  discovered(key: string, discover: () => Promise<DiagnosticsTarget[]>): Promise<DiagnosticsTarget[]> {
+    let found = this.discoveries.get(key);
+    if (!found) {
+      found = discover();
+      this.discoveries.set(key, found);
+      found.catch(() => this.discoveries.delete(key));
+    }
+    return found;
   }
 
   answer(workspace: ResolvedWorkspace, server: string, path: string): RevisionAnswer | undefined {
