@@ -131,7 +131,14 @@ export async function diagnoseSince(
     if (done > 0 && last !== null) options.onFileDone?.(done, total, last);
 
     entries.push(...new Set(plans.map((plan) => plan.entry)));
-    await Promise.all(entries.map((entry) => entry.acquire(plans.filter((plan) => plan.entry === entry).map((plan) => plan.twin))));
+    await Promise.all(
+      entries.map((entry) =>
+        entry.acquire(
+          plans.filter((plan) => plan.entry === entry).map((plan) => plan.twin),
+          toRun.some(({ plan }) => plan.entry === entry),
+        ),
+      ),
+    );
     const runRevision = async () => {
       if (toRun.length === 0) return;
       const answers = await diagnoseTargets(twinConfig, sessions, toRun.map(({ target }) => target), {

@@ -75,10 +75,13 @@ export class SnapshotEntry {
     return this.users > 0;
   }
 
-  /** Makes the twins' sessions available to one call; pair with `release`. */
-  async acquire(twins: readonly ResolvedWorkspace[]): Promise<void> {
+  /** Counts one call as a user, and makes the twins' sessions available to it when it needs them; pair with `release`. */
+  async acquire(twins: readonly ResolvedWorkspace[], needsSessions: boolean): Promise<void> {
     this.users++;
     this.lastUsed = Date.now();
+    // A call answered wholly from kept answers starts no session, so it need not wait for an
+    // earlier call's sessions to finish stopping (a busy server's orderly stop can take seconds).
+    if (!needsSessions) return;
     // Sessions being stopped by an earlier call's release are gone before they are made anew.
     await this.releasing;
     for (const twin of twins) this.sessions.addWorkspace(twin);
