@@ -3,13 +3,15 @@ import type { CheckReport } from "./report.js";
 /**
  * The machine-readable report, and the format `--baseline` reads back: `items` are the
  * `diagnostics` tool's items with `workspace` and `server` in front, `fingerprint` and
- * `baseline_state` behind, and without `channels` (see `Finding`); `summary` has the counts, the threshold and one entry per session
+ * `baseline_state` behind (and `since_state` with `--since`, whose resolved findings are listed
+ * apart as `resolved`), and without `channels` (see `Finding`); `summary` has the counts, the threshold and one entry per session
  * that checked files. Two-space indented, keys in a fixed order, so equal runs give equal bytes.
  */
 export function formatJson(report: CheckReport): string {
   const { summary } = report;
   const document = {
     items: report.findings,
+    ...(report.resolved === undefined ? {} : { resolved: report.resolved }),
     summary: {
       files: summary.files,
       errors: summary.errors,
@@ -19,6 +21,7 @@ export function formatJson(report: CheckReport): string {
       fail_on: summary.fail_on,
       failing: summary.failing,
       baselined: summary.baselined,
+      ...(summary.since === undefined ? {} : { since: summary.since }),
       // Roots are left out: they are machine-specific, and a baseline must travel between machines.
       runs: summary.runs.map(({ workspace, server, version, files }) => ({ workspace, server, version, files })),
     },

@@ -17,13 +17,17 @@ const LEVELS: Record<SeverityName, "error" | "warning" | "note"> = { error: "err
  * diagnostic codes (sorted), and each result has a `physicalLocation` whose artifact URI is
  * relative to the workspace root (`uriBaseId` %SRCROOT%, defined in `originalUriBaseIds`) and
  * whose region is 1-based, columns in code points (`columnKind: unicodeCodePoints`) as
- * everywhere in lspmcp. With a baseline, each result carries its `baselineState`. With a
+ * everywhere in lspmcp. With a baseline, each result carries its `baselineState`; with `--since`
+ * too (`new` for introduced, `unchanged`), and each resolved finding is a result of its own with
+ * `baselineState: absent`, located where it was at the revision. With a
  * shard, `automationDetails.id` names it (`lspmcp/WORKSPACE/SERVER/shard-K-of-N/`), so that code
  * scanning keeps the N uploads side by side (one category each) instead of each replacing the last.
  */
 export function formatSarif(report: CheckReport, shard: Shard | null = null): string {
+  const withBaseline = report.summary.baselined !== null || report.summary.since !== undefined;
+  const all = [...report.findings, ...(report.resolved ?? [])];
   const runs = report.summary.runs.map((run) =>
-    sarifRun(run, report.findings.filter((f) => f.workspace === run.workspace && f.server === run.server), report.summary.baselined !== null, shard),
+    sarifRun(run, all.filter((f) => f.workspace === run.workspace && f.server === run.server), withBaseline, shard),
   );
   return JSON.stringify({ $schema: SARIF_SCHEMA, version: "2.1.0", runs }, null, 2) + "\n";
 }
@@ -55,10 +59,16 @@ function sarifRun(run: ReportRun, findings: readonly Finding[], withBaseline: bo
         },
       ],
       partialFingerprints: { [FINGERPRINT_KEY]: finding.fingerprint },
-      ...(withBaseline ? { baselineState: finding.baseline_state } : {}),
+      ...(withBaseline ? { baselineState: baselineState(finding) } : {}),
       properties: { severity: finding.severity, source: finding.source },
     })),
   };
+}
+
+/** SARIF's words: a finding introduced since the revision is `new`, a resolved one `absent`. */
+function baselineState(finding: Finding): "new" | "unchanged" | "absent" | null {
+  if (finding.since_state === undefined) return finding.baseline_state;
+  return finding.since_state === "introduced" ? "new" : finding.since_state === "resolved" ? "absent" : "unchanged";
 }
 
 /** Path segments are percent-encoded so that a space or "#" in a file name stays a valid URI reference. */

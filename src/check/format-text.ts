@@ -6,6 +6,8 @@ import type { CheckReport, Finding } from "./report.js";
  * per line in report order, a message's further lines indented below it, then one summary line.
  * Paths are relative to `cwd` (where the user ran `check`), so editors and CI annotations can
  * open them. Findings the baseline holds are left out of the list and counted in the summary.
+ * With `--since`, every finding is listed and marked `(introduced)` or `(unchanged)`, and the
+ * summary counts the three kinds, the resolved ones included.
  */
 export function formatText(report: CheckReport, cwd: string): string {
   const roots = new Map(report.summary.runs.map((run) => [run.workspace, run.root]));
@@ -19,7 +21,8 @@ function findingLines(finding: Finding, path: string): string[] {
   const tag = [finding.source, finding.code].filter((part) => part !== null).join(" ");
   const [first = "", ...rest] = finding.message.split("\n");
   const { line, column } = finding.range.start;
-  return [`${path}:${line}:${column}: ${finding.severity}: ${first}${tag ? ` [${tag}]` : ""}`, ...rest.map((more) => `    ${more}`)];
+  const mark = finding.since_state === undefined ? "" : ` (${finding.since_state})`;
+  return [`${path}:${line}:${column}: ${finding.severity}: ${first}${tag ? ` [${tag}]` : ""}${mark}`, ...rest.map((more) => `    ${more}`)];
 }
 
 function summaryLine({ summary }: CheckReport): string {
@@ -30,8 +33,10 @@ function summaryLine({ summary }: CheckReport): string {
     plural(summary.hints, "hint", "hints"),
   ].join(", ");
   const baseline = summary.baselined === null ? "" : `; ${summary.baselined} in the baseline`;
+  const since = summary.since;
+  const changes = since === undefined ? "" : `; since ${since.revision} (${since.commit.slice(0, 12)}): ${since.introduced} introduced, ${since.unchanged} unchanged, ${since.resolved} resolved`;
   const verdict = summary.fail_on === "never" ? "never failing" : `${summary.failing} at or above ${summary.fail_on}`;
-  return `${plural(summary.files, "file", "files")} checked: ${counts}${baseline}; ${verdict}`;
+  return `${plural(summary.files, "file", "files")} checked: ${counts}${baseline}${changes}; ${verdict}`;
 }
 
 function plural(n: number, one: string, many: string): string {

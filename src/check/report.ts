@@ -2,6 +2,8 @@ import type { ResolvedConfig } from "../config/types.js";
 import { compareStrings } from "../contract/compare.js";
 import { compareDiagnostics, type BridgeDiagnostic } from "../contract/diagnostic-order.js";
 import { severityRank, type SeverityName } from "../contract/names.js";
+import type { SinceAnswers } from "../since/diagnose-since.js";
+import { splitSince } from "../since/match-findings.js";
 import { fingerprint, lineContents } from "./fingerprint.js";
 import type { CheckRun } from "./run-check.js";
 
@@ -23,6 +25,20 @@ export interface Finding {
   readonly fingerprint: string;
   /** null without `--baseline`; "unchanged" when the baseline holds this finding. */
   readonly baseline_state: "new" | "unchanged" | null;
+  /**
+   * Only with `--since`: whether the finding is new since the revision, or was there already
+   * (`resolved` for one of the revision's that is gone, reported where it was then).
+   */
+  readonly since_state?: "introduced" | "unchanged" | "resolved";
+}
+
+/** With `--since`: the revision and the counts of the three kinds of findings. */
+export interface SinceSummary {
+  readonly revision: string;
+  readonly commit: string;
+  readonly introduced: number;
+  readonly unchanged: number;
+  readonly resolved: number;
 }
 
 /** One (workspace, server) session that checked files: a SARIF run. */
@@ -49,12 +65,16 @@ export interface CheckSummary {
   readonly failing: number;
   /** Findings the baseline holds, or null without `--baseline`. */
   readonly baselined: number | null;
+  /** Only with `--since`. */
+  readonly since?: SinceSummary;
   readonly runs: readonly ReportRun[];
 }
 
 export interface CheckReport {
   /** Workspace (configuration order), then the canonical diagnostic order. */
   readonly findings: readonly Finding[];
+  /** Only with `--since`: the revision's findings that are gone, at their place then, in the same order. */
+  readonly resolved?: readonly Finding[];
   readonly summary: CheckSummary;
 }
 
@@ -63,29 +83,44 @@ export type Baseline = ReadonlyMap<string, number>;
 
 /**
  * Builds the report of a finished run. With a baseline, each fingerprint there accepts as many
- * findings as it had, taken in report order; the rest are "new". Only findings that are not in
- * the baseline and are at or above `failOn` count as failing.
+ * findings as it had, taken in report order; the rest are "new". With `since` (the answers of the
+ * revision's snapshot), findings are matched as the `diagnostics` tool matches them (CONTRACT
+ * §4.3): each is "introduced" or "unchanged", and the revision's unmatched ones are listed apart as
+ * "resolved". Only findings that are neither in the baseline nor unchanged since the revision and
+ * are at or above `failOn` count as failing.
  */
-export function buildReport(config: ResolvedConfig, run: CheckRun, failOn: FailOn, baseline: Baseline | null): CheckReport {
+export function buildReport(config: ResolvedConfig, run: CheckRun, failOn: FailOn, baseline: Baseline | null, since: SinceAnswers | null = null): CheckReport {
   const workspaceRank = new Map(config.workspaces.map((workspace, i) => [workspace.name, i]));
-  const placed = run.files.flatMap((result) => {
+  const order = (a: Placed, b: Placed) => workspaceRank.get(a.workspace)! - workspaceRank.get(b.workspace)! || compareDiagnostics(a.diagnostic, b.diagnostic) || compareStrings(a.server, b.server);
+  const placed = run.files.flatMap((result): Placed[] => {
     const lines = result.diagnostics.length > 0 ? lineContents(result.text) : [];
     return result.diagnostics.map((diagnostic) => ({ workspace: result.workspace.name, server: result.server.name, diagnostic, line: lines[diagnostic.range.start.line - 1] ?? "" }));
   });
   // Two servers on one diagnostic position is rare (one server per file); name order keeps it total.
-  placed.sort((a, b) => workspaceRank.get(a.workspace)! - workspaceRank.get(b.workspace)! || compareDiagnostics(a.diagnostic, b.diagnostic) || compareStrings(a.server, b.server));
+  placed.sort(order);
+  const then = (since?.revision ?? []).flatMap((file) =>
+    file.answer.diagnostics.map((diagnostic): Placed => ({ workspace: file.workspace.name, server: file.server.name, diagnostic, line: file.answer.lines.get(diagnostic.range.start.line) ?? "" })),
+  );
+  then.sort(order);
+  const split = since === null ? null : splitSince(placed, then, since.currentPath);
+  const introduced = new Set(split?.introduced ?? []);
   const remaining = new Map(baseline ?? []);
-  const findings = placed.map(({ workspace, server, diagnostic: d, line }): Finding => {
+  const finding = ({ workspace, server, diagnostic: d, line }: Placed, state: Finding["since_state"]): Finding => {
     const print = fingerprint({ workspace, path: d.path, code: d.code, message: d.message, line });
-    const accepted = remaining.get(print) ?? 0;
+    const accepted = state === "resolved" ? 0 : (remaining.get(print) ?? 0);
     if (accepted > 0) remaining.set(print, accepted - 1);
-    const state = baseline === null ? null : accepted > 0 ? "unchanged" : "new";
-    return { workspace, server, path: d.path, range: d.range, severity: d.severity, code: d.code, source: d.source, message: d.message, fingerprint: print, baseline_state: state };
-  });
+    const baselineState: Finding["baseline_state"] = baseline === null ? null : accepted > 0 ? "unchanged" : "new";
+    const base = { workspace, server, path: d.path, range: d.range, severity: d.severity, code: d.code, source: d.source, message: d.message, fingerprint: print, baseline_state: baselineState };
+    return state === undefined ? base : { ...base, since_state: state };
+  };
+  const findings = placed.map((item) => finding(item, split === null ? undefined : introduced.has(item) ? "introduced" : "unchanged"));
+  const resolved = split?.resolved.map((item) => finding(item, "resolved"));
   const count = (severity: SeverityName) => findings.filter((finding) => finding.severity === severity).length;
   const threshold = failOn === "never" ? 0 : severityRank(failOn);
+  const old = (f: Finding) => f.baseline_state === "unchanged" || f.since_state === "unchanged";
   return {
     findings,
+    ...(resolved === undefined ? {} : { resolved }),
     summary: {
       files: run.files.length,
       errors: count("error"),
@@ -93,8 +128,19 @@ export function buildReport(config: ResolvedConfig, run: CheckRun, failOn: FailO
       information: count("information"),
       hints: count("hint"),
       fail_on: failOn,
-      failing: findings.filter((f) => f.baseline_state !== "unchanged" && severityRank(f.severity) <= threshold).length,
+      failing: findings.filter((f) => !old(f) && severityRank(f.severity) <= threshold).length,
       baselined: baseline === null ? null : findings.filter((f) => f.baseline_state === "unchanged").length,
+      ...(since === null || split === null
+        ? {}
+        : {
+            since: {
+              revision: since.since.revision,
+              commit: since.since.commit,
+              introduced: split.introduced.length,
+              unchanged: split.unchanged.length,
+              resolved: split.resolved.length,
+            },
+          }),
       runs: run.sessions.map((session) => ({
         workspace: session.workspace.name,
         root: session.workspace.root,
@@ -104,4 +150,12 @@ export function buildReport(config: ResolvedConfig, run: CheckRun, failOn: FailO
       })),
     },
   };
+}
+
+/** A diagnostic placed for matching and fingerprinting. */
+interface Placed {
+  readonly workspace: string;
+  readonly server: string;
+  readonly diagnostic: BridgeDiagnostic;
+  readonly line: string;
 }

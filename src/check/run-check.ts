@@ -9,6 +9,10 @@ export interface RunCheckOptions {
   readonly batchSize: number;
   /** Called after each file is done, with the session that did it ("workspace/server"). */
   readonly onProgress?: (done: number, total: number, session: string) => void;
+  /** Called after each file is done, with its target (`--since` counts both trees' files). */
+  readonly onFileDone?: (target: DiagnosticsTarget) => void;
+  /** Aborts the run (`--since`: the revision's run failed). */
+  readonly signal?: AbortSignal;
 }
 
 /** What one (workspace, server) session did during the run. */
@@ -47,11 +51,15 @@ export async function runCheck(
   const files = await diagnoseTargets(config, sessions, targets, {
     batchSize: options.batchSize,
     close: true,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
     onSynced: ({ workspace, server, client }) => {
       const key = `${workspace.name}/${server.name}`;
       peaks.set(key, Math.max(peaks.get(key) ?? 0, client.documents.openCount));
     },
-    onFileDone: (done, total, target) => options.onProgress?.(done, total, `${target.workspace.name}/${target.server.name}`),
+    onFileDone: (done, total, target) => {
+      options.onProgress?.(done, total, `${target.workspace.name}/${target.server.name}`);
+      options.onFileDone?.(target);
+    },
     onSessionDone: async ({ workspace, server, items }) => {
       const session = sessions.get(workspace, server);
       const openDocumentsAtEnd = session.snapshot().open_documents;

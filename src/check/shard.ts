@@ -25,6 +25,11 @@ export function parseShard(value: string): Shard {
  * the same shard. The N shards partition the files: each is in exactly one.
  */
 export function inShard(target: DiagnosticsTarget, shard: Shard): boolean {
-  const digest = createHash("sha256").update(`${target.workspace.name}\0${target.file.path}`).digest();
+  return pathInShard(target.workspace.name, target.file.path, shard);
+}
+
+/** `inShard` for a path of a workspace (a file of a revision's snapshot, by its path now). */
+export function pathInShard(workspace: string, path: string, shard: Shard): boolean {
+  const digest = createHash("sha256").update(`${workspace}\0${path}`).digest();
   return digest.readUInt32BE(0) % shard.count === shard.index - 1;
 }

@@ -4,13 +4,18 @@ import { formatJson } from "../check/format-json.js";
 import { formatSarif } from "../check/format-sarif.js";
 import { formatText } from "../check/format-text.js";
 import { ProgressLine } from "../check/progress-line.js";
-import { inShard } from "../check/shard.js";
+import { inShard, pathInShard } from "../check/shard.js";
 import { buildReport, type CheckReport } from "../check/report.js";
-import { runCheck } from "../check/run-check.js";
+import { runCheck, type CheckRun } from "../check/run-check.js";
+import { resolve } from "node:path";
+import type { ResolvedConfig, ResolvedWorkspace } from "../config/types.js";
+import { resolveFile } from "../sessions/resolve-target.js";
+import { diagnoseSince, type SinceAnswers, type SinceScope } from "../since/diagnose-since.js";
 import { configSourceFor, describeConfig, loadConfigSource } from "../config/config-source.js";
 import { asBridgeError, BridgeError, isCallersFault } from "../contract/errors.js";
 import { SessionRegistry } from "../sessions/session-registry.js";
 import { sweepOrphans } from "../supervision/index.js";
+import { sweepSnapshotsOf } from "../since/revision-snapshot.js";
 import type { Command } from "./parse-args.js";
 import { createStderrLogger } from "./stderr-logger.js";
 
@@ -47,12 +52,24 @@ export async function check(command: CheckCommand, cwd: string = process.cwd()):
     const shard = command.shard;
     const targets = shard === null ? discovered : discovered.filter((target) => inShard(target, shard));
     await sweepOrphans((message, fields) => logger.info(message, fields));
+    await sweepSnapshotsOf(config, (message, fields) => logger.info(message, fields));
     sessions = new SessionRegistry(config, logger);
     for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, onSignal);
-    const run = await runCheck(config, sessions, targets, {
-      batchSize: command.batchSize,
-      onProgress: (done, total, session) => progress.update(done, total, session),
-    });
+    const onProgress = (done: number, total: number, session: string) => progress.update(done, total, session);
+    let run: CheckRun;
+    let since: SinceAnswers | null = null;
+    if (command.since === null) run = await runCheck(config, sessions, targets, { batchSize: command.batchSize, onProgress });
+    else {
+      let current: CheckRun | null = null;
+      since = await diagnoseSince(config, sessions, sinceScope(config, command.paths, cwd), targets, {
+        revision: command.since,
+        batchSize: command.batchSize,
+        ...(shard === null ? {} : { keep: (workspace, path) => pathInShard(workspace.name, path, shard) }),
+        onFileDone: (done, total, target) => onProgress(done, total, `${target.workspace.name}/${target.server.name}`),
+        runCurrent: async (signal, onFileDone) => (current = await runCheck(config, sessions!, targets, { batchSize: command.batchSize, signal, onFileDone })).files,
+      });
+      run = current!;
+    }
     progress.clear();
     for (const session of run.sessions) {
       logger.info("check session done", {
@@ -63,7 +80,7 @@ export async function check(command: CheckCommand, cwd: string = process.cwd()):
         batch_size: command.batchSize,
       });
     }
-    const report = buildReport(config, run, command.failOn, baseline);
+    const report = buildReport(config, run, command.failOn, baseline, since);
     process.stdout.write(render(report, command, cwd));
     if (command.writeBaseline !== null) await writeBaseline(command.writeBaseline, formatJson(report));
     return report.summary.failing > 0 ? CHECK_EXIT.findings : CHECK_EXIT.clean;
@@ -74,6 +91,27 @@ export async function check(command: CheckCommand, cwd: string = process.cwd()):
     await closeSessions();
     for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.removeListener(signal, onSignal);
   }
+}
+
+/**
+ * The scope of `--since` per workspace, as `discoverTargets` reads `paths` (relative to `cwd`, or
+ * absolute; each in the deepest workspace holding it): every workspace whole when none is given.
+ */
+function sinceScope(config: ResolvedConfig, paths: readonly string[], cwd: string): SinceScope[] {
+  if (paths.length === 0) return config.workspaces.map((workspace) => ({ workspace, paths: [""] }));
+  const scope = new Map<ResolvedWorkspace, string[]>();
+  for (const path of paths) {
+    const holders = config.workspaces.flatMap((workspace) => {
+      try {
+        return [{ workspace, file: resolveFile(workspace, resolve(cwd, path)) }];
+      } catch {
+        return [];
+      }
+    });
+    const holder = holders.sort((a, b) => b.workspace.root.length - a.workspace.root.length)[0];
+    if (holder) scope.set(holder.workspace, [...(scope.get(holder.workspace) ?? []), holder.file.path]);
+  }
+  return config.workspaces.flatMap((workspace) => (scope.has(workspace) ? [{ workspace, paths: scope.get(workspace)! }] : []));
 }
 
 function render(report: CheckReport, command: CheckCommand, cwd: string): string {

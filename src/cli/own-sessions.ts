@@ -5,6 +5,7 @@ import { localUpstream } from "../mcp/local-upstream.js";
 import type { LineHandler, Upstream } from "../mcp/socket/socket-upstream.js";
 import { SessionRegistry } from "../sessions/session-registry.js";
 import { sweepOrphans } from "../supervision/index.js";
+import { sweepSnapshotsOf } from "../since/revision-snapshot.js";
 
 /**
  * Sessions of its own for an attached `serve` that could have no shared server: a standalone MCP
@@ -12,6 +13,7 @@ import { sweepOrphans } from "../supervision/index.js";
  */
 export async function ownSessions(config: ResolvedConfig, logger: Logger, version: string, onLine: LineHandler): Promise<Upstream> {
   void sweepOrphans((text, fields) => logger.info(text, fields)).catch(() => {});
+  void sweepSnapshotsOf(config, (text, fields) => logger.info(text, fields));
   const sessions = new SessionRegistry(config, logger);
   return localUpstream(createMcpServer({ config, sessions, logger, version }), onLine, () => sessions.closeAll());
 }

@@ -27,6 +27,8 @@ export type Command =
       readonly writeBaseline: string | null;
       readonly batchSize: number;
       readonly shard: Shard | null;
+      /** `--since REV`: judge only what changed since this git revision. */
+      readonly since: string | null;
       readonly paths: string[];
     }
   | { readonly kind: "help" }
@@ -37,7 +39,7 @@ export const USAGE = `usage:
                                       MCP over stdio until EOF or signal; shares one bridge per
                                       config with other lspmcp processes unless --standalone
   lspmcp check [--config FILE] [--format text|json|sarif] [--fail-on error|warning|information|hint|never] [--quiet]
-               [--baseline FILE] [--write-baseline FILE] [--batch-size N] [--shard K/N] [PATH...]
+               [--baseline FILE] [--write-baseline FILE] [--batch-size N] [--shard K/N] [--since REV] [PATH...]
   lspmcp validate [--config FILE]     check a bridge.toml and list every problem
   lspmcp status [--config FILE] [--format text|json]
                                       the shared bridge of this config, its peers and sessions
@@ -76,6 +78,7 @@ export function parseCommand(argv: readonly string[]): Command {
         "write-baseline": { type: "string" },
         "batch-size": { type: "string" },
         shard: { type: "string" },
+        since: { type: "string" },
         standalone: { type: "boolean" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "V" },
@@ -100,15 +103,18 @@ export function parseCommand(argv: readonly string[]): Command {
   }
   if (values["default-root"] !== undefined) throw usage("--default-root belongs to shared-server");
   if (values.standalone !== undefined && kind !== "serve") throw usage("--standalone belongs to serve");
-  const checkOnly = [values["fail-on"], values.quiet, values.baseline, values["write-baseline"], values["batch-size"], values.shard];
+  const checkOnly = [values["fail-on"], values.quiet, values.baseline, values["write-baseline"], values["batch-size"], values.shard, values.since];
   if (kind !== "check" && (checkOnly.some((value) => value !== undefined) || (kind !== "status" && values.format !== undefined))) {
-    throw usage("--format belongs to check and status; --fail-on, --quiet, --baseline, --write-baseline, --batch-size and --shard to check");
+    throw usage("--format belongs to check and status; --fail-on, --quiet, --baseline, --write-baseline, --batch-size, --shard and --since to check");
   }
   if (kind === "serve") return { kind, config, standalone: values.standalone ?? false };
   if (kind === "status") return { kind, config, format: oneOf(values.format ?? "text", STATUS_FORMATS, "--format") };
   if (kind !== "check") return { kind, config };
   const format = oneOf(values.format ?? "text", FORMATS, "--format");
   const failOn = oneOf(values["fail-on"] ?? "error", FAIL_ON, "--fail-on");
+  if (values.since !== undefined && values.since.trim() === "") throw usage("--since needs a git revision");
+  // Each decides on its own which findings are old; together they would contradict each other.
+  if (values.since !== undefined && values.baseline !== undefined) throw usage("--since and --baseline exclude each other");
   return {
     kind,
     config,
@@ -119,6 +125,7 @@ export function parseCommand(argv: readonly string[]): Command {
     writeBaseline: values["write-baseline"] ?? null,
     batchSize: batchSize(values["batch-size"]),
     shard: values.shard === undefined ? null : parseShard(values.shard),
+    since: values.since ?? null,
     paths: positionals,
   };
 }

@@ -15,6 +15,7 @@ import { peerSocketPath } from "../sharing/peer-socket-path.js";
 import type { Lease } from "../sharing/lease-schema.js";
 import { identify } from "../supervision/proc-table.js";
 import { sweepOrphans } from "../supervision/index.js";
+import { sweepSnapshotsOf } from "../since/revision-snapshot.js";
 import { sessionStatus } from "../tools/session-status.js";
 import { SharedLifetime } from "../sharing/shared-lifetime.js";
 
@@ -82,6 +83,7 @@ export async function serveShared(source: ConfigSource, logger: Logger, version:
   // Orphans of an earlier server (one killed outright) are reaped before this one can be found:
   // sweeping only ever touches trees whose owner is gone, so a candidate that loses did no harm.
   await sweepOrphans((message, fields) => logger.info(message, fields));
+  await sweepSnapshotsOf(config, (message, fields) => logger.info(message, fields));
   const lease = leaseOf(config, { token, url, version, build, digest });
   const claim = await claimLease(paths, lease, Date.now() + LOCK_TIMEOUT_MS);
   if (!claim.won) {

@@ -5,6 +5,7 @@ import { createMcpServer } from "../mcp/create-mcp-server.js";
 import { HandedOverTransport, type HandshakeFront } from "../mcp/handshake-front.js";
 import { SessionRegistry } from "../sessions/session-registry.js";
 import { sweepOrphans } from "../supervision/index.js";
+import { sweepSnapshotsOf } from "../since/revision-snapshot.js";
 
 /**
  * `lspmcp serve --standalone`: MCP over stdio with sessions of its own, until stdin ends or a
@@ -14,6 +15,7 @@ import { sweepOrphans } from "../supervision/index.js";
 export async function serveStandalone(config: ResolvedConfig, logger: Logger, version: string, stdio: BoundedStdioTransport, front: HandshakeFront): Promise<number> {
   // Off the path of `initialize`: the sweep reaps only trees whose owner is gone, never ours.
   void sweepOrphans((message, fields) => logger.info(message, fields)).catch(() => {});
+  void sweepSnapshotsOf(config, (message, fields) => logger.info(message, fields));
   const sessions = new SessionRegistry(config, logger);
   const server = createMcpServer({ config, sessions, logger, version });
   const transport = new HandedOverTransport(stdio, front.handOver());

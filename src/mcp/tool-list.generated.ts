@@ -313,6 +313,20 @@ export const TOOL_LIST: Tool[] = [
             "hint"
           ]
         },
+        "since": {
+          "description": "A git revision (\"HEAD\", \"HEAD~3\", \"origin/main\", a tag or commit): compare with it and return only what changed (see `show`); the same scope is also checked in a snapshot of that revision.",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 1000
+        },
+        "show": {
+          "description": "With `since`: `introduced` (default) lists findings present now and not at the revision; `resolved` lists those gone since, where they were at the revision.",
+          "type": "string",
+          "enum": [
+            "introduced",
+            "resolved"
+          ]
+        },
         "offset": {
           "default": 0,
           "description": "Page start.",
@@ -416,6 +430,31 @@ export const TOOL_LIST: Tool[] = [
           "minimum": 0
         },
         "files": {
+          "type": "integer"
+        },
+        "since": {
+          "type": "object",
+          "properties": {
+            "revision": {
+              "type": "string"
+            },
+            "commit": {
+              "type": "string"
+            }
+          },
+          "required": [
+            "revision",
+            "commit"
+          ],
+          "additionalProperties": false
+        },
+        "introduced": {
+          "type": "integer"
+        },
+        "resolved": {
+          "type": "integer"
+        },
+        "unchanged": {
           "type": "integer"
         }
       },

@@ -43,15 +43,18 @@ export async function discoverTargets(config: ResolvedConfig, paths: readonly st
  * root, or absolute inside it; `"."` is the root): a file as given, a folder as `check` expands
  * it (git-aware, `exclude` honoured), only files `serverName` claims when it is given. A missing
  * path is `FileNotFound`, one outside the root `PathOutsideWorkspace`, a file no server claims
- * `NoServerForFile`; a folder with no claimed file adds nothing.
+ * `NoServerForFile`; a folder with no claimed file adds nothing. `files`, when given, is the
+ * workspace's candidate list to expand folders from instead of its own listing (a revision's
+ * snapshot is no checkout: its candidates are what the commit tracks).
  */
 export async function discoverInWorkspace(
   config: ResolvedConfig,
   workspace: ResolvedWorkspace,
   serverName: string | undefined,
   paths: readonly string[],
+  files?: readonly string[],
 ): Promise<DiagnosticsTarget[]> {
-  const listing = listingCache();
+  const listing: Listing = files === undefined ? listingCache() : async () => [...files];
   const found: DiagnosticsTarget[] = [];
   for (const path of paths) found.push(...(await expand(config, workspace, serverName, path, resolveFile(workspace, path), listing)));
   return ordered(config, found);

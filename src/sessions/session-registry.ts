@@ -12,12 +12,13 @@ import { Session, type SessionHolder } from "./session.js";
  */
 export class SessionRegistry {
   private readonly sessions = new Map<string, Session>();
+  private readonly cleanups: (() => Promise<void>)[] = [];
   private closing = false;
 
   constructor(
     readonly config: ResolvedConfig,
-    logger: Logger,
-    timings?: Partial<SupervisionTimings>,
+    private readonly logger: Logger,
+    private readonly timings?: Partial<SupervisionTimings>,
   ) {
     for (const workspace of config.workspaces) {
       for (const serverName of workspace.servers) {
@@ -75,10 +76,43 @@ export class SessionRegistry {
     return rows;
   }
 
+  /**
+   * Sessions for a workspace outside the configuration (a revision's snapshot, CONTRACT §4.3),
+   * one per server it names, under its own unique name: they count against `max_sessions` and end
+   * with `closeAll` like every other, but `session_status` lists only configured pairs.
+   */
+  addWorkspace(workspace: ResolvedWorkspace): void {
+    this.assertOpen();
+    for (const serverName of workspace.servers) {
+      const server = this.config.servers.find((candidate) => candidate.name === serverName);
+      const key = keyOf(workspace.name, serverName);
+      if (!server || this.sessions.has(key)) continue;
+      this.sessions.set(key, new Session({ workspace, server, logger: this.logger, timings: this.timings, maxOpenDocuments: this.config.bridge.max_open_documents }));
+    }
+  }
+
+  /** Stops the sessions `addWorkspace` made for `workspace` (their trees gone) and forgets them. */
+  async removeWorkspace(workspace: ResolvedWorkspace): Promise<void> {
+    const keys = workspace.servers.map((serverName) => keyOf(workspace.name, serverName));
+    await Promise.all(keys.map((key) => this.sessions.get(key)?.close()));
+    for (const key of keys) this.sessions.delete(key);
+  }
+
+  /** Live sessions now (starting or ready), configured or added. */
+  liveCount(): number {
+    return [...this.sessions.values()].filter((session) => session.isLive).length;
+  }
+
+  /** Runs `cleanup` at the end of `closeAll`, once every session's tree is gone. */
+  onClose(cleanup: () => Promise<void>): void {
+    this.cleanups.push(cleanup);
+  }
+
   /** Stops every session; no new session starts afterwards, and callers waiting on one get `SessionDead`. */
   async closeAll(): Promise<void> {
     this.closing = true;
     await Promise.all([...this.sessions.values()].map((session) => session.close()));
+    await Promise.all(this.cleanups.splice(0).map((cleanup) => cleanup().catch(() => {})));
   }
 
   private assertSlotFree(): void {

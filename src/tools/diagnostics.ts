@@ -16,7 +16,10 @@ import {
 import { DEFAULT_BATCH_SIZE, diagnoseTargets } from "../pipeline/diagnose-targets.js";
 import { discoverInWorkspace, type DiagnosticsTarget } from "../pipeline/discover-targets.js";
 import type { ResolvedWorkspace } from "../config/types.js";
-import { pickWorkspace } from "../sessions/resolve-target.js";
+import { BridgeError } from "../contract/errors.js";
+import { pickWorkspace, resolveFile } from "../sessions/resolve-target.js";
+import { diagnoseSince, type SinceScope } from "../since/diagnose-since.js";
+import { placeFindings } from "../since/place-findings.js";
 import { defineTool, type ToolContext } from "./tool-definition.js";
 
 const DiagnosticItemSchema = z.object({
@@ -36,6 +39,16 @@ const inputSchema = z
     path: pathArg.optional().describe('A file, or a folder (every claimed file under it; "." is the workspace root), relative to the workspace root or absolute inside it.'),
     paths: z.array(pathArg).min(1).max(1000).optional().describe("Several files and folders at once; results are merged in canonical order."),
     min_severity: SeveritySchema.optional().describe("Leave out diagnostics less severe than this."),
+    since: z
+      .string()
+      .min(1)
+      .max(1000)
+      .optional()
+      .describe('A git revision ("HEAD", "HEAD~3", "origin/main", a tag or commit): compare with it and return only what changed (see `show`); the same scope is also checked in a snapshot of that revision.'),
+    show: z
+      .enum(["introduced", "resolved"])
+      .optional()
+      .describe("With `since`: `introduced` (default) lists findings present now and not at the revision; `resolved` lists those gone since, where they were at the revision."),
     offset: offsetArg,
     limit: limitArg,
     max_bytes: maxBytesArg,
@@ -59,23 +72,52 @@ export const diagnosticsTool = defineTool({
   description:
     "Compiler and linter diagnostics of files or folders as they are on disk now, once each server has settled (never a partial answer); `files` counts the files checked.",
   inputSchema,
-  outputSchema: z.object({ items: z.array(DiagnosticItemSchema), ...pageFields, files: z.number().int() }),
+  outputSchema: z.object({
+    items: z.array(DiagnosticItemSchema),
+    ...pageFields,
+    files: z.number().int(),
+    since: z.object({ revision: z.string(), commit: z.string() }).optional(),
+    introduced: z.number().int().optional(),
+    resolved: z.number().int().optional(),
+    unchanged: z.number().int().optional(),
+  }),
   handler: async (args, context) => {
-    const targets = await discover(args.paths ?? [args.path as string], args, context);
-    // Every file is discovered (and every bad path refused) before any server is asked.
-    const answers = await diagnoseTargets(context.config, context.sessions, targets, {
-      batchSize: DEFAULT_BATCH_SIZE,
-      close: false,
-      signal: context.signal,
-      onFileDone: (done, total) => context.onProgress?.(done, total),
-    });
+    if (args.show !== undefined && args.since === undefined) {
+      throw new BridgeError("InvalidArguments", "`show` needs `since`: it chooses between the findings introduced and resolved since a revision", {
+        fields: ["show"],
+        since: null,
+      });
+    }
+    const { targets, scope } = await discover(args.paths ?? [args.path as string], args, context);
     const threshold = args.min_severity ? severityRank(args.min_severity) : Number.POSITIVE_INFINITY;
+    const files = new Set(targets.map((target) => target.file.absolutePath)).size;
+    const bytes = limitBytes(context.config, args.max_bytes);
+    // Every file is discovered (and every bad path refused) before any server is asked.
+    const runCurrent = (signal: AbortSignal, onFileDone: (done: number, total: number, target: DiagnosticsTarget) => void) =>
+      diagnoseTargets(context.config, context.sessions, targets, { batchSize: DEFAULT_BATCH_SIZE, close: false, signal, onFileDone });
+    if (args.since !== undefined) {
+      const answers = await diagnoseSince(context.config, context.sessions, scope, targets, {
+        revision: args.since,
+        serverName: args.server,
+        batchSize: DEFAULT_BATCH_SIZE,
+        signal: context.signal,
+        onFileDone: (done, total) => context.onProgress?.(done, total),
+        runCurrent: (signal, tick) => runCurrent(signal, (_done, _total, target) => tick(target)),
+      });
+      const result = placeFindings(context.config, answers, (severity) => severityRank(severity) <= threshold);
+      const items = (args.show === "resolved" ? result.resolved : result.introduced).map((placed) => placed.diagnostic);
+      const counts = { since: answers.since, introduced: result.introduced.length, resolved: result.resolved.length, unchanged: result.unchanged.length };
+      return boundedPage(items, args, bytes, (page, envelope) => ({
+        structured: { items: page, ...envelope, files, ...counts },
+        text: renderText(page, envelope, files, { ...counts, show: args.show ?? "introduced" }),
+      }));
+    }
+    const answers = await runCurrent(context.signal, (done, total) => context.onProgress?.(done, total));
     // A file claimed by two servers (a type checker and a linter) is one target per server; an
     // identical finding from both appears once (CONTRACT §4, "Several servers for one file").
     const merged = mergeServerDiagnostics(answers.map((answer) => answer.diagnostics));
     const items = merged.filter((item) => severityRank(item.severity) <= threshold);
-    const files = new Set(targets.map((target) => target.file.absolutePath)).size;
-    return boundedPage(items, args, limitBytes(context.config, args.max_bytes), (page, envelope) => ({
+    return boundedPage(items, args, bytes, (page, envelope) => ({
       structured: { items: page, ...envelope, files },
       text: renderText(page, envelope, files),
     }));
@@ -91,22 +133,35 @@ async function discover(
   paths: readonly string[],
   args: { workspace?: string | undefined; server?: string | undefined },
   context: ToolContext,
-): Promise<DiagnosticsTarget[]> {
+): Promise<{ targets: DiagnosticsTarget[]; scope: SinceScope[] }> {
   const byWorkspace = new Map<ResolvedWorkspace, string[]>();
   for (const path of paths) {
     const workspace = pickWorkspace(context.config, args.workspace, path);
     byWorkspace.set(workspace, [...(byWorkspace.get(workspace) ?? []), path]);
   }
-  const found: DiagnosticsTarget[] = [];
+  const targets: DiagnosticsTarget[] = [];
+  const scope: SinceScope[] = [];
   for (const workspace of context.config.workspaces) {
     const given = byWorkspace.get(workspace);
-    if (given) found.push(...(await discoverInWorkspace(context.config, workspace, args.server, given)));
+    if (!given) continue;
+    targets.push(...(await discoverInWorkspace(context.config, workspace, args.server, given)));
+    scope.push({ workspace, paths: given.map((path) => resolveFile(workspace, path).path) });
   }
-  return found;
+  return { targets, scope };
 }
 
-function renderText(page: BridgeDiagnostic[], envelope: { total: number; returned: number; offset: number }, files: number): string {
-  const header = `${envelope.returned} of ${envelope.total} diagnostics (offset ${envelope.offset}) in ${files} ${files === 1 ? "file" : "files"}`;
+function renderText(
+  page: BridgeDiagnostic[],
+  envelope: { total: number; returned: number; offset: number },
+  files: number,
+  since?: { since: { revision: string; commit: string }; introduced: number; resolved: number; unchanged: number; show: string },
+): string {
+  const what = since === undefined ? "diagnostics" : `${since.show} diagnostics`;
+  const header =
+    `${envelope.returned} of ${envelope.total} ${what} (offset ${envelope.offset}) in ${files} ${files === 1 ? "file" : "files"}` +
+    (since === undefined
+      ? ""
+      : `; since ${since.since.revision} (${since.since.commit.slice(0, 12)}): ${since.introduced} introduced, ${since.resolved} resolved, ${since.unchanged} unchanged`);
   const lines = page.map((d) => {
     const tag = [d.source, d.code].filter((part) => part !== null).join(" ");
     return `${d.path}:${d.range.start.line}:${d.range.start.column}: ${d.severity}: ${d.message}${tag ? ` [${tag}]` : ""}`;

@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// "What did my change break?" (issue 25): `diagnostics` with `since: "HEAD"` on a generated git
+// repository of 2,000 TypeScript files, against one cold `tsc --noEmit -p` on the same tree,
+// measured in the same run (run after `npm run build`):
+//  1. the first `since` call of a fresh bridge: both trees checked (the working tree and a snapshot
+//     of HEAD, each by its own tsserver), snapshot made (target <= 2.5x one cold tsc);
+//  2. the same call after one more file changed: the snapshot's answers are cached, so only the
+//     working tree is checked again (target <= 0.35x).
+// Usage: node bench/since.mjs [--files 2000]
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { lspmcpTransport } from "./lspmcp-process.mjs";
+
+const REPO = resolve(fileURLToPath(new URL("..", import.meta.url)));
+const args = process.argv.slice(2);
+const FILES = Number(args.includes("--files") ? args[args.indexOf("--files") + 1] : "2000");
+
+/** Every tenth file has a type error; f0.ts exports `scale`, which every fifth file calls. */
+function repository(files) {
+  const root = mkdtempSync(join(tmpdir(), "lspmcp-bench-since-"));
+  mkdirSync(join(root, "src"));
+  writeFileSync(join(root, "tsconfig.json"), '{ "compilerOptions": { "strict": true, "lib": ["ES2022"], "types": [], "noEmit": true }, "include": ["src"] }\n');
+  writeFileSync(join(root, "src", "f0.ts"), "export function scale(a: number): number { return a * 2; }\n");
+  for (let i = 1; i < files; i++) {
+    const body =
+      i % 10 === 0
+        ? `export const v${i}: number = "x";\n`
+        : i % 5 === 0
+          ? `import { scale } from "./f0";\nexport function f${i}(a: number): number { return scale(a) + ${i}; }\n`
+          : `export function f${i}(a: number): number { return a * ${i}; }\n`;
+    writeFileSync(join(root, "src", `f${i}.ts`), body);
+  }
+  const git = (...argv) => execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@b", ...argv], { cwd: root });
+  git("init", "-q");
+  git("add", "-A");
+  git("commit", "-q", "-m", "generated");
+  const config = join(root, "..", `${root.split("/").at(-1)}.toml`);
+  writeFileSync(config, `[bridge]\nrequest_timeout_ms = 300000\nmax_result_bytes = 16000000\n\n[[server]]\nname = "typescript"\nprofile = "typescript"\n\n[[workspace]]\nname = "bench"\nroot = ${JSON.stringify(root)}\nservers = ["typescript"]\n`);
+  return { root, config };
+}
+
+function tscCold(root) {
+  const start = process.hrtime.bigint();
+  const run = spawnSync(join(REPO, "node_modules/.bin/tsc"), ["--noEmit", "-p", "tsconfig.json"], { cwd: root, encoding: "utf8", maxBuffer: 256 << 20 });
+  return { ms: Number(process.hrtime.bigint() - start) / 1e6, errors: (run.stdout.match(/error TS/g) ?? []).length };
+}
+
+const { root, config } = repository(FILES);
+// The agent's edit: `scale` now takes a string, so every caller breaks.
+writeFileSync(join(root, "src", "f0.ts"), "export function scale(a: string): number { return a.length * 2; }\n");
+const tsc = tscCold(root);
+const transport = lspmcpTransport(["serve", "--standalone", "--config", config], { logLevel: "error" });
+const client = new Client({ name: "bench", version: "0" });
+await client.connect(transport);
+const call = async (since) => {
+  const start = process.hrtime.bigint();
+  const result = await client.callTool({ name: "diagnostics", arguments: { path: ".", ...(since ? { since } : {}), min_severity: "error", limit: 1 } }, undefined, { timeout: 900_000 });
+  if (result.isError) throw new Error(result.content[0].text);
+  return { ms: Number(process.hrtime.bigint() - start) / 1e6, ...result.structuredContent };
+};
+const first = await call("HEAD");
+writeFileSync(join(root, "src", "f3.ts"), "export function f3(a: number): number { return a * 33; }\n");
+const again = await call("HEAD");
+writeFileSync(join(root, "src", "f4.ts"), "export function f4(a: number): number { return a * 44; }\n");
+const plain = await call(null);
+await client.close();
+const ratio = (a, b) => `${(a / b).toFixed(2)}x`;
+console.log(`${FILES} TypeScript files in git: cold tsc --noEmit ${tsc.ms.toFixed(0)} ms (${tsc.errors} errors)`);
+console.log(`  first since call: ${first.ms.toFixed(0)} ms (${first.introduced} introduced, ${first.unchanged} unchanged, ${first.resolved} resolved); / tsc ${ratio(first.ms, tsc.ms)} (target <= 2.5x)`);
+console.log(`  after one more edit: ${again.ms.toFixed(0)} ms (${again.introduced} introduced); / tsc ${ratio(again.ms, tsc.ms)} (target <= 0.35x)`);
+console.log(`  for comparison, the same call without since after one more edit (a warm folder call): ${plain.ms.toFixed(0)} ms; / tsc ${ratio(plain.ms, tsc.ms)}`);
+rmSync(root, { recursive: true, force: true });
+rmSync(config, { force: true });
