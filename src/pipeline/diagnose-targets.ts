@@ -74,14 +74,14 @@ export async function diagnoseTargets(
     }
     options.onFileDone?.(++done, targets.length, item.target);
   };
-  const fileByFile = (item: RunItem): Promise<void> =>
+  const fileByFile = (refreshed: boolean) => (item: RunItem): Promise<void> =>
     eachFile(item, async (context) => {
       const { target } = item;
       const args = { workspace: target.workspace.name, server: target.server.name, path: target.file.absolutePath };
-      return (results[item.index] = await fileDiagnostics(context, args, { close: options.close, onSynced: options.onSynced }));
+      return (results[item.index] = await fileDiagnostics(context, args, { close: options.close, onSynced: options.onSynced, refreshed }));
     });
   await runPool(groupBySession(targets), config.bridge.max_sessions, failure, async (group) => {
-    const rest = await fromProject(group, results, {
+    const { rest, refreshed } = await fromProject(group, results, {
       config,
       sessions,
       inFlight: options.batchSize,
@@ -90,7 +90,7 @@ export async function diagnoseTargets(
       failure,
       eachFile,
     });
-    await runPool(rest, options.batchSize, failure, fileByFile);
+    await runPool(rest, options.batchSize, failure, fileByFile(refreshed));
     await options.onSessionDone?.(group);
   });
   return results;
@@ -98,11 +98,18 @@ export async function diagnoseTargets(
 
 /**
  * The group's files that its server's project answers (see `diagnoseFromProject`), answered;
- * returns the rest. Only a server whose files the bridge watches can answer that way; its
- * session is started here, within one file's deadline, as the first file would start it.
+ * returns the rest, and whether the server was told of every change on disk for them. Only a
+ * server whose files the bridge watches can answer that way, and only for more than one file: a
+ * single file goes file by file (a document kept open), where `openTarget` reads it, starts the
+ * session and looks quickly at the disk, as for any other one-file call. The session is started
+ * here, within one file's deadline, as the first file would start it.
  */
-async function fromProject(group: SessionGroup, results: FileDiagnostics[], options: ProjectRunOptions): Promise<RunItem[]> {
-  if (group.server.watch_files !== "bridge") return [...group.items];
+async function fromProject(
+  group: SessionGroup,
+  results: FileDiagnostics[],
+  options: ProjectRunOptions,
+): Promise<{ rest: RunItem[]; refreshed: boolean }> {
+  if (group.server.watch_files !== "bridge" || group.items.length === 1) return { rest: [...group.items], refreshed: false };
   // Every file is read before the server starts, as file by file does: an unreadable one fails
   // the run before any server is asked.
   const texts = new Map<string, string>();
@@ -117,7 +124,7 @@ async function fromProject(group: SessionGroup, results: FileDiagnostics[], opti
     } catch (error) {
       throw namingFile(error, group.items[0]!.target);
     }
-    return await diagnoseFromProject(client, group.items, texts, results, options, deadline);
+    return { rest: await diagnoseFromProject(client, group.items, texts, results, options, deadline), refreshed: true };
   } finally {
     hold.close();
   }

@@ -22,6 +22,8 @@ export interface FileDiagnosticsOptions {
   readonly close?: boolean;
   /** Called once the server holds the file's text and before the settle wait. */
   readonly onSynced?: (target: OpenTarget) => void;
+  /** The caller has just told the server of every change on disk (see `openTarget`). */
+  readonly refreshed?: boolean;
 }
 
 /** One file's settled diagnostics, with the text they were computed on. */
@@ -46,8 +48,7 @@ export async function fileDiagnostics(
   args: FileDiagnosticsArgs,
   options: FileDiagnosticsOptions = {},
 ): Promise<FileDiagnostics> {
-  // Only ever run by `diagnoseTargets`, which looked at the whole workspace first.
-  const target = await openTarget(context, args, { refreshed: true });
+  const target = await openTarget(context, args, { refreshed: options.refreshed ?? false });
   const { client, synced, file } = target;
   try {
     options.onSynced?.(target);

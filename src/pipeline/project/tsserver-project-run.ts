@@ -67,11 +67,8 @@ export async function diagnoseFromProject(
   if (!first || !client.bridgeWatchesFiles) return [...items];
   const { workspace } = first.target;
   const signal = options.failure.signal;
-  // One file is answered file by file (a document kept open, as before); the disk is looked at
-  // quickly for it (a stat per file seen), as for any other single-file call.
-  const single = items.length === 1;
-  const { state, changed } = await refreshFromDisk(client, workspace, !single, { deadline: startDeadline, signal });
-  if (single || !supportsTsserverDiagnostics(client)) return [...items];
+  const { state, changed } = await refreshFromDisk(client, workspace, true, { deadline: startDeadline, signal });
+  if (!supportsTsserverDiagnostics(client)) return [...items];
   const scope = new CallScope();
   try {
     const { fromProject, fileByFile } = await placeInProjects(client, state, items, options, scope);
