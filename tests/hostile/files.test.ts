@@ -9,9 +9,8 @@ import { type Bridge, startBridge } from "../helpers/bridge.js";
 import { fakeWorkspace } from "../helpers/fake-config.js";
 import { memoryOf } from "../helpers/proc.js";
 
-// The 20 MB file's diagnostics took 3.3–3.8 s when this was written, but 15–17 s on this session's
-// machine for the landed code and the new alike (docs/reliability.md); the deadline leaves room
-// for that until the cause is found.
+// Every call answers within the bridge's own deadline (a Timeout fails the test); how fast the
+// 20 MB file goes is bench/big-file.mjs's figure, not a wall clock here.
 const TIMEOUT_MS = 30_000;
 
 let bridge: Bridge;
@@ -121,9 +120,7 @@ describe("a 20 MB source file", () => {
     const hover = await bridge.ok("hover", { path: "big.fk", line: lines, column: 7 });
     // Column 7 is the "e" after the emoji: UTF-16 character 7, converted exactly.
     expect(hover.contents).toBe(`hover ${lines - 1}:7`);
-    const took = Date.now() - started;
-    console.log(`[figure] big-file bytes=${blocks * block.length} diagnostics_ms=${diagnosticsMs} three_calls_ms=${took} bridge_peak_rss_kib=${memoryOf(bridge.pid).hwmKiB}`);
-    expect(took).toBeLessThan(TIMEOUT_MS);
+    console.log(`[figure] big-file bytes=${blocks * block.length} diagnostics_ms=${diagnosticsMs} three_calls_ms=${Date.now() - started} bridge_peak_rss_kib=${memoryOf(bridge.pid).hwmKiB}`);
     rmSync(join(root, "big.fk"));
   });
 });
