@@ -3,12 +3,14 @@
 // Transport on that child's stdio (the SDK's StdioClientTransport owns its child and would
 // SIGTERM it on close, which would blur the stdin-EOF gate).
 import { spawn, type ChildProcess } from "node:child_process";
+import { dirname } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { fakeWorkspace } from "../../helpers/fake-config.js";
 import { BRIDGE_MAIN, REPO } from "../../helpers/paths.js";
+import { giveTo, type SweepUser } from "./sweep-user.js";
 
 class ChildStdioTransport implements Transport {
   onclose?: () => void;
@@ -43,13 +45,40 @@ export interface Bridge {
 }
 
 /** A temp bridge.toml with one workspace served by the fake server (daemon and child included); `env` goes to the server. */
-export function writeFakeConfig(env: Record<string, string>): string {
-  return fakeWorkspace([{ name: "fake", extension: ".fake", args: [], env }], "", { "a.fake": "x\n" }).config;
+export function writeFakeConfig(env: Record<string, string>, user?: SweepUser): string {
+  const { config } = fakeWorkspace([{ name: "fake", extension: ".fake", args: [], env }], "", { "a.fake": "x\n" });
+  if (user !== undefined) giveTo(dirname(config), user);
+  return config;
 }
 
-/** Starts `lspmcp serve --config F` and connects an MCP client (initialize done). */
-export async function startBridge(configPath: string): Promise<Bridge> {
-  const child = spawn(process.execPath, [BRIDGE_MAIN, "serve", "--standalone", "--config", configPath], { cwd: REPO, stdio: ["pipe", "pipe", "pipe"] });
+/** The orphan sweeps a bridge logged (LSPMCP_LOG=json): the pids of each tree it reaped. */
+export function sweptPids(bridge: Bridge): number[] {
+  return bridge
+    .stderr()
+    .split("\n")
+    .flatMap((line) => {
+      try {
+        const entry = JSON.parse(line) as { message?: string; pids?: number[] };
+        return entry.message === "reaped orphaned process tree" ? (entry.pids ?? []) : [];
+      } catch {
+        return [];
+      }
+    });
+}
+
+/**
+ * Starts `lspmcp serve --config F` and connects an MCP client (initialize done); as `user` when
+ * given (its config must be theirs to read), logging JSON lines to stderr. `onSpawn` learns its pid
+ * at once, before initialize.
+ */
+export async function startBridge(configPath: string, user?: SweepUser, onSpawn?: (pid: number) => void): Promise<Bridge> {
+  const child = spawn(process.execPath, [BRIDGE_MAIN, "serve", "--standalone", "--config", configPath], {
+    cwd: REPO,
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, LSPMCP_LOG: "json" },
+    ...(user === undefined ? {} : { uid: user.uid, gid: user.gid }),
+  });
+  onSpawn?.(child.pid!);
   let stderr = "";
   child.stderr!.on("data", (chunk) => (stderr += chunk));
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>

@@ -1,0 +1,101 @@
+// Time limits that a loaded machine keeps. A claim such as CONTRACT §1's "gone within 5 seconds"
+// is timed from its event (the kill, the EOF, the call), and the time the processes doing the work
+// spent runnable but waiting for a CPU is the load's, not theirs: the kernel counts it per thread
+// (/proc/PID/schedstat, second field, in ns). The clock charges a claim the wall time since the
+// event minus that wait, summed over the processes on the path (and this test process, whose
+// polling notices the outcome). On a quiet machine the wait is near zero and the limit is the
+// claim's own; a reap that sleeps past the limit is charged in full, so the gate still fails.
+import { readFileSync } from "node:fs";
+import { expect } from "vitest";
+import { pollUntil } from "./poll.js";
+import { alive, type Proc } from "./proc.js";
+
+/** The run-queue wait of `pid`'s main thread so far, in ms, or undefined when it is gone. */
+function runQueueWaitMs(pid: number): number | undefined {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, "latin1").split(" ")[1]) / 1e6;
+  } catch {
+    return undefined;
+  }
+}
+
+export class GateClock {
+  /** Date.now() at the event. */
+  readonly since = Date.now();
+  private readonly first = new Map<number, number>();
+  private readonly last = new Map<number, number>();
+
+  /** Starts at the event: create it right before the kill, EOF or call. `actors` do the work. */
+  constructor(actors: readonly number[] = []) {
+    for (const pid of [process.pid, ...actors]) this.add(pid);
+  }
+
+  /** Counts the wait of another process on the path from now on (one started after the event). */
+  add(pid: number): void {
+    const wait = runQueueWaitMs(pid);
+    if (wait === undefined || this.first.has(pid)) return;
+    this.first.set(pid, wait);
+    this.last.set(pid, wait);
+  }
+
+  /** Looks at every actor's wait again; a process that is gone keeps its last reading. */
+  sample(): void {
+    for (const pid of this.first.keys()) {
+      const wait = runQueueWaitMs(pid);
+      if (wait !== undefined && wait >= this.last.get(pid)!) this.last.set(pid, wait);
+    }
+  }
+
+  elapsedMs(): number {
+    return Date.now() - this.since;
+  }
+
+  /** The load's due: run-queue wait of the actors since the event. */
+  dueMs(): number {
+    this.sample();
+    let due = 0;
+    for (const [pid, first] of this.first) due += this.last.get(pid)! - first;
+    return due;
+  }
+
+  /** What the claim is charged: wall time since the event minus the load's due. */
+  chargedMs(): number {
+    const due = this.dueMs();
+    return this.elapsedMs() - due;
+  }
+
+  /** For the [figure] lines: elapsed, due and charged, in ms. */
+  figure(): string {
+    const due = this.dueMs();
+    return `elapsed_ms=${this.elapsedMs()} load_due_ms=${Math.round(due)} charged_ms=${Math.round(this.elapsedMs() - due)}`;
+  }
+}
+
+/** However loaded the machine, a gate gives up after this long. */
+const HARD_CAP_MS = 60_000;
+
+/** How a gate ended: the processes still alive, and what the clock charged when it looked last. */
+export interface GateOutcome {
+  readonly survivors: Proc[];
+  readonly chargedMs: number;
+}
+
+/**
+ * Waits until none of `procs` is alive, or until the clock charges more than `limitMs`. A gate
+ * holds when `survivors` is empty and `chargedMs` is within the limit.
+ */
+export async function goneWithin(procs: readonly Proc[], clock: GateClock, limitMs: number): Promise<GateOutcome> {
+  let chargedMs = 0;
+  await pollUntil(() => {
+    const gone = procs.every((p) => !alive(p));
+    chargedMs = clock.chargedMs();
+    return gone || chargedMs > limitMs;
+  }, HARD_CAP_MS - clock.elapsedMs());
+  return { survivors: procs.filter(alive), chargedMs };
+}
+
+/** The gate holds: nothing survived, within the limit as the clock charges it. */
+export function expectGoneWithin(outcome: GateOutcome, limitMs: number): void {
+  expect(outcome.survivors).toEqual([]);
+  expect(outcome.chargedMs).toBeLessThanOrEqual(limitMs);
+}

@@ -1,0 +1,28 @@
+// A user of its own for the orphan-sweep gates. A sweep looks only at its own uid's processes
+// (src/supervision/orphan-sweep.ts), and every other bridge the suite starts meanwhile sweeps as
+// this test's user: a tree run as another uid is out of their reach, so a gate can prove that the
+// sweep it started, and no other, reaped it. Running processes as another uid needs root, which
+// CI and this project's machines are (as for tests/unit/sharing/lease-ownership.test.ts).
+import { chownSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+
+export interface SweepUser {
+  readonly uid: number;
+  readonly gid: number;
+}
+
+/** A uid no account uses, one per test file (`slot`), so that two files never share one. */
+export function sweepUser(slot: number): SweepUser {
+  if (process.getuid?.() !== 0) throw new Error("the orphan-sweep gates run their trees as another uid, which needs root (as in CI)");
+  return { uid: 61_000 + slot, gid: 61_000 + slot };
+}
+
+/** Gives `dir` and everything under it to `user`, so that a bridge running as it can read its config. */
+export function giveTo(dir: string, user: SweepUser): void {
+  chownSync(dir, user.uid, user.gid);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) giveTo(path, user);
+    else chownSync(path, user.uid, user.gid);
+  }
+}
