@@ -7,5 +7,6 @@ export const BRIDGE_MAIN = join(REPO, "dist/lspmcp/main.js");
 export const FAKE_SERVER = join(REPO, "tests/fixtures/servers/fake-server.mjs");
 export const FAKE_DAEMON = join(REPO, "tests/fixtures/servers/fake-server-daemon.mjs");
 export const DYING_BRIDGE = join(REPO, "tests/supervision/fixtures/bridge-that-dies.mjs");
+export const SWEEP_ONCE = join(REPO, "tests/supervision/fixtures/sweep-once.mjs");
 export const TSLS = join(REPO, "node_modules/.bin/typescript-language-server");
 export const PYRIGHT = join(REPO, "node_modules/.bin/pyright-langserver");

@@ -2,7 +2,9 @@
 // bridge (tests/supervision/fixtures/bridge-that-dies.mjs, using the compiled spawnSupervised).
 // SIGKILL of the bridge alone: its supervisor sees EOF on the control pipe and reaps on its own.
 // Bridge and supervisor killed together: nothing is left to reap, so the next bridge's
-// sweepOrphans() must. Each gate runs three times.
+// sweepOrphans() must; those trees and that sweep run as a uid of their own, so that no other sweep
+// of the suite can take the orphans first. The 5 s run from the event, without the time a loaded
+// machine kept the processes from a CPU (tests/helpers/gate-clock.ts). Each gate runs three times.
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { sweepOrphans } from "../../src/supervision/orphan-sweep.js";
@@ -10,6 +12,8 @@ import { scrubbedEnv } from "../../src/supervision/server-env.js";
 import { startDecoy, type Decoy } from "./helpers/decoy.js";
 import { startDyingBridge, type DyingBridge } from "./helpers/dying-bridge.js";
 import { MARK_VAR } from "./helpers/fake-session.js";
+import { sweepAs, sweepUser, type SweepUser } from "./helpers/sweep-user.js";
+import { expectGoneWithin, GateClock, goneWithin } from "../helpers/gate-clock.js";
 import { FAKE_SERVER } from "../helpers/paths.js";
 import { pollUntil } from "../helpers/poll.js";
 import { alive, killLeftovers, proc, type Proc, treeByEnv, waitAllGone } from "../helpers/proc.js";
@@ -18,6 +22,7 @@ const RUNS = [1, 2, 3];
 const LIMIT_MS = 5000;
 
 let decoy: Decoy;
+let userDecoy: Decoy | undefined;
 let bridge: DyingBridge | undefined;
 let lastTree: Proc[] = [];
 beforeEach(async () => {
@@ -35,17 +40,22 @@ afterEach(async () => {
   killLeftovers(lastTree);
   expect(alive(decoy.proc)).toBe(true);
   decoy.kill();
+  userDecoy?.kill();
+  userDecoy = undefined;
 });
 
-async function startFakeUnderDyingBridge(): Promise<{ tree: Proc[]; supervisor: Proc; mark: string }> {
+async function startFakeUnderDyingBridge(user?: SweepUser): Promise<{ tree: Proc[]; supervisor: Proc; mark: string }> {
   const mark = randomUUID();
-  bridge = await startDyingBridge({
-    command: process.execPath,
-    args: [FAKE_SERVER],
-    env: scrubbedEnv({ [MARK_VAR]: mark }),
-    cwd: "/tmp",
-    minLive: 3,
-  });
+  bridge = await startDyingBridge(
+    {
+      command: process.execPath,
+      args: [FAKE_SERVER],
+      env: scrubbedEnv({ [MARK_VAR]: mark }),
+      cwd: "/tmp",
+      minLive: 3,
+    },
+    user,
+  );
   const tree = treeByEnv(MARK_VAR, mark, [bridge.serverPid]);
   lastTree = tree;
   expect(tree.length).toBeGreaterThanOrEqual(3);
@@ -55,37 +65,35 @@ async function startFakeUnderDyingBridge(): Promise<{ tree: Proc[]; supervisor: 
 describe("tree gates: the bridge dies", () => {
   test.each(RUNS)("bridge SIGKILL: the supervisor reaps the tree and itself (run %i)", async () => {
     const { tree, supervisor } = await startFakeUnderDyingBridge();
-    const started = Date.now();
+    const clock = new GateClock([supervisor.pid]);
     bridge!.child.kill("SIGKILL");
-    expect(await waitAllGone([...tree, supervisor], LIMIT_MS)).toEqual([]);
-    expect(Date.now() - started).toBeLessThan(LIMIT_MS);
+    expectGoneWithin(await goneWithin([...tree, supervisor], clock, LIMIT_MS), LIMIT_MS);
     expect(alive(decoy.proc)).toBe(true);
   });
 
   test.each(RUNS)("bridge and supervisor SIGKILLed together: sweepOrphans reaps the rest (run %i)", async () => {
-    const { tree, supervisor } = await startFakeUnderDyingBridge();
+    const user = sweepUser(2);
+    userDecoy = await startDecoy(user);
+    const { tree, supervisor } = await startFakeUnderDyingBridge(user);
     const bridgeProc = proc(bridge!.pid)!;
     // Freeze the bridge first, so that it cannot notice its supervisor's death and clean up.
     process.kill(bridgeProc.pid, "SIGSTOP");
     process.kill(supervisor.pid, "SIGKILL");
     expect(await waitAllGone([supervisor], LIMIT_MS)).toEqual([]);
-    bridge!.child.kill("SIGKILL");
-    expect(await waitAllGone([bridgeProc], LIMIT_MS)).toEqual([]);
     // The server dies with its supervisor (pdeathsig); the daemon and the child do not.
     expect(await pollUntil(() => !tree.some((p) => p.pid === bridge!.serverPid && alive(p)), LIMIT_MS)).toBe(true);
-    // Any bridge that starts meanwhile (other test files run in parallel) sweeps orphans too, so
-    // how many are left for this sweep is not ours to fix; that the tree goes within 5 s is.
-    // (A concurrent sweep between the next line and ours would fail the `reaped` check below;
-    // that window is a few milliseconds.)
-    const logged: Array<{ msg: string; fields?: object }> = [];
+    bridge!.child.kill("SIGKILL");
+    expect(await waitAllGone([bridgeProc], LIMIT_MS)).toEqual([]);
     const orphans = tree.filter(alive);
-    const started = Date.now();
-    const { reaped } = await sweepOrphans((msg, fields) => logged.push({ msg, fields }));
-    expect(Date.now() - started).toBeLessThan(LIMIT_MS);
-    expect(await waitAllGone(tree, 0)).toEqual([]);
-    // `reaped` counts every orphaned tree of this uid, other test files' included.
-    if (orphans.length > 0) expect(reaped).toBeGreaterThan(0);
-    if (reaped > 0) expect(logged.some((l) => l.msg.includes("orphan"))).toBe(true);
+    expect(orphans.length).toBeGreaterThanOrEqual(2);
+    const clock = new GateClock();
+    const sweep = await sweepAs(user, (pid) => clock.add(pid));
+    expectGoneWithin(await goneWithin(tree, clock, LIMIT_MS), LIMIT_MS);
+    // This user's only orphans are these: the sweep reaped exactly them, and logged their pids.
+    expect(sweep.reaped).toBe(orphans.length);
+    const logged = sweep.logged.filter((entry) => entry.message === "reaped orphaned process tree").flatMap((entry) => entry.pids ?? []);
+    expect(logged.sort()).toEqual(orphans.map((p) => p.pid).sort());
+    expect(alive(userDecoy.proc)).toBe(true);
     expect(alive(decoy.proc)).toBe(true);
   });
 

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { DYING_BRIDGE, REPO } from "../../helpers/paths.js";
+import type { SweepUser } from "./sweep-user.js";
 
 export interface DyingBridge {
   readonly child: ChildProcess;
@@ -11,8 +12,13 @@ export interface DyingBridge {
   readonly live: number;
 }
 
-export async function startDyingBridge(spec: Record<string, unknown>): Promise<DyingBridge> {
-  const child = spawn(process.execPath, [DYING_BRIDGE, JSON.stringify(spec)], { cwd: REPO, stdio: ["ignore", "pipe", "pipe"] });
+/** Starts the stand-in bridge (as `user` when given) and waits for its report. */
+export async function startDyingBridge(spec: Record<string, unknown>, user?: SweepUser): Promise<DyingBridge> {
+  const child = spawn(process.execPath, [DYING_BRIDGE, JSON.stringify(spec)], {
+    cwd: REPO,
+    stdio: ["ignore", "pipe", "pipe"],
+    ...(user === undefined ? {} : { uid: user.uid, gid: user.gid }),
+  });
   let stderr = "";
   child.stderr!.on("data", (chunk) => (stderr += chunk));
   const line = await new Promise<string>((resolve, reject) => {

@@ -3,8 +3,10 @@
 // this test's user: a tree run as another uid is out of their reach, so a gate can prove that the
 // sweep it started, and no other, reaped it. Running processes as another uid needs root, which
 // CI and this project's machines are (as for tests/unit/sharing/lease-ownership.test.ts).
+import { execFile } from "node:child_process";
 import { chownSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { REPO, SWEEP_ONCE } from "../../helpers/paths.js";
 
 export interface SweepUser {
   readonly uid: number;
@@ -25,4 +27,20 @@ export function giveTo(dir: string, user: SweepUser): void {
     if (entry.isDirectory()) giveTo(path, user);
     else chownSync(path, user.uid, user.gid);
   }
+}
+
+/** What one sweep did: how many processes it reaped, and the pids of each tree it logged. */
+export interface SweepOutcome {
+  readonly reaped: number;
+  readonly logged: { message: string; pids?: number[] }[];
+}
+
+/** Runs the compiled sweepOrphans once in a process of `user`'s; `onSpawn` learns its pid at once. */
+export function sweepAs(user: SweepUser, onSpawn: (pid: number) => void): Promise<SweepOutcome> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(process.execPath, [SWEEP_ONCE], { cwd: REPO, uid: user.uid, gid: user.gid }, (error, stdout) =>
+      error ? reject(error) : resolve(JSON.parse(stdout) as SweepOutcome),
+    );
+    onSpawn(child.pid!);
+  });
 }
