@@ -1,8 +1,8 @@
 // The soak's short CI version (issue 26; the full one is `npm run soak`, bench/soak.mjs): 500
 // warm-up calls and 3,000 more through a standalone bridge and through a shared server and its
 // forwarder, over the real TypeScript server, with the heap probe loaded. What a call leaves
-// behind shows as heap used after a full GC: it must not grow by 1.5 MiB over the 3,000 calls (a
-// leak of 500 bytes a call fails). RSS is held to the plateau with looser limits than the full
+// behind shows as heap used after a full GC: it must not grow by 1,400 KiB over the 3,000 calls (a
+// leak of 500 bytes a call, 1,465 KiB, fails on its own; 150-570 KiB measured without one). RSS is held to the plateau with looser limits than the full
 // run's (the probe's collections keep it low, so here it mostly catches memory outside the heap).
 import { execFile } from "node:child_process";
 import { join } from "node:path";
@@ -11,7 +11,7 @@ import { describe, expect, test } from "vitest";
 import { REPO } from "../helpers/paths.js";
 import { requireBinary, requireBuild } from "../helpers/require-binary.js";
 
-const HEAP_GROWTH_LIMIT_KIB = 1536;
+const HEAP_GROWTH_LIMIT_KIB = 1400;
 const ARGS = ["--heap", "--warmup", "500", "--calls", "3000", "--every", "100", "--last-calls", "1500", "--growth-mb", "8", "--last-growth-mb", "4"];
 
 describe("memory plateau", () => {

@@ -27,28 +27,39 @@ describe("session_restart under concurrent calls", () => {
     const outcomes = new Map<string, number>();
     const unexpected: string[] = [];
     const count = (key: string) => outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+    // A clock of events in the order this test saw them: a call overlaps a restart when it was
+    // sent before the restart was asked and answered after.
+    let tick = 0;
+    const calls: { sent: number; done: number }[] = [];
     const callers = Array.from({ length: 6 }, async (_, caller) => {
       for (let n = 0; restarting; n++) {
         const call = CALLS[(caller + n) % CALLS.length]!;
+        const sent = tick++;
         const result = await bridge.call(call.name, call.arguments);
+        calls.push({ sent, done: tick++ });
         const code = result.isError ? JSON.parse(result.content[0]!.text).error.code : "ok";
         if (code !== "ok" && code !== "SessionDead") unexpected.push(result.content[0]!.text);
         count(code);
       }
     });
     const restarts = [];
+    const asked: number[] = [];
     for (let i = 0; i < 3; i++) {
       // Let calls pile up on the live session before each restart.
       await new Promise<void>((resolve) => setImmediate(resolve));
+      asked.push(tick++);
       restarts.push(await bridge.ok("session_restart", { server: "fake" }));
     }
     restarting = false;
     await Promise.all(callers);
+    // Each restart had calls in flight (the slow hovers queue at the server) when it was asked.
+    const overlapping = asked.map((at) => calls.filter((call) => call.sent < at && call.done > at).length);
+    expect(overlapping.every((n) => n > 0), `calls in flight at each restart: ${overlapping}`).toBe(true);
     expect(restarts.map((status) => status.state)).toEqual(["ready", "ready", "ready"]);
     expect(unexpected).toEqual([]);
     expect(outcomes.get("ok")).toBeGreaterThan(0);
     const status = (await bridge.ok("session_status")).sessions[0];
     expect(status).toMatchObject({ state: "ready", restarts: 3 });
-    console.log(`[figure] restart-race outcomes=${JSON.stringify(Object.fromEntries(outcomes))}`);
+    console.log(`[figure] restart-race outcomes=${JSON.stringify(Object.fromEntries(outcomes))} in_flight_at_restarts=${overlapping}`);
   });
 });

@@ -126,12 +126,24 @@ describe("symbols", () => {
   });
 
   test("workspace symbols are ordered by path, start, name, kind", async () => {
-    await bridge.ok("diagnostics", { path: "src/shapes.ts" });
-    const result = await bridge.ok("workspace_symbols", { server: "typescript", query: "Circle" });
-    const circle = result.items.find((s: any) => s.name === "Circle");
-    expect(circle).toMatchObject({ kind: "class", path: "src/shapes.ts" });
+    await bridge.ok("diagnostics", { paths: ["src/shapes.ts", "src/inventory.py", "src/matrix.c"] });
+    const circle = await bridge.ok("workspace_symbols", { server: "typescript", query: "Circle" });
+    expect(circle.items.find((s: any) => s.name === "Circle")).toMatchObject({ kind: "class", path: "src/shapes.ts" });
+    // Every server is asked: an order to check, over several paths, with items of one path whose
+    // names are not in line order (so that ordering by name before start would show).
+    const result = await bridge.ok("workspace_symbols", { query: "t" });
     const keys = result.items.map((s: any) => [s.path, s.range?.start.line ?? 0, s.range?.start.column ?? 0, s.name, s.kind]);
-    const sorted = [...keys].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1] || a[2] - b[2] || (a[3] < b[3] ? -1 : a[3] > b[3] ? 1 : 0)));
+    const paths = [...new Set(keys.map((key: any[]) => key[0] as string))];
+    expect(paths.length).toBeGreaterThanOrEqual(3);
+    expect(keys.length).toBeGreaterThanOrEqual(8);
+    const inLineOrder = (path: string) =>
+      keys
+        .filter((key: any[]) => key[0] === path)
+        .sort((a: any[], b: any[]) => a[1] - b[1] || a[2] - b[2])
+        .map((key: any[]) => key[3] as string);
+    expect(paths.some((path) => inLineOrder(path).join("\n") !== [...inLineOrder(path)].sort().join("\n"))).toBe(true);
+    const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    const sorted = [...keys].sort((a, b) => text(a[0], b[0]) || a[1] - b[1] || a[2] - b[2] || text(a[3], b[3]) || text(a[4], b[4]));
     expect(keys).toEqual(sorted);
   });
 
