@@ -1,5 +1,7 @@
 // The peer socket: the shared server's door for attached lspmcp processes, and the forwarder's
 // end of it, over a real Unix socket in a private folder.
+import { subscribe } from "node:diagnostics_channel";
+import { once } from "node:events";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { createConnection, type Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -56,6 +58,14 @@ afterEach(async () => {
   await peers.endAll();
   rmSync(dir, { recursive: true, force: true });
 });
+
+// The client sockets this process opens, as node:net announces them, each with the moment it
+// emits 'close', its last event: the forwarder's end keeps its socket private, and a test that
+// asserts what did not happen waits for that end. (An emit calls every listener before the
+// promise's continuation runs, so the code's own 'close' handling is done by then.)
+const clientSockets: Promise<unknown>[] = [];
+subscribe("net.client.socket", (message) => clientSockets.push(once((message as { socket: Socket }).socket, "close")));
+const lastClientSocketClosed = (): Promise<unknown> => clientSockets.at(-1)!;
 
 /** A raw client: what it has read (lines) and whether the server closed on it. */
 async function connect(): Promise<{ socket: Socket; lines: any[]; raw: () => string; closed: Promise<void> }> {
@@ -181,8 +191,9 @@ describe("the forwarder's end (SocketUpstream)", () => {
     expect(JSON.parse(lines[1]!).result.content[0].text).toBe('echo {"n":1}');
     expect(peers.list()[0]).toMatchObject({ peer_pid: process.pid });
     await peers.endAll();
-    await until(() => lost.length === 1);
-    await new Promise((r) => setTimeout(r, 20));
+    await until(() => lost.length >= 1);
+    // 'close' is the socket's last event: once it has been handled, no report can follow.
+    await lastClientSocketClosed();
     expect(lost).toHaveLength(1);
   });
 
@@ -190,7 +201,7 @@ describe("the forwarder's end (SocketUpstream)", () => {
     const lost: string[] = [];
     const upstream = await SocketUpstream.connect(path, TOKEN, () => {}, (reason) => lost.push(reason));
     await upstream.close();
-    await new Promise((r) => setTimeout(r, 20));
+    await lastClientSocketClosed();
     expect(lost).toEqual([]);
     await expect(SocketUpstream.connect(join(dir, "none.sock"), TOKEN, () => {}, () => {})).rejects.toThrow(/ENOENT/);
   });
