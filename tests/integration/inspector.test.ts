@@ -1,7 +1,8 @@
 // A real client no one here wrote: the official MCP Inspector's CLI (pinned devDependency) drives
-// `lspmcp` exactly as a user registers it — no arguments, no config — in a temp repo.
+// `lspmcp` exactly as a user registers it (README: `{ "command": "lspmcp" }`) — the bin found on
+// PATH and run as a program (its #! line), no arguments, no config — in a temp repo.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -14,11 +15,16 @@ const INSPECTOR = join(REPO, "node_modules/.bin/mcp-inspector");
 
 let repo: TempRepo;
 let temp: string;
+let binDir: string;
 
 beforeAll(() => {
   requireBinary("maude");
   repo = tempRepo({ "src/app.ts": BROKEN_TS, "spec/broken.maude": readFileSync(join(REPO, "tests/fixtures/maude/recoverable.maude"), "utf8") });
   temp = mkdtempSync(join(tmpdir(), "lspmcp-inspector-"));
+  // What `npm install -g` puts on PATH: a link named after package.json's bin to the bundle's entry.
+  binDir = join(temp, "bin");
+  mkdirSync(binDir);
+  symlinkSync(BRIDGE_MAIN, join(binDir, "lspmcp"));
 });
 afterAll(() => {
   repo?.remove();
@@ -31,8 +37,9 @@ function inspect(args: string[]): Promise<{ code: number | null; stdout: string;
     // The runtime folder goes to a private temp folder: TMPDIR reaches the server through -e.
     // A busy machine can take longer than the Inspector's 15 s default to launch the shared server
     // that `serve` attaches to before it answers `initialize`.
-    const child = spawn(INSPECTOR, ["--cli", ...args, "--connect-timeout", "120000", "-e", `TMPDIR=${temp}`, "--cwd", repo.root, "--", process.execPath, BRIDGE_MAIN], {
+    const child = spawn(INSPECTOR, ["--cli", ...args, "--connect-timeout", "120000", "-e", `TMPDIR=${temp}`, "--cwd", repo.root, "--", "lspmcp"], {
       cwd: repo.root,
+      env: { ...process.env, PATH: `${binDir}:${process.env.PATH ?? ""}` },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
