@@ -22,6 +22,11 @@ export function sharedFixture(options: { linger_ms?: number; session_idle_ms?: n
   const dir = mkdtempSync(join(tmpdir(), "lspmcp-shared-"));
   const leaseDir = options.lease_dir ?? join(dir, "leases");
   const toml = [
+    // The calls here test sharing, not how fast a cold tsserver loads: a loaded machine gets its
+    // due (the default 30 s deadline, with no retry, failed first calls under load).
+    "[bridge]",
+    "request_timeout_ms = 120000",
+    "",
     "[shared]",
     `lease_dir = ${JSON.stringify(leaseDir)}`,
     `linger_ms = ${options.linger_ms ?? 200}`,
@@ -107,6 +112,11 @@ export function treeOf(pid: number): Proc[] {
   const root = proc(pid);
   if (!root) return [];
   return treeByEnv("LSPMCP_OWNER", `${root.pid}:${root.startTime}`, [root.pid]);
+}
+
+/** The supervisors of `tree`: they reap their language servers when the shared server dies. */
+export function supervisors(tree: readonly Proc[]): Proc[] {
+  return tree.filter((p) => p.cmdline.includes("--supervise"));
 }
 
 /** Processes of `tree` running typescript-language-server (one per TypeScript session). */
