@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { expect } from "vitest";
 import { pollUntil } from "./poll.js";
-import { alive, type Proc } from "./proc.js";
+import { alive, pidsWithEnv, proc, type Proc } from "./proc.js";
 
 /** The run-queue wait of `pid`'s main thread so far, in ms, or undefined when it is gone. */
 function runQueueWaitMs(pid: number): number | undefined {
@@ -75,8 +75,8 @@ export class GateClock {
 const HARD_CAP_MS = 60_000;
 
 /** How a gate ended: the processes still alive, and what the clock charged when it looked last. */
-export interface GateOutcome {
-  readonly survivors: Proc[];
+export interface GateOutcome<T = Proc> {
+  readonly survivors: T[];
   readonly chargedMs: number;
 }
 
@@ -94,8 +94,19 @@ export async function goneWithin(procs: readonly Proc[], clock: GateClock, limit
   return { survivors: procs.filter(alive), chargedMs };
 }
 
+/** As {@link goneWithin}, for every process whose environment carries `name=value` (looked up afresh each time). */
+export async function markedGoneWithin(name: string, value: string, clock: GateClock, limitMs: number): Promise<GateOutcome<string>> {
+  let chargedMs = 0;
+  await pollUntil(() => {
+    const gone = pidsWithEnv(name, value).length === 0;
+    chargedMs = clock.chargedMs();
+    return gone || chargedMs > limitMs;
+  }, HARD_CAP_MS - clock.elapsedMs());
+  return { survivors: pidsWithEnv(name, value).map((pid) => `${pid}: ${proc(pid)?.cmdline ?? "?"}`), chargedMs };
+}
+
 /** The gate holds: nothing survived, within the limit as the clock charges it. */
-export function expectGoneWithin(outcome: GateOutcome, limitMs: number): void {
+export function expectGoneWithin(outcome: GateOutcome<unknown>, limitMs: number): void {
   expect(outcome.survivors).toEqual([]);
   expect(outcome.chargedMs).toBeLessThanOrEqual(limitMs);
 }
