@@ -3,7 +3,9 @@
 // max over RUNS runs), and the supervisor's own resident memory (VmRSS). The tree is the fake
 // language server with its normal child and its setsid daemon, which ignores SIGTERM — so every
 // figure includes the SIGTERM grace (default timings unless BENCH_TERM_GRACE_MS is set).
-// The bridge-level scenarios run when dist/lspmcp/main.js exists.
+// The bridge-level scenarios run when dist/lspmcp/main.js exists. CONTRACT §1's 5 s is the
+// target of every max (the tests hold the same claim net of a loaded machine's run-queue wait; the
+// speed itself is judged here, on a quiet machine): a scenario over it exits 1.
 // Usage: node bench/supervision.mjs [--runs N] [--json]
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -205,8 +207,11 @@ const scanMs = (performance.now() - scan0) / 20;
 await server.stop();
 connection.dispose();
 
+const LIMIT_MS = 5000;
 const summary = {
   timings: { termGraceMs: timings.termGraceMs ?? "default" },
+  limit_ms: LIMIT_MS,
+  over_limit: results.filter((r) => r.max_ms > LIMIT_MS).map((r) => r.scenario),
   kill_to_gone: results,
   supervisor_rss_kb: supervisorRss,
   spawn_and_initialize_ms: Math.round(startMs),
@@ -217,4 +222,6 @@ else {
   console.log(`supervision bench (${RUNS} runs each, termGraceMs=${summary.timings.termGraceMs})`);
   for (const r of results) console.log(`  ${r.scenario.padEnd(48)} p50 ${String(r.p50_ms).padStart(5)} ms   max ${String(r.max_ms).padStart(5)} ms`);
   console.log(`  supervisor VmRSS ${(supervisorRss / 1024).toFixed(1)} MiB; spawn+initialize ${summary.spawn_and_initialize_ms} ms; liveProcessCount() ${summary.live_process_count_ms} ms`);
+  console.log(summary.over_limit.length === 0 ? `  every max within ${LIMIT_MS} ms` : `  OVER ${LIMIT_MS} ms: ${summary.over_limit.join(", ")}`);
 }
+process.exitCode = summary.over_limit.length === 0 ? 0 : 1;
