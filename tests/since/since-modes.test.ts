@@ -241,16 +241,13 @@ describe.each([
     expect(await waitForExit(nextHolder, 60_000)).toBe(true);
   }, 600_000);
 
-  // Only the shared mode has a last peer whose death a shared server must notice: the test exists
-  // there alone (a runIf left it "skipped" in every standalone run).
-  if (shared) {
-    test("SIGKILL of the last peer: the shared server notices, ends, and removes the snapshot", async () => {
-      const { bridge, holder, pristine } = await withSnapshot();
-      process.kill(bridge.pid, "SIGKILL");
-      expect(await waitForExit(holder, 60_000)).toBe(true);
-      expect(snapshots(runtime)).toEqual([]);
-      await bridge.close().catch(() => {});
-      await nothingLeft(pristine);
-    }, 600_000);
-  }
+  // Only the default mode has a last peer; standalone has no such test (not a skipped one).
+  if (shared) test("SIGKILL of the last peer: the shared server notices, ends, and removes the snapshot", async () => {
+    const { bridge, holder, pristine } = await withSnapshot();
+    process.kill(bridge.pid, "SIGKILL");
+    expect(await waitForExit(holder, 60_000)).toBe(true);
+    expect(snapshots(runtime)).toEqual([]);
+    await bridge.close().catch(() => {});
+    await nothingLeft(pristine);
+  }, 600_000);
 });
