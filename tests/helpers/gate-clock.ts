@@ -22,8 +22,8 @@ function runQueueWaitMs(pid: number): number | undefined {
 export class GateClock {
   /** Date.now() at the event. */
   readonly since = Date.now();
-  private readonly first = new Map<number, number>();
-  private readonly last = new Map<number, number>();
+  /** Per actor (pid + start time, so a reused pid is never read): its wait at the event, and lately. */
+  private readonly waits: { proc: Proc; first: number; last: number }[] = [];
 
   /** Starts at the event: create it right before the kill, EOF or call. `actors` do the work. */
   constructor(actors: readonly number[] = []) {
@@ -32,17 +32,17 @@ export class GateClock {
 
   /** Counts the wait of another process on the path from now on (one started after the event). */
   add(pid: number): void {
+    const actor = proc(pid);
     const wait = runQueueWaitMs(pid);
-    if (wait === undefined || this.first.has(pid)) return;
-    this.first.set(pid, wait);
-    this.last.set(pid, wait);
+    if (actor === undefined || wait === undefined || this.waits.some((w) => w.proc.pid === pid)) return;
+    this.waits.push({ proc: actor, first: wait, last: wait });
   }
 
   /** Looks at every actor's wait again; a process that is gone keeps its last reading. */
-  sample(): void {
-    for (const pid of this.first.keys()) {
-      const wait = runQueueWaitMs(pid);
-      if (wait !== undefined && wait >= this.last.get(pid)!) this.last.set(pid, wait);
+  private sample(): void {
+    for (const w of this.waits) {
+      const wait = runQueueWaitMs(w.proc.pid);
+      if (wait !== undefined && alive(w.proc)) w.last = Math.max(w.last, wait);
     }
   }
 
@@ -50,24 +50,10 @@ export class GateClock {
     return Date.now() - this.since;
   }
 
-  /** The load's due: run-queue wait of the actors since the event. */
-  dueMs(): number {
-    this.sample();
-    let due = 0;
-    for (const [pid, first] of this.first) due += this.last.get(pid)! - first;
-    return due;
-  }
-
-  /** What the claim is charged: wall time since the event minus the load's due. */
+  /** What the claim is charged: wall time since the event minus the actors' run-queue wait since. */
   chargedMs(): number {
-    const due = this.dueMs();
-    return this.elapsedMs() - due;
-  }
-
-  /** For the [figure] lines: elapsed, due and charged, in ms. */
-  figure(): string {
-    const due = this.dueMs();
-    return `elapsed_ms=${this.elapsedMs()} load_due_ms=${Math.round(due)} charged_ms=${Math.round(this.elapsedMs() - due)}`;
+    this.sample();
+    return this.elapsedMs() - this.waits.reduce((due, w) => due + w.last - w.first, 0);
   }
 }
 

@@ -132,15 +132,16 @@ describe("symbols", () => {
     // Every server is asked: an order to check, over several paths, with items of one path whose
     // names are not in line order (so that ordering by name before start would show).
     const result = await bridge.ok("workspace_symbols", { query: "t" });
-    const keys = result.items.map((s: any) => [s.path, s.range?.start.line ?? 0, s.range?.start.column ?? 0, s.name, s.kind]);
-    const paths = [...new Set(keys.map((key: any[]) => key[0] as string))];
+    type Key = [path: string, line: number, column: number, name: string, kind: string];
+    const keys: Key[] = result.items.map((s: any) => [s.path, s.range?.start.line ?? 0, s.range?.start.column ?? 0, s.name, s.kind]);
+    const paths = [...new Set(keys.map((key) => key[0]))];
     expect(paths.length).toBeGreaterThanOrEqual(3);
     expect(keys.length).toBeGreaterThanOrEqual(8);
-    const inLineOrder = (path: string) =>
+    const inLineOrder = (path: string): string[] =>
       keys
-        .filter((key: any[]) => key[0] === path)
-        .sort((a: any[], b: any[]) => a[1] - b[1] || a[2] - b[2])
-        .map((key: any[]) => key[3] as string);
+        .filter((key) => key[0] === path)
+        .sort((a, b) => a[1] - b[1] || a[2] - b[2])
+        .map((key) => key[3]);
     expect(paths.some((path) => inLineOrder(path).join("\n") !== [...inLineOrder(path)].sort().join("\n"))).toBe(true);
     const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
     const sorted = [...keys].sort((a, b) => text(a[0], b[0]) || a[1] - b[1] || a[2] - b[2] || text(a[3], b[3]) || text(a[4], b[4]));

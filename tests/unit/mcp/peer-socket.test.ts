@@ -1,7 +1,6 @@
 // The peer socket: the shared server's door for attached lspmcp processes, and the forwarder's
 // end of it, over a real Unix socket in a private folder.
 import { subscribe } from "node:diagnostics_channel";
-import { once } from "node:events";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { createConnection, type Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -63,9 +62,10 @@ afterEach(async () => {
 // emits 'close', its last event: the forwarder's end keeps its socket private, and a test that
 // asserts what did not happen waits for that end. (An emit calls every listener before the
 // promise's continuation runs, so the code's own 'close' handling is done by then.)
-const clientSockets: Promise<unknown>[] = [];
-subscribe("net.client.socket", (message) => clientSockets.push(once((message as { socket: Socket }).socket, "close")));
-const lastClientSocketClosed = (): Promise<unknown> => clientSockets.at(-1)!;
+// (Not events.once: it rejects on an 'error' first, as a connection to nothing has.)
+const clientSockets: Promise<void>[] = [];
+subscribe("net.client.socket", (message) => clientSockets.push(new Promise((resolve) => (message as { socket: Socket }).socket.once("close", () => resolve()))));
+const lastClientSocketClosed = (): Promise<void> => clientSockets.at(-1)!;
 
 /** A raw client: what it has read (lines) and whether the server closed on it. */
 async function connect(): Promise<{ socket: Socket; lines: any[]; raw: () => string; closed: Promise<void> }> {
