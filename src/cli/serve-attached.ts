@@ -1,16 +1,16 @@
 import { fileURLToPath } from "node:url";
 import type { Logger } from "../contract/logger.js";
 import type { ResolvedConfig } from "../config/types.js";
-import type { BoundedStdioTransport } from "../mcp/bounded-stdio-transport.js";
+import type { BoundedStdioTransport } from "../mcp/bounded-line-transport.js";
 import type { HandshakeFront } from "../mcp/handshake-front.js";
-import { SocketUpstream, type LineHandler, type Upstream } from "../mcp/socket/socket-upstream.js";
-import { StdioForwarder, type Attach } from "../mcp/stdio-forwarder.js";
+import { SocketUpstream, type LineHandler, type Upstream } from "../attach/socket-upstream.js";
+import { StdioForwarder, type Attach } from "../attach/stdio-forwarder.js";
 import { buildIdentity } from "../sharing/build-identity.js";
 import { launchSharedServer } from "../sharing/launch-shared-server.js";
 import { configDigest, findSharedServer } from "../sharing/lease-holder.js";
 import { leasePaths, prepareLeaseDir, type LeasePaths } from "../sharing/lease-location.js";
 import { peerSocketPath } from "../sharing/peer-socket-path.js";
-import { leanNodeArgs } from "../supervision/lean-node.js";
+import { leanNodeArgs } from "../contract/node-flags.js";
 
 /** Deadline of one election: finding the lease's server, or launching one and hearing its report. */
 const ELECTION_TIMEOUT_MS = 20_000;

@@ -1,6 +1,6 @@
 import type { Logger } from "../contract/logger.js";
 import type { ResolvedConfig } from "../config/types.js";
-import type { BoundedStdioTransport } from "../mcp/bounded-stdio-transport.js";
+import type { BoundedStdioTransport } from "../mcp/bounded-line-transport.js";
 import { createMcpServer } from "../mcp/create-mcp-server.js";
 import { HandedOverTransport, type HandshakeFront } from "../mcp/handshake-front.js";
 import { SessionRegistry } from "../sessions/session-registry.js";

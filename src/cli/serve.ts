@@ -1,5 +1,5 @@
 import type { Logger } from "../contract/logger.js";
-import { BoundedStdioTransport } from "../mcp/bounded-stdio-transport.js";
+import { BoundedStdioTransport } from "../mcp/bounded-line-transport.js";
 import { HandshakeFront } from "../mcp/handshake-front.js";
 
 /**

@@ -5,7 +5,7 @@ import { Deadline } from "../contract/deadline.js";
 import { toolResultShape } from "../tools/bounded-answer.js";
 import type { Tool, ToolContext } from "../tools/index.js";
 import { CallScope } from "../pipeline/call-scope.js";
-import type { CallGate } from "./fair-scheduler.js";
+import type { CallGate } from "../shared-server/fair-scheduler.js";
 
 /**
  * Runs one tool call end to end and never throws: the tool validates its arguments (failures are

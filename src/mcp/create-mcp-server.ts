@@ -6,7 +6,7 @@ import type { ResolvedConfig } from "../config/types.js";
 import type { SessionRegistry } from "../sessions/session-registry.js";
 import { TOOLS } from "../tools/index.js";
 import { callTool } from "./call-tool.js";
-import type { CallGate } from "./fair-scheduler.js";
+import type { CallGate } from "../shared-server/fair-scheduler.js";
 import { ProgressReporter } from "./progress-reporter.js";
 import { SERVER_CAPABILITIES, SERVER_INSTRUCTIONS } from "./server-identity.js";
 import { TOOL_LIST } from "./tool-list.generated.js";

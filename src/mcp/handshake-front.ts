@@ -1,6 +1,6 @@
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from "@modelcontextprotocol/sdk/types.js";
-import type { BoundedStdioTransport } from "./bounded-stdio-transport.js";
+import type { BoundedStdioTransport } from "./bounded-line-transport.js";
 import { initializeResult } from "./server-identity.js";
 import { TOOL_LIST } from "./tool-list.generated.js";
 

@@ -13,8 +13,8 @@ import {
   type RawWorkspaceSymbol,
 } from "../lsp/features/workspace-symbols.js";
 import { holdProjectAnchor } from "../pipeline/project-anchor.js";
-import { readSourceFile } from "../sessions/read-source-file.js";
-import { pickWorkspace, serversToAsk, workspaceRelativePath } from "../sessions/resolve-target.js";
+import { readSourceFile } from "../pipeline/read-source-file.js";
+import { pickWorkspace, serversToAsk, workspaceRelativePath } from "../pipeline/resolve-target.js";
 import { boundedPage, limitBytes, pageHeading } from "./bounded-answer.js";
 import { limitArg, maxBytesArg, offsetArg, pageFields, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";
 import { defineTool, type ToolContext } from "./tool-definition.js";

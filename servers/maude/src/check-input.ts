@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { resolveLoadTarget } from "./load-graph.js";
-import { tokenizeMaude } from "./tokenizer.js";
+import { tokenizeMaude } from "./outline.js";
 
 // Copies in use right now, so that an exit in the middle of a check can still remove them.
 const liveTempDirs = new Set<string>();

@@ -6,7 +6,7 @@
  */
 import { statSync } from "node:fs";
 import { basename, dirname, isAbsolute, resolve } from "node:path";
-import { tokenizeMaude } from "./tokenizer.js";
+import { tokenizeMaude } from "./outline.js";
 
 const SUFFIXES = ["", ".maude", ".fm"];
 // Enough for any real project; a cycle or a huge tree stops here instead of running away.

@@ -1,6 +1,6 @@
 /** Tokenizer symbols as LSP `DocumentSymbol`s. The kind mapping is documented in docs/maude-server.md. */
 import { SymbolKind, type DocumentSymbol } from "vscode-languageserver/node";
-import type { MaudeSymbol, MaudeSymbolKind } from "./tokenizer.js";
+import type { MaudeSymbol, MaudeSymbolKind } from "./outline.js";
 
 const KIND: Readonly<Record<MaudeSymbolKind, SymbolKind>> = {
   module: SymbolKind.Module,

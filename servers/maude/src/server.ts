@@ -21,7 +21,7 @@ import { DiagnosticsStore } from "./diagnostics-store.js";
 import { toDocumentSymbols } from "./lsp-symbols.js";
 import { parseOptions, type MaudeServerOptions } from "./options.js";
 import { killAllGroups } from "./process-groups.js";
-import { tokenizeMaude } from "./tokenizer.js";
+import { tokenizeMaude } from "./outline.js";
 import { SERVER_NAME, SERVER_VERSION } from "./version.js";
 
 /** Where the server writes its own log lines (the bridge keeps them as the stderr tail). */

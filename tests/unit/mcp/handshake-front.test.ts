@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, test } from "vitest";
-import { BoundedStdioTransport } from "../../../src/mcp/bounded-stdio-transport.js";
+import { BoundedStdioTransport } from "../../../src/mcp/bounded-line-transport.js";
 import { HandedOverTransport, HandshakeFront } from "../../../src/mcp/handshake-front.js";
 import { initializeResult } from "../../../src/mcp/server-identity.js";
 import { TOOL_LIST } from "../../../src/mcp/tool-list.generated.js";

@@ -8,11 +8,11 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { Logger } from "../../../src/contract/logger.js";
-import { FairScheduler } from "../../../src/mcp/fair-scheduler.js";
-import { PeerTable } from "../../../src/mcp/http/peer-table.js";
-import { SharedSocketServer } from "../../../src/mcp/socket/shared-socket-server.js";
-import { helloMessage } from "../../../src/mcp/socket/socket-hello.js";
-import { SocketUpstream } from "../../../src/mcp/socket/socket-upstream.js";
+import { FairScheduler } from "../../../src/shared-server/fair-scheduler.js";
+import { PeerTable } from "../../../src/shared-server/peer-table.js";
+import { SharedSocketServer } from "../../../src/shared-server/peer-socket-server.js";
+import { helloMessage } from "../../../src/sharing/socket-hello.js";
+import { SocketUpstream } from "../../../src/attach/socket-upstream.js";
 
 const TOKEN = "ab".repeat(32);
 const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Logger;

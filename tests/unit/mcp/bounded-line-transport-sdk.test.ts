@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { expect, test } from "vitest";
-import { BoundedStdioTransport } from "../../../src/mcp/bounded-stdio-transport.js";
+import { BoundedStdioTransport } from "../../../src/mcp/bounded-line-transport.js";
 
 // The transport under the SDK's own server: a bad line in the middle of a session is answered and
 // the session keeps serving requests, which the stock transport would not (it closes at 10 MiB).

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { PeerTable, type Peer } from "../../../src/mcp/http/peer-table.js";
+import { PeerTable, type Peer } from "../../../src/shared-server/peer-table.js";
 
 /** A peer whose end() removes it from `table`, as the real session close does. */
 function peer(table: () => PeerTable, sessionId: string, fields: Partial<Peer> = {}): Peer & { end: ReturnType<typeof vi.fn> } {

@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { lexMaude } from "../../servers/maude/src/lexer.js";
 import { parseMaudeStderr } from "../../servers/maude/src/stderr-parser.js";
 import { WarningLocator } from "../../servers/maude/src/token-range.js";
-import { tokenizeMaude, type MaudeSymbol } from "../../servers/maude/src/tokenizer.js";
+import { tokenizeMaude, type MaudeSymbol } from "../../servers/maude/src/outline.js";
 import { fixtureText } from "./helpers/server-process.js";
 
 /** Symbols rendered as indented lines: `kind name (detail)`. */

@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, test } from "vitest";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { BoundedStdioTransport } from "../../../src/mcp/bounded-stdio-transport.js";
+import { BoundedStdioTransport } from "../../../src/mcp/bounded-line-transport.js";
 
 // A transport on in-memory streams, collecting what it delivers and what it writes back.
 function harness(options?: { maxLineBytes?: number }) {

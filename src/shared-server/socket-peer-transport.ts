@@ -1,8 +1,8 @@
 import type { Socket } from "node:net";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import type { BoundedStdioTransport } from "../bounded-stdio-transport.js";
-import type { Peer } from "../http/peer-table.js";
+import type { BoundedStdioTransport } from "../mcp/bounded-line-transport.js";
+import type { Peer } from "./peer-table.js";
 
 /**
  * The MCP transport of one socket peer, over its authenticated connection: newline-delimited

@@ -1,10 +1,10 @@
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../contract/logger.js";
-import type { BoundedStdioTransport } from "./bounded-stdio-transport.js";
-import { isPlausibleInitialize, type Handover } from "./handshake-front.js";
-import { initializeResult } from "./server-identity.js";
-import type { LineHandler, Upstream } from "./socket/socket-upstream.js";
-import { TOOL_LIST } from "./tool-list.generated.js";
+import type { BoundedStdioTransport } from "../mcp/bounded-line-transport.js";
+import { isPlausibleInitialize, type Handover } from "../mcp/handshake-front.js";
+import { initializeResult } from "../mcp/server-identity.js";
+import type { LineHandler, Upstream } from "./socket-upstream.js";
+import { TOOL_LIST } from "../mcp/tool-list.generated.js";
 
 /**
  * Opens the link to the sessions: the shared server (found, or elected in the background), or,

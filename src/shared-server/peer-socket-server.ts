@@ -2,11 +2,11 @@ import { randomUUID } from "node:crypto";
 import { chmodSync, unlinkSync } from "node:fs";
 import { createServer, type Server as NetServer, type Socket } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { Logger } from "../../contract/logger.js";
-import { BoundedStdioTransport } from "../bounded-stdio-transport.js";
-import type { CallGate, SchedulerLane } from "../fair-scheduler.js";
-import type { Peer, PeerTable } from "../http/peer-table.js";
-import { helloPid } from "./socket-hello.js";
+import type { Logger } from "../contract/logger.js";
+import { BoundedStdioTransport } from "../mcp/bounded-line-transport.js";
+import type { CallGate, SchedulerLane } from "./fair-scheduler.js";
+import type { Peer, PeerTable } from "./peer-table.js";
+import { helloPid } from "../sharing/socket-hello.js";
 import { SocketPeerTransport } from "./socket-peer-transport.js";
 
 /** How long a new connection may take to say its hello before it is dropped. */

@@ -3,12 +3,12 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import type { AddressInfo } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { Logger } from "../../contract/logger.js";
-import { PROBE_PATH, STATUS_PATH } from "../../sharing/probe-lease.js";
-import { readJsonBody } from "./request-body.js";
+import type { Logger } from "../contract/logger.js";
+import { PROBE_PATH, STATUS_PATH } from "../sharing/probe-lease.js";
+import { readJsonBody } from "../mcp/http/request-body.js";
 import { PeerTable, type Peer } from "./peer-table.js";
 import { guardRequest } from "./request-guard.js";
-import { FairScheduler, type CallGate, type FairSchedulerLimits } from "../fair-scheduler.js";
+import { FairScheduler, type CallGate, type FairSchedulerLimits } from "./fair-scheduler.js";
 
 /** The header in which an HTTP client that is an lspmcp names its pid, for `lspmcp status` and peer liveness. */
 const PEER_PID_HEADER = "lspmcp-peer-pid";
