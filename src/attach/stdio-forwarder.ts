@@ -1,10 +1,11 @@
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../contract/logger.js";
-import type { BoundedStdioTransport } from "../mcp/bounded-line-transport.js";
+import type { BoundedLineTransport } from "../mcp/bounded-line-transport.js";
 import { isPlausibleInitialize, type Handover } from "../mcp/handshake-front.js";
 import { initializeResult } from "../mcp/server-identity.js";
 import type { LineHandler, Upstream } from "./socket-upstream.js";
 import { TOOL_LIST } from "../mcp/tool-list.generated.js";
+import { errorText } from "../contract/errors.js";
 
 /**
  * Opens the link to the sessions: the shared server (found, or elected in the background), or,
@@ -37,7 +38,7 @@ interface Pending {
  * Any other is answered with an error saying its outcome is unknown.
  */
 export class StdioForwarder {
-  readonly #stdio: BoundedStdioTransport;
+  readonly #stdio: BoundedLineTransport;
   readonly #attach: Attach;
   readonly #logger: Logger;
   readonly #version: string;
@@ -56,7 +57,7 @@ export class StdioForwarder {
   #handover: Handover | undefined;
 
   /** Takes stdio over from the front (`handover`: what it answered and held). */
-  constructor(stdio: BoundedStdioTransport, attach: Attach, version: string, logger: Logger, handover: Handover) {
+  constructor(stdio: BoundedLineTransport, attach: Attach, version: string, logger: Logger, handover: Handover) {
     this.#stdio = stdio;
     this.#attach = attach;
     this.#version = version;
@@ -233,6 +234,3 @@ function repeatable(message: JSONRPCRequest): boolean {
   return typeof name !== "string" || IDEMPOTENT_TOOLS.has(name) || !TOOL_LIST.some((tool) => tool.name === name);
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -18,6 +18,7 @@ import { sweepOrphans } from "../supervision/index.js";
 import { sweepSnapshotsOf } from "../since/revision-snapshot.js";
 import { sessionStatus } from "../tools/session-status.js";
 import { SharedLifetime } from "../sharing/shared-lifetime.js";
+import { errorText } from "../contract/errors.js";
 
 /** Deadline of the election and of the lease's removal at the end. */
 const LOCK_TIMEOUT_MS = 15_000;
@@ -102,7 +103,7 @@ export async function serveShared(source: ConfigSource, logger: Logger, version:
     lifetime.stop();
     http.stopAccepting();
     await releaseLease(paths, token, Date.now() + LOCK_TIMEOUT_MS).catch((error: unknown) =>
-      logger.warn("could not remove the lease", { reason: error instanceof Error ? error.message : String(error) }),
+      logger.warn("could not remove the lease", { reason: errorText(error) }),
     );
     await http.close();
     await socket.close();

@@ -19,7 +19,7 @@ import {
   type ServerCapabilities,
 } from "vscode-languageserver-protocol";
 import type { Readable, Writable } from "node:stream";
-import { BridgeError } from "../contract/errors.js";
+import { BridgeError, errorText } from "../contract/errors.js";
 import type { PositionEncoding } from "../contract/positions.js";
 import { CLIENT_CAPABILITIES, WATCHING_CLIENT_CAPABILITIES } from "./client-capabilities.js";
 import type { Deadline } from "../contract/deadline.js";
@@ -433,6 +433,6 @@ function translateRequestError(method: string, error: unknown): BridgeError {
       lsp_message: said,
     });
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   return new BridgeError("ServerCrashed", `${method} failed: ${message}`, { method }, { cause: error });
 }

@@ -1,6 +1,6 @@
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from "@modelcontextprotocol/sdk/types.js";
-import type { BoundedStdioTransport } from "./bounded-line-transport.js";
+import type { BoundedLineTransport } from "./bounded-line-transport.js";
 import { initializeResult } from "./server-identity.js";
 import { TOOL_LIST } from "./tool-list.generated.js";
 
@@ -23,13 +23,13 @@ export interface Handover {
  * spawn to `initialize` answered (issue 18).
  */
 export class HandshakeFront {
-  readonly #stdio: BoundedStdioTransport;
+  readonly #stdio: BoundedLineTransport;
   readonly #version: string;
   #initialize: JSONRPCRequest | undefined;
   readonly #queued: JSONRPCMessage[] = [];
   #closed = false;
 
-  constructor(stdio: BoundedStdioTransport, version: string) {
+  constructor(stdio: BoundedLineTransport, version: string) {
     this.#stdio = stdio;
     this.#version = version;
     stdio.onmessage = (message) => this.#take(message);
@@ -85,14 +85,14 @@ export class HandedOverTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  readonly #stdio: BoundedStdioTransport;
+  readonly #stdio: BoundedLineTransport;
   readonly #initialize: JSONRPCRequest | undefined;
   // Held until `release`: what the front queued, then whatever comes before the release.
   #held: JSONRPCMessage[] | null;
   #closed: boolean;
   #replayId: string | undefined;
 
-  constructor(stdio: BoundedStdioTransport, handover: Handover) {
+  constructor(stdio: BoundedLineTransport, handover: Handover) {
     this.#stdio = stdio;
     this.#initialize = handover.initialize;
     this.#held = [...handover.queued];

@@ -1,4 +1,4 @@
-import { BridgeError } from "../contract/errors.js";
+import { BridgeError, errorText } from "../contract/errors.js";
 import type { Logger } from "../contract/logger.js";
 import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { Deadline } from "../contract/deadline.js";
@@ -293,7 +293,7 @@ export class Session {
       }
       return error;
     }
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     return new BridgeError("ServerStartFailed", `${this.key} failed to start: ${message}`, { session: this.key }, { cause: error });
   }
 

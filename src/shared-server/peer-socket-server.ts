@@ -3,11 +3,12 @@ import { chmodSync, unlinkSync } from "node:fs";
 import { createServer, type Server as NetServer, type Socket } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Logger } from "../contract/logger.js";
-import { BoundedStdioTransport } from "../mcp/bounded-line-transport.js";
+import { BoundedLineTransport } from "../mcp/bounded-line-transport.js";
 import type { CallGate, SchedulerLane } from "./fair-scheduler.js";
 import type { Peer, PeerTable } from "./peer-table.js";
 import { helloPid } from "../sharing/socket-hello.js";
 import { SocketPeerTransport } from "./socket-peer-transport.js";
+import { errorText } from "../contract/errors.js";
 
 /** How long a new connection may take to say its hello before it is dropped. */
 const HELLO_TIMEOUT_MS = 5000;
@@ -85,7 +86,7 @@ export class SharedSocketServer {
     this.#sockets.add(socket);
     socket.once("close", () => this.#sockets.delete(socket));
     socket.on("error", () => {});
-    const lines = new BoundedStdioTransport(socket, socket);
+    const lines = new BoundedLineTransport(socket, socket);
     const timer = setTimeout(() => socket.destroy(), this.#options.helloTimeoutMs ?? HELLO_TIMEOUT_MS);
     socket.once("close", () => {
       clearTimeout(timer);
@@ -100,14 +101,14 @@ export class SharedSocketServer {
         return;
       }
       this.#open(socket, lines, pid).catch((error: unknown) => {
-        this.#options.logger.warn("socket peer failed", { error: error instanceof Error ? error.message : String(error) });
+        this.#options.logger.warn("socket peer failed", { error: errorText(error) });
         socket.destroy();
       });
     };
     void lines.start();
   }
 
-  async #open(socket: Socket, lines: BoundedStdioTransport, pid: number): Promise<void> {
+  async #open(socket: Socket, lines: BoundedLineTransport, pid: number): Promise<void> {
     const now = Date.now();
     const lane = this.#options.lane();
     const server = this.#options.createMcpServer(lane);

@@ -9,6 +9,7 @@ import { readJsonBody } from "../mcp/http/request-body.js";
 import { PeerTable, type Peer } from "./peer-table.js";
 import { guardRequest } from "./request-guard.js";
 import { FairScheduler, type CallGate, type FairSchedulerLimits } from "./fair-scheduler.js";
+import { errorText } from "../contract/errors.js";
 
 /** The header in which an HTTP client that is an lspmcp names its pid, for `lspmcp status` and peer liveness. */
 const PEER_PID_HEADER = "lspmcp-peer-pid";
@@ -57,7 +58,7 @@ export class SharedHttpServer {
     this.scheduler = new FairScheduler(options.fairness);
     this.#http = createServer((request, response) => {
       this.#handle(request, response).catch((error: unknown) => {
-        options.logger.warn("http request failed", { error: error instanceof Error ? error.message : String(error) });
+        options.logger.warn("http request failed", { error: errorText(error) });
         if (!response.headersSent) reply(response, 500, { error: "Internal error" });
         else response.destroy();
       });
