@@ -2,6 +2,7 @@ import type { Socket } from "node:net";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { BoundedLineTransport } from "../mcp/bounded-line-transport.js";
+import { cancelledRequestId } from "../mcp/json-rpc-shape.js";
 import type { Peer } from "./peer-table.js";
 
 /**
@@ -56,10 +57,10 @@ export class SocketPeerTransport implements Transport {
       this.#peer.requests++;
       this.#peer.inFlight++;
       this.#open.add(message.id);
-    } else if (message.method === "notifications/cancelled") {
-      const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
-      if (typeof id === "string" || typeof id === "number") this.#settle(id);
+      return;
     }
+    const cancelled = cancelledRequestId(message);
+    if (cancelled !== undefined) this.#settle(cancelled);
   }
 
   #settle(id: string | number): void {
