@@ -50,6 +50,12 @@ export class TargetTexts {
     return this.convertRange(await this.file(uri), range);
   }
 
+  /** A range of `uri` in bridge positions, or null when its text cannot be had (no guess is made). */
+  async knownRange(uri: string, range: Range): Promise<BridgeRange | null> {
+    const file = await this.file(uri);
+    return file.lines ? file.lines.rangeFromLsp(range, this.client.positionEncoding) : null;
+  }
+
   /** The display path of `uri` and whether it lies in the workspace. */
   async place(uri: string): Promise<{ path: string; inWorkspace: boolean }> {
     const { path, inWorkspace } = await this.file(uri);
