@@ -7,7 +7,7 @@ import { BoundedLineTransport } from "../mcp/bounded-line-transport.js";
 import type { CallGate } from "../mcp/call-tool.js";
 import type { SchedulerLane } from "./fair-scheduler.js";
 import type { Peer, PeerTable } from "./peer-table.js";
-import { helloPid } from "../sharing/socket-hello.js";
+import { helloPid } from "../mcp/socket-hello.js";
 import { SocketPeerTransport } from "./socket-peer-transport.js";
 import { errorText } from "../contract/errors.js";
 

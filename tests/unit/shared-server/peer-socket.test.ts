@@ -11,7 +11,7 @@ import type { Logger } from "../../../src/contract/logger.js";
 import { FairScheduler } from "../../../src/shared-server/fair-scheduler.js";
 import { PeerTable } from "../../../src/shared-server/peer-table.js";
 import { PeerSocketServer } from "../../../src/shared-server/peer-socket-server.js";
-import { helloMessage } from "../../../src/sharing/socket-hello.js";
+import { helloMessage } from "../../../src/mcp/socket-hello.js";
 import { SocketUpstream } from "../../../src/attach/socket-upstream.js";
 
 const TOKEN = "ab".repeat(32);
