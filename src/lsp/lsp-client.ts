@@ -236,7 +236,7 @@ export class LspClient {
    */
   async barrier(options: RequestOptions): Promise<void> {
     try {
-      await this.request(BARRIER, undefined as void, options);
+      await this.request(BARRIER, undefined, options);
     } catch (error) {
       if (error instanceof BridgeError && (error.code === "NotSupported" || error.details?.lsp_error_code !== undefined)) return;
       throw error;
@@ -374,7 +374,7 @@ export class LspClient {
     if (this.closed) return;
     try {
       // Sent before the client refuses new work, so that the shutdown request itself goes out.
-      const answered = this.request(ShutdownRequest.type, undefined as void, { deadline });
+      const answered = this.request(ShutdownRequest.type, undefined, { deadline });
       this.stopping = true;
       await answered;
       await this.connection.sendNotification(ExitNotification.type);
