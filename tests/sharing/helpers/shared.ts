@@ -18,7 +18,7 @@ export interface SharedFixture {
 }
 
 /** A config serving examples/app with typescript (and `extra` TOML), its leases in `DIR/leases`. */
-export function sharedFixture(options: { linger_ms?: number; session_idle_ms?: number; lease_dir?: string; extra?: string } = {}): SharedFixture {
+export function sharedFixture(options: { linger_ms?: number; lease_dir?: string; extra?: string } = {}): SharedFixture {
   const dir = mkdtempSync(join(tmpdir(), "lspmcp-shared-"));
   const leaseDir = options.lease_dir ?? join(dir, "leases");
   const toml = [
@@ -30,7 +30,6 @@ export function sharedFixture(options: { linger_ms?: number; session_idle_ms?: n
     "[shared]",
     `lease_dir = ${JSON.stringify(leaseDir)}`,
     `linger_ms = ${options.linger_ms ?? 200}`,
-    ...(options.session_idle_ms === undefined ? [] : [`session_idle_ms = ${options.session_idle_ms}`]),
     "",
     "[[server]]",
     'name = "typescript"',
