@@ -29,6 +29,8 @@ type SessionPhase = SessionState | "stopping";
 const SHUTDOWN_GRACE_MS = 2000;
 /** After a stop, how long the server's exit status may take to arrive (it is on its way by then). */
 const EXIT_REPORT_MS = 500;
+/** How long a failed start waits for the rest of the server's stderr once its tree is gone. */
+const STDERR_DRAIN_MS = 1000;
 
 export interface SessionOptions {
   readonly workspace: ResolvedWorkspace;
@@ -273,11 +275,15 @@ export class Session {
       logger.info("session ready", { session: this.key, pid: spawned.serverPid, version: reported });
       return client;
     } catch (error) {
-      const failure = this.startFailure(error);
-      this.lastError = failure;
+      this.lastError = this.startFailure(error);
       // Dead before the tree is reaped, so that calls arriving meanwhile answer SessionDead.
       if (this.phase === "starting") this.phase = "dead";
       await this.teardown();
+      // The tree is gone, so its stderr ends: the reason is told with the server's last words,
+      // which can arrive after its exit was seen.
+      await this.stderr.drained(STDERR_DRAIN_MS);
+      const failure = this.startFailure(error);
+      this.lastError = failure;
       logger.warn("session failed to start", { session: this.key, code: failure.code, message: failure.message });
       throw failure;
     }

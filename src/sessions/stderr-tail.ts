@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import { setTimeout as delay } from "node:timers/promises";
 
 /**
  * Keeps the last lines a server wrote to stderr, bounded in lines and bytes, so that a dead
@@ -7,6 +8,8 @@ import type { Readable } from "node:stream";
 export class StderrTail {
   private readonly lines: string[] = [];
   private partial = "";
+  private endSeen: () => void = () => {};
+  private readonly ended = new Promise<void>((resolve) => (this.endSeen = resolve));
 
   constructor(
     private readonly maxLines = 20,
@@ -19,6 +22,15 @@ export class StderrTail {
     stream.on("data", (chunk: string) => this.append(chunk));
     stream.on("end", () => this.flush());
     stream.on("error", () => this.flush());
+    stream.on("close", () => this.flush());
+  }
+
+  /**
+   * Resolves once the followed stream has ended (its writers are gone), or after `ms`: a server's
+   * exit can be seen before its last lines have been read.
+   */
+  async drained(ms: number): Promise<void> {
+    await Promise.race([this.ended, delay(ms, undefined, { ref: false })]);
   }
 
   append(chunk: string): void {
@@ -35,6 +47,7 @@ export class StderrTail {
   private flush(): void {
     if (this.partial) this.push(this.partial);
     this.partial = "";
+    this.endSeen();
   }
 
   private push(line: string): void {
