@@ -25,6 +25,8 @@ export interface BridgeSettings {
   readonly max_sessions: number;
   readonly max_result_bytes: number;
   readonly request_timeout_ms: number;
+  /** Deadline of a session's start; until it has passed since the start, the server's load does not count against calls. */
+  readonly start_timeout_ms: number;
   readonly max_open_documents: number;
   /** Seconds without a call after which a session is stopped in order; 0: never. */
   readonly idle_stop_s: number;
