@@ -88,18 +88,3 @@ export function positionOf(text: string, needle: string, after = ""): { line: nu
   const lineStart = before.lastIndexOf("\n") + 1;
   return { line, column: [...text.slice(lineStart, index)].length + 1 };
 }
-
-/**
- * Calls a tool that must succeed, allowing for a cold server on a busy machine: a `Timeout` (the
- * server still loading its project when the call's deadline passed) is asked again, up to
- * `attempts` times; the server keeps warming meanwhile, so the next call starts further along.
- * Any other failure fails at once.
- */
-export async function okAfterWarmUp<T = Record<string, any>>(bridge: Bridge, name: string, args: Record<string, unknown>, attempts = 3): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    const result = await bridge.call(name, args);
-    if (!result.isError) return result.structuredContent as T;
-    const code = (JSON.parse(result.content[0]!.text) as { error: { code: string } }).error.code;
-    if (code !== "Timeout" || attempt >= attempts) throw new Error(`${name} failed: ${result.content[0]?.text}`);
-  }
-}

@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { okAfterWarmUp, startBridge, type Bridge } from "../helpers/bridge.js";
+import { startBridge, type Bridge } from "../helpers/bridge.js";
 import { waitForExit } from "../helpers/proc.js";
 import { BROKEN_PY, BROKEN_TS, tempRepo, type TempRepo } from "../helpers/temp-repo.js";
 import { pollUntil } from "../helpers/poll.js";
@@ -35,9 +35,9 @@ describe("serve with no config, from a sub-folder of a repo", () => {
   });
 
   test("diagnostics for both files come from the shipped, pinned profiles", { timeout: 300_000 }, async () => {
-    const ts = await okAfterWarmUp(bridge!, "diagnostics", { path: "web/src/app.ts" });
+    const ts = await bridge!.ok("diagnostics", { path: "web/src/app.ts" });
     expect(ts.items).toEqual([expect.objectContaining({ severity: "error", code: "2322", range: expect.objectContaining({ start: { line: 1, column: 14 } }) })]);
-    const py = await okAfterWarmUp(bridge!, "diagnostics", { path: "tools/report.py" });
+    const py = await bridge!.ok("diagnostics", { path: "tools/report.py" });
     expect(py.items).toEqual([expect.objectContaining({ severity: "error", source: "Pyright", range: expect.objectContaining({ start: { line: 1, column: 14 } }) })]);
   });
 
