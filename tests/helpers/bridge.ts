@@ -36,17 +36,22 @@ export function writeConfig(toml: string, dir = tempDir()): string {
  * Starts `lspmcp serve` with the SDK's stdio client and initializes it. Standalone unless
  * `shared`: the suites that test one bridge's own sessions must not attach to another's.
  * `configPath` null starts it with no `--config`, in `options.cwd`; `options.bin` runs that
- * `lspmcp` executable (an installed one) instead of this checkout's build.
+ * `lspmcp` executable (an installed one) instead of this checkout's build. `options.bare` runs the
+ * executable (`bin`, else this checkout's) as a program with no arguments at all, as an MCP
+ * client registers it: `serve`, shared, with the config found from `cwd` (`configPath` must be null).
  */
 export async function startBridge(
   configPath: string | null,
   env: Record<string, string> = {},
-  options: { shared?: boolean; cwd?: string; bin?: string } = {},
+  options: { shared?: boolean; cwd?: string; bin?: string; bare?: boolean } = {},
 ): Promise<Bridge> {
+  if (options.bare && configPath !== null) throw new Error("a bare lspmcp takes no --config");
   // A null config path means none on the command line: discovery or the embedded default from `cwd`.
   const transport = new StdioClientTransport({
-    command: options.bin ?? process.execPath,
-    args: [...(options.bin === undefined ? [BRIDGE_MAIN] : []), "serve", ...(options.shared ? [] : ["--standalone"]), ...(configPath === null ? [] : ["--config", configPath])],
+    command: options.bare ? (options.bin ?? BRIDGE_MAIN) : (options.bin ?? process.execPath),
+    args: options.bare
+      ? []
+      : [...(options.bin === undefined ? [BRIDGE_MAIN] : []), "serve", ...(options.shared ? [] : ["--standalone"]), ...(configPath === null ? [] : ["--config", configPath])],
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LSPMCP_LOG_LEVEL: "warn", ...env },
     stderr: "pipe",
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
