@@ -134,6 +134,10 @@ const serverFields = {
     .boolean()
     .meta({ default: false })
     .describe("Treat a publishDiagnostics that arrives while the server's work-done progress runs as provisional: only one published with no progress running settles (Biome publishes an empty list while it scans the project)."),
+  ignored_progress: z
+    .array(z.string().min(1))
+    .meta({ default: [] })
+    .describe("Work-done progress tokens that have nothing to do with a document's diagnostics, which the settle rule and the wait for a loading server disregard (ccls's background \"index\", which stays open while the server runs)."),
   settle_barrier: z
     .boolean()
     .meta({ default: false })

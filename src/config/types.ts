@@ -70,6 +70,8 @@ export interface ResolvedServer {
   readonly position_encoding: PositionEncoding | null;
   /** Only a publish made with no work-done progress running settles diagnostics (Biome). */
   readonly settle_after_progress: boolean;
+  /** Work-done progress tokens that do not bear on diagnostics (ccls's background `index`). */
+  readonly ignored_progress: readonly string[];
   /** rust-analyzer: diagnostics wait for its analysis and for a `cargo check` run (flycheck). */
   readonly settle_flycheck: boolean;
   /** gopls: every sync of the session is taken in by the server before a wait settles. */

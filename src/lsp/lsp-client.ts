@@ -55,6 +55,8 @@ export interface LspClientOptions {
    * it scans the project, then the real one).
    */
   readonly settleAfterProgress?: boolean;
+  /** Work-done progress tokens that do not bear on diagnostics: not tracked at all (ccls's `index`). */
+  readonly ignoredProgress?: readonly string[];
   /**
    * The profile's `settle_flycheck`: rust-analyzer's diagnostics come from its own analysis
    * (pulled) and from `cargo check` runs (published), each with its own progress.
@@ -155,6 +157,7 @@ export class LspClient {
       events: client.events,
       log: options.log,
       onWork: () => client.markAnswered(),
+      ignoredProgress: new Set(options.ignoredProgress ?? []),
     });
     // A broken pipe to a dead server must not crash the bridge; the exit is reported elsewhere.
     connection.onError(([error]) => options.log(`jsonrpc: ${error.message}`));

@@ -35,6 +35,8 @@ export interface ServerRequestContext {
   readonly log: (line: string) => void;
   /** The server published diagnostics or began work-done progress: it is past its boot. */
   readonly onWork: () => void;
+  /** Progress tokens that do not bear on diagnostics: neither tracked nor told (ccls's `index`). */
+  readonly ignoredProgress: ReadonlySet<string>;
 }
 
 /**
@@ -77,6 +79,7 @@ export function handleServerRequests(connection: MessageConnection, context: Ser
   });
   // vscode-jsonrpc owns `$/progress`; tokens nobody registered a handler for arrive here.
   connection.onUnhandledProgress((params) => {
+    if (context.ignoredProgress.has(String(params.token))) return;
     const kind = context.progress.onProgress(params.token, params.value);
     if (kind === "begin") context.onWork();
     if (kind) context.flycheck?.onProgress(params.token, kind);

@@ -278,6 +278,7 @@ export class Session implements LoadWatch {
         settings: server.settings,
         positionEncoding: server.position_encoding,
         settleAfterProgress: server.settle_after_progress,
+        ignoredProgress: server.ignored_progress,
         settleFlycheck: server.settle_flycheck,
         settleBarrier: server.settle_barrier,
         bridgeWatchesFiles: server.watch_files === "bridge",

@@ -39,6 +39,7 @@ servers = ["one"]
         languages: [{ id: "one", extensions: [".one", ".two"], filenames: [] }],
         position_encoding: null,
         settle_after_progress: false,
+        ignored_progress: [],
         settle_flycheck: false,
         settle_barrier: false,
         watch_files: "server",
