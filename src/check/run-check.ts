@@ -62,7 +62,7 @@ export async function runCheck(
     },
     onSessionDone: async ({ workspace, server, items }) => {
       const session = sessions.get(workspace, server);
-      const openDocumentsAtEnd = session.snapshot().open_documents;
+      const openDocumentsAtEnd = session.status().open_documents;
       await session.stop();
       const peakOpenDocuments = peaks.get(`${workspace.name}/${server.name}`) ?? 0;
       runs.push({ workspace, server, files: items.length, peakOpenDocuments, openDocumentsAtEnd });

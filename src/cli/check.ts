@@ -9,7 +9,7 @@ import { buildReport, type CheckReport } from "../check/report.js";
 import { runCheck, type CheckRun } from "../check/run-check.js";
 import { resolve } from "node:path";
 import type { ResolvedConfig, ResolvedWorkspace } from "../config/types.js";
-import { resolveFile } from "../sessions/resolve-target.js";
+import { resolveFile } from "../pipeline/resolve-target.js";
 import { diagnoseSince, type SinceAnswers, type SinceScope } from "../since/diagnose-since.js";
 import { configSourceFor, describeConfig, loadConfigSource } from "../config/config-source.js";
 import { asBridgeError, BridgeError, isCallersFault } from "../contract/errors.js";

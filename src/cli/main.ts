@@ -1,6 +1,6 @@
 #!/usr/bin/env -S node --max-semi-space-size=2 --initial-old-space-size=16 --optimize-for-size
 import type { ConfigSource } from "../config/types.js";
-import { BridgeError } from "../contract/errors.js";
+import { BridgeError, errorText } from "../contract/errors.js";
 import { exitWhenFlushed, tolerateClosedReaders } from "./exit-when-flushed.js";
 import { buildIdentity } from "../sharing/build-identity.js";
 import { packageVersion } from "./package-version.js";
@@ -65,7 +65,7 @@ function reportFatal(error: unknown, logger: { error: (message: string, fields?:
     if (error.code === "InvalidArguments") process.stderr.write(USAGE);
     return EXIT_USAGE;
   }
-  logger.error(error instanceof Error ? error.message : String(error));
+  logger.error(errorText(error));
   return 1;
 }
 

@@ -1,8 +1,8 @@
 import type { Logger } from "../contract/logger.js";
 import type { ResolvedConfig } from "../config/types.js";
 import { createMcpServer } from "../mcp/create-mcp-server.js";
-import { localUpstream } from "../mcp/local-upstream.js";
-import type { LineHandler, Upstream } from "../mcp/socket/socket-upstream.js";
+import { localUpstream } from "../attach/local-upstream.js";
+import type { LineHandler, Upstream } from "../attach/socket-upstream.js";
 import { SessionRegistry } from "../sessions/session-registry.js";
 import { sweepOrphans } from "../supervision/index.js";
 import { sweepSnapshotsOf } from "../since/revision-snapshot.js";

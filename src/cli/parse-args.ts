@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { parseShard, type Shard } from "../check/shard.js";
-import { BridgeError } from "../contract/errors.js";
+import { BridgeError, errorText } from "../contract/errors.js";
 
 export const FORMATS = ["text", "json", "sarif"] as const;
 export const FAIL_ON = ["error", "warning", "information", "hint", "never"] as const;
@@ -62,9 +62,8 @@ export function parseCommand(argv: readonly string[]): Command {
   const named = first === "serve" || first === "check" || first === "validate" || first === "status" || first === "shared-server" || first === "init";
   const kind = named ? first : "serve";
   const rest = named ? argv.slice(1) : [...argv];
-  let parsed;
-  try {
-    parsed = parseArgs({
+  const parsed = refusingAsUsage(() =>
+    parseArgs({
       args: rest,
       allowPositionals: kind === "check",
       strict: true,
@@ -83,10 +82,8 @@ export function parseCommand(argv: readonly string[]): Command {
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "V" },
       },
-    });
-  } catch (error) {
-    throw usage((error as Error).message);
-  }
+    }),
+  );
   const { values, positionals } = parsed;
   if (values.help) return { kind: "help" };
   if (values.version) return { kind: "version" };
@@ -147,4 +144,13 @@ function oneOf<T extends string>(value: string, allowed: readonly T[], flag: str
 
 function usage(message: string): BridgeError {
   return new BridgeError("InvalidArguments", message, {});
+}
+
+// node:util's parseArgs throws on an unknown or malformed option: that is a usage error.
+function refusingAsUsage<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw usage(errorText(error));
+  }
 }

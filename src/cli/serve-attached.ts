@@ -1,16 +1,17 @@
 import { fileURLToPath } from "node:url";
 import type { Logger } from "../contract/logger.js";
 import type { ResolvedConfig } from "../config/types.js";
-import type { BoundedStdioTransport } from "../mcp/bounded-stdio-transport.js";
+import type { BoundedLineTransport } from "../mcp/bounded-line-transport.js";
 import type { HandshakeFront } from "../mcp/handshake-front.js";
-import { SocketUpstream, type LineHandler, type Upstream } from "../mcp/socket/socket-upstream.js";
-import { StdioForwarder, type Attach } from "../mcp/stdio-forwarder.js";
+import { SocketUpstream, type LineHandler, type Upstream } from "../attach/socket-upstream.js";
+import { StdioForwarder, type Attach } from "../attach/stdio-forwarder.js";
 import { buildIdentity } from "../sharing/build-identity.js";
 import { launchSharedServer } from "../sharing/launch-shared-server.js";
 import { configDigest, findSharedServer } from "../sharing/lease-holder.js";
 import { leasePaths, prepareLeaseDir, type LeasePaths } from "../sharing/lease-location.js";
 import { peerSocketPath } from "../sharing/peer-socket-path.js";
-import { leanNodeArgs } from "../supervision/lean-node.js";
+import { leanNodeArgs } from "../contract/node-flags.js";
+import { errorText } from "../contract/errors.js";
 
 /** Deadline of one election: finding the lease's server, or launching one and hearing its report. */
 const ELECTION_TIMEOUT_MS = 20_000;
@@ -24,13 +25,13 @@ const ELECTION_ROUNDS = 3;
  * standalone, with a warning, when the lease folder is not usable, and with sessions of its own
  * when no shared server can be had.
  */
-export async function serveAttached(config: ResolvedConfig, logger: Logger, version: string, stdio: BoundedStdioTransport, front: HandshakeFront): Promise<number> {
+export async function serveAttached(config: ResolvedConfig, logger: Logger, version: string, stdio: BoundedLineTransport, front: HandshakeFront): Promise<number> {
   const paths = leasePaths(config.configPath, config.shared.lease_dir);
   try {
     prepareLeaseDir(paths);
     peerSocketPath(paths, process.pid);
   } catch (error) {
-    logger.warn("lease folder not usable; serving standalone", { lease_dir: paths.dir, reason: message(error) });
+    logger.warn("lease folder not usable; serving standalone", { lease_dir: paths.dir, reason: errorText(error) });
     return (await import("./serve-standalone.js")).serveStandalone(config, logger, version, stdio, front);
   }
 
@@ -42,7 +43,7 @@ export async function serveAttached(config: ResolvedConfig, logger: Logger, vers
         logger.info("attached to the shared server", { lease: paths.lease });
         return upstream;
       } catch (error) {
-        logger.warn("no shared server could be had; serving with sessions of its own", { reason: message(error), log: paths.log });
+        logger.warn("no shared server could be had; serving with sessions of its own", { reason: errorText(error), log: paths.log });
         ownSessions = true;
       }
     }
@@ -89,10 +90,6 @@ async function attachShared(config: ResolvedConfig, paths: LeasePaths, version: 
     }
   }
   throw lastError instanceof Error ? lastError : new Error("the election did not finish in time");
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**

@@ -3,8 +3,7 @@ import type { Logger } from "../contract/logger.js";
 import { loadConfigSource } from "../config/config-source.js";
 import type { ConfigSource, ResolvedConfig } from "../config/types.js";
 import { createMcpServer } from "../mcp/create-mcp-server.js";
-import { SharedHttpServer } from "../mcp/http/shared-http-server.js";
-import { SharedSocketServer } from "../mcp/socket/shared-socket-server.js";
+import { SharedServer } from "../shared-server/shared-server.js";
 import { SessionRegistry } from "../sessions/session-registry.js";
 import { claimLease, holdsLease, releaseLease } from "../sharing/claim-lease.js";
 import { buildIdentity, installedBuild } from "../sharing/build-identity.js";
@@ -16,8 +15,8 @@ import type { Lease } from "../sharing/lease-schema.js";
 import { identify } from "../supervision/proc-table.js";
 import { sweepOrphans } from "../supervision/index.js";
 import { sweepSnapshotsOf } from "../since/revision-snapshot.js";
-import { sessionStatus } from "../tools/session-status.js";
 import { SharedLifetime } from "../sharing/shared-lifetime.js";
+import { errorText } from "../contract/errors.js";
 
 /** Deadline of the election and of the lease's removal at the end. */
 const LOCK_TIMEOUT_MS = 15_000;
@@ -26,10 +25,10 @@ const FIRST_PEER_GRACE_MS = 10_000;
 
 /**
  * `lspmcp shared-server --config FILE | --default-root DIR` (launched by `serve`, not by people):
- * listens on loopback (HTTP) and on its peer socket in the lease folder,
- * runs the election, reports the lease to attach to on stdout, and — when it won — serves its
- * peers until the last one has been gone for `linger_ms`, or a signal arrives. Then it removes
- * its lease (only if still its own), ends its peers and reaps every session's process tree.
+ * opens its peer socket in the lease folder and its status door on loopback (HTTP), runs the
+ * election, reports the lease to attach to on stdout, and — when it won — serves its peers until
+ * the last one has been gone for `linger_ms`, or a signal arrives. Then it removes its lease (only
+ * if still its own), ends its peers and reaps every session's process tree.
  */
 export async function serveShared(source: ConfigSource, logger: Logger, version: string): Promise<number> {
   const config = await loadConfigSource(source);
@@ -43,7 +42,7 @@ export async function serveShared(source: ConfigSource, logger: Logger, version:
   const sessions = new SessionRegistry(config, logger);
   const lifetime = new SharedLifetime(config.shared.linger_ms, Math.max(config.shared.linger_ms, FIRST_PEER_GRACE_MS), () => void shutdown("no peers left"));
   let url = "";
-  const http: SharedHttpServer = new SharedHttpServer({
+  const server = new SharedServer({
     createMcpServer: (gate) => createMcpServer({ config, sessions, logger, version, gate }),
     fairness: { perPeer: config.shared.max_calls_per_peer, total: config.shared.max_calls_in_flight },
     token,
@@ -63,23 +62,12 @@ export async function serveShared(source: ConfigSource, logger: Logger, version:
         leaseholder: holdsLease(paths, token),
         uptime_ms: Date.now() - startedAt,
       },
-      sessions: sessions.all().map(({ workspace, server, session }) => sessionStatus(workspace, server, session)),
+      sessions: sessions.all().map(({ session }) => session.status()),
     }),
-    sessionIdleMs: config.shared.session_idle_ms,
     onPeerCount: (count) => lifetime.peers(count),
     logger,
   });
-  // Attached lspmcp processes come in through the socket; HTTP clients, the probe and status through HTTP.
-  const socket = new SharedSocketServer({
-    createMcpServer: (gate) => createMcpServer({ config, sessions, logger, version, gate }),
-    lane: () => http.scheduler.lane(),
-    token,
-    peers: http.peers,
-    accepting: () => http.accepting,
-    logger,
-  });
-  url = await http.listen();
-  await socket.listen(peerSocketPath(paths, process.pid));
+  url = await server.listen(peerSocketPath(paths, process.pid));
   // Orphans of an earlier server (one killed outright) are reaped before this one can be found:
   // sweeping only ever touches trees whose owner is gone, so a candidate that loses did no harm.
   await sweepOrphans((message, fields) => logger.info(message, fields));
@@ -88,8 +76,7 @@ export async function serveShared(source: ConfigSource, logger: Logger, version:
   const claim = await claimLease(paths, lease, Date.now() + LOCK_TIMEOUT_MS);
   if (!claim.won) {
     report(claim.holder);
-    await socket.close();
-    await http.close();
+    await server.close();
     return 0;
   }
 
@@ -100,12 +87,11 @@ export async function serveShared(source: ConfigSource, logger: Logger, version:
     stopping = true;
     logger.info("shared server shutting down", { reason });
     lifetime.stop();
-    http.stopAccepting();
+    server.stopAccepting();
     await releaseLease(paths, token, Date.now() + LOCK_TIMEOUT_MS).catch((error: unknown) =>
-      logger.warn("could not remove the lease", { reason: error instanceof Error ? error.message : String(error) }),
+      logger.warn("could not remove the lease", { reason: errorText(error) }),
     );
-    await http.close();
-    await socket.close();
+    await server.close();
     await sessions.closeAll();
     done(0);
   };

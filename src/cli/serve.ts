@@ -1,5 +1,5 @@
 import type { Logger } from "../contract/logger.js";
-import { BoundedStdioTransport } from "../mcp/bounded-stdio-transport.js";
+import { BoundedLineTransport } from "../mcp/bounded-line-transport.js";
 import { HandshakeFront } from "../mcp/handshake-front.js";
 
 /**
@@ -12,7 +12,7 @@ import { HandshakeFront } from "../mcp/handshake-front.js";
  * the servers it left out. An invalid config still ends the process with exit code 2.
  */
 export async function serve(configArg: string | null, standalone: boolean, logger: Logger, version: string): Promise<number> {
-  const stdio = new BoundedStdioTransport(process.stdin, process.stdout);
+  const stdio = new BoundedLineTransport(process.stdin, process.stdout);
   const front = new HandshakeFront(stdio, version);
   await stdio.start();
   const { configSourceFor, describeConfig, loadConfigSource } = await import("../config/config-source.js");

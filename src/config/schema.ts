@@ -74,11 +74,6 @@ const SharedSchema = z
       .nonnegative()
       .default(1000)
       .describe("How long the shared bridge stays up after its last peer leaves, for a worker that comes right back."),
-    session_idle_ms: z
-      .int()
-      .positive()
-      .default(600000)
-      .describe("An HTTP peer with no request in flight, no open event stream and no request for this long is ended."),
     max_calls_per_peer: positiveInt(
       4,
       "Tool calls of one peer (one attached agent) that the shared bridge runs at once; its further calls wait their turn, still under their deadline.",

@@ -61,6 +61,10 @@ export class BridgeError extends Error {
 /** Anything thrown that is not a BridgeError becomes `Internal`, with the original kept as cause. */
 export function asBridgeError(error: unknown): BridgeError {
   if (error instanceof BridgeError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new BridgeError("Internal", `internal error: ${message}`, {}, { cause: error });
+  return new BridgeError("Internal", `internal error: ${errorText(error)}`, {}, { cause: error });
+}
+
+/** What a caught value says: an Error's message, or the value as text. */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

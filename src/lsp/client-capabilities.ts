@@ -7,7 +7,7 @@ import {
   ResourceOperationKind,
   SemanticTokenModifiers,
   SemanticTokenTypes,
-  SymbolKind,
+  type SymbolKind,
   type ClientCapabilities,
 } from "vscode-languageserver-protocol";
 

@@ -4,7 +4,7 @@ import {
   DidOpenTextDocumentNotification,
 } from "vscode-languageserver-protocol";
 import type { MessageConnection, NotificationType } from "vscode-jsonrpc/node";
-import { BridgeError } from "../contract/errors.js";
+import { BridgeError, errorText } from "../contract/errors.js";
 
 /** A document as the server knows it. */
 export interface OpenDocument {
@@ -177,7 +177,7 @@ export class DocumentSync {
     } catch (error) {
       const refused = this.options.refusal?.(type.method);
       if (refused) throw refused;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       throw new BridgeError("ServerCrashed", `the language server went away during ${type.method}: ${message}`, { method: type.method }, { cause: error });
     }
   }

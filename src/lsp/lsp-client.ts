@@ -19,7 +19,7 @@ import {
   type ServerCapabilities,
 } from "vscode-languageserver-protocol";
 import type { Readable, Writable } from "node:stream";
-import { BridgeError } from "../contract/errors.js";
+import { BridgeError, errorText } from "../contract/errors.js";
 import type { PositionEncoding } from "../contract/positions.js";
 import { CLIENT_CAPABILITIES, WATCHING_CLIENT_CAPABILITIES } from "./client-capabilities.js";
 import type { Deadline } from "../contract/deadline.js";
@@ -243,7 +243,7 @@ export class LspClient {
    */
   async barrier(options: RequestOptions): Promise<void> {
     try {
-      await this.request(BARRIER, undefined as void, options);
+      await this.request(BARRIER, undefined, options);
     } catch (error) {
       if (error instanceof BridgeError && (error.code === "NotSupported" || error.details?.lsp_error_code !== undefined)) return;
       throw error;
@@ -403,7 +403,7 @@ export class LspClient {
     if (this.closed) return;
     try {
       // Sent before the client refuses new work, so that the shutdown request itself goes out.
-      const answered = this.request(ShutdownRequest.type, undefined as void, { deadline });
+      const answered = this.request(ShutdownRequest.type, undefined, { deadline });
       this.stopping = true;
       await answered;
       await this.connection.sendNotification(ExitNotification.type);
@@ -462,6 +462,6 @@ function translateRequestError(method: string, error: unknown): BridgeError {
       lsp_message: said,
     });
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   return new BridgeError("ServerCrashed", `${method} failed: ${message}`, { method }, { cause: error });
 }

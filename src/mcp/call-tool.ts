@@ -5,7 +5,16 @@ import { Deadline } from "../contract/deadline.js";
 import { toolResultShape } from "../tools/bounded-answer.js";
 import type { Tool, ToolContext } from "../tools/index.js";
 import { CallScope } from "../pipeline/call-scope.js";
-import type { CallGate } from "./fair-scheduler.js";
+
+/** Where a tool call waits for its turn before it runs (the shared server's fair scheduler). */
+export interface CallGate {
+  /**
+   * Resolves once the call may run, with a release to call (once) when it is over. Rejects with
+   * `Timeout` when the deadline passes or `signal` aborts while the call still waits: a queued
+   * call keeps its deadline and can be cancelled like a running one.
+   */
+  admit(deadline: Deadline, signal: AbortSignal): Promise<() => void>;
+}
 
 /**
  * Runs one tool call end to end and never throws: the tool validates its arguments (failures are

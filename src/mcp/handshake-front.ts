@@ -1,8 +1,7 @@
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage, JSONRPCRequest, RequestId } from "@modelcontextprotocol/sdk/types.js";
-import type { BoundedStdioTransport } from "./bounded-stdio-transport.js";
-import { initializeResult } from "./server-identity.js";
-import { TOOL_LIST } from "./tool-list.generated.js";
+import type { JSONRPCMessage, JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { BoundedLineTransport } from "./bounded-line-transport.js";
+import { answerLocally } from "./local-answers.js";
 
 /** What the front passes on to the part of `serve` that takes over stdio. */
 export interface Handover {
@@ -16,20 +15,20 @@ export interface Handover {
 
 /**
  * Serves the agent from the first line, before `serve` has loaded its config or any of its
- * machinery: `initialize`, `tools/list` and `ping` are answered at once, from the same identity
- * and generated list as the SDK's server answers them (none of them depends on the config), and
+ * machinery: `initialize`, `tools/list` and `ping` are answered at once ({@link answerLocally}:
+ * as the SDK's server answers them, and none of them depends on the config), and
  * every other message is held in order. Then `handOver` gives the rest to the standalone server
  * or the forwarder. Why: loading the config and the SDK's server took most of the 300+ ms from
  * spawn to `initialize` answered (issue 18).
  */
 export class HandshakeFront {
-  readonly #stdio: BoundedStdioTransport;
+  readonly #stdio: BoundedLineTransport;
   readonly #version: string;
   #initialize: JSONRPCRequest | undefined;
   readonly #queued: JSONRPCMessage[] = [];
   #closed = false;
 
-  constructor(stdio: BoundedStdioTransport, version: string) {
+  constructor(stdio: BoundedLineTransport, version: string) {
     this.#stdio = stdio;
     this.#version = version;
     stdio.onmessage = (message) => this.#take(message);
@@ -45,35 +44,15 @@ export class HandshakeFront {
 
   #take(message: JSONRPCMessage): void {
     if ("method" in message && "id" in message) {
-      if (message.method === "initialize" && !this.#initialize && isPlausibleInitialize(message)) {
-        this.#initialize = message;
-        return this.#answer(message.id, initializeResult(message.params.protocolVersion, this.#version));
+      const local = answerLocally(message, this.#version, this.#initialize !== undefined);
+      if (local) {
+        if (local.initialize) this.#initialize = message;
+        this.#stdio.send(local.reply).catch(() => {});
+        return;
       }
-      if (message.method === "tools/list") return this.#answer(message.id, { tools: TOOL_LIST });
-      if (message.method === "ping") return this.#answer(message.id, {});
     }
     this.#queued.push(message);
   }
-
-  // In the key order of the SDK's Protocol (result first), so the bytes are the SDK's.
-  #answer(id: RequestId, result: Record<string, unknown>): void {
-    this.#stdio.send({ result, jsonrpc: "2.0", id } as JSONRPCMessage).catch(() => {});
-  }
-}
-
-/**
- * An `initialize` whose params the SDK's server would accept; anything odd is left for the SDK's
- * server to answer as it always has.
- */
-export function isPlausibleInitialize(message: JSONRPCRequest): message is JSONRPCRequest & { params: { protocolVersion: string } } {
-  const params = message.params as { protocolVersion?: unknown; capabilities?: unknown; clientInfo?: { name?: unknown; version?: unknown } } | undefined;
-  return (
-    typeof params?.protocolVersion === "string" &&
-    typeof params.capabilities === "object" &&
-    params.capabilities !== null &&
-    typeof params.clientInfo?.name === "string" &&
-    typeof params.clientInfo.version === "string"
-  );
 }
 
 /**
@@ -85,14 +64,14 @@ export class HandedOverTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  readonly #stdio: BoundedStdioTransport;
+  readonly #stdio: BoundedLineTransport;
   readonly #initialize: JSONRPCRequest | undefined;
   // Held until `release`: what the front queued, then whatever comes before the release.
   #held: JSONRPCMessage[] | null;
   #closed: boolean;
   #replayId: string | undefined;
 
-  constructor(stdio: BoundedStdioTransport, handover: Handover) {
+  constructor(stdio: BoundedLineTransport, handover: Handover) {
     this.#stdio = stdio;
     this.#initialize = handover.initialize;
     this.#held = [...handover.queued];

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
 
 /**
  * Is `value` a JSON-RPC 2.0 message as the MCP SDK's `JSONRPCMessageSchema` (1.32) accepts it:
@@ -23,8 +23,24 @@ const REQUEST_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
 const RESULT_KEYS = new Set(["jsonrpc", "id", "result"]);
 const ERROR_KEYS = new Set(["jsonrpc", "id", "error"]);
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** A JSON object: not null, not an array. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The request a `notifications/cancelled` names (`params.requestId`, a string or a safe integer,
+ * as the SDK's `CancelledNotificationSchema` has it); undefined for any other message.
+ */
+export function cancelledRequestId(message: JSONRPCMessage): RequestId | undefined {
+  if (!("method" in message) || message.method !== "notifications/cancelled" || "id" in message) return undefined;
+  const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+  return isId(id) ? (id as RequestId) : undefined;
+}
+
+/** A result response in the key order of the SDK's Protocol (result first), so the bytes are the SDK's. */
+export function resultMessage(id: RequestId, result: Record<string, unknown>): JSONRPCMessage {
+  return { result, jsonrpc: "2.0", id } as JSONRPCMessage;
 }
 
 function isId(value: unknown): boolean {

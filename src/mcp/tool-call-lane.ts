@@ -1,5 +1,6 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, type CallToolResult, type JSONRPCMessage, type RequestId, type ServerNotification } from "@modelcontextprotocol/sdk/types.js";
+import { cancelledRequestId, isRecord, resultMessage } from "./json-rpc-shape.js";
 
 /** One `tools/call` request, its params checked as the SDK's `CallToolRequestSchema` checks them. */
 export interface ToolCallRequest {
@@ -46,10 +47,8 @@ export function installToolCallLane(transport: Transport, run: ToolCallRunner, o
       answer(message.id, message.params);
       return;
     }
-    if ("method" in message && message.method === "notifications/cancelled") {
-      const requestId = (message.params as { requestId?: RequestId } | undefined)?.requestId;
-      if (requestId !== undefined) inFlight.get(requestId)?.abort();
-    }
+    const cancelled = cancelledRequestId(message);
+    if (cancelled !== undefined) inFlight.get(cancelled)?.abort();
     toSdk?.(message, extra);
   };
 
@@ -71,7 +70,7 @@ export function installToolCallLane(transport: Transport, run: ToolCallRunner, o
     };
     run(request, controller.signal, notify)
       .then(
-        (result) => (controller.signal.aborted ? undefined : send({ result, jsonrpc: "2.0", id }, id)),
+        (result) => (controller.signal.aborted ? undefined : send(resultMessage(id, result), id)),
         (error: unknown) => (controller.signal.aborted ? undefined : send(errorResponse(id, error), id)),
       )
       .catch(failedSend)
@@ -110,8 +109,4 @@ function errorResponse(id: RequestId, error: unknown): JSONRPCMessage {
       ...(data !== undefined ? { data } : {}),
     },
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

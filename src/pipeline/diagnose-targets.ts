@@ -10,7 +10,7 @@ import type { OpenTarget } from "./open-target.js";
 import { FirstFailure, runPool } from "./run-pool.js";
 import type { CallContext } from "./call-context.js";
 import type { LspClient } from "../lsp/lsp-client.js";
-import { readSourceFile } from "../sessions/read-source-file.js";
+import { readSourceFile } from "./read-source-file.js";
 import { diagnoseFromProject, type ProjectRunOptions, type RunItem } from "./project/tsserver-project-run.js";
 
 /** How many files of one session are in flight at once when the caller does not say. */

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { compareStrings } from "../contract/compare.js";
 import { BridgeError } from "../contract/errors.js";
-import { claimingServers, pickServerForFile, resolveFile, type FileTarget } from "../sessions/resolve-target.js";
+import { claimingServers, pickServerForFile, resolveFile, type FileTarget } from "./resolve-target.js";
 import { filesUnder, workspaceFiles } from "./workspace-files.js";
 
 /**

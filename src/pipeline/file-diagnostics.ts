@@ -1,7 +1,7 @@
 import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { mergeDiagnostics, type BridgeDiagnostic } from "../contract/diagnostic-order.js";
 import { settleDiagnostics } from "../lsp/features/diagnostics-settle.js";
-import type { FileTarget } from "../sessions/resolve-target.js";
+import type { FileTarget } from "./resolve-target.js";
 import { convertDiagnostic } from "./convert-diagnostic.js";
 import { openTarget, type OpenTarget } from "./open-target.js";
 import type { CallContext } from "./call-context.js";

@@ -1,9 +1,9 @@
 import { pathToFileURL } from "node:url";
 import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import type { LspClient } from "../lsp/lsp-client.js";
-import { resolveFile, pickServerForFile, pickWorkspace, type FileTarget } from "../sessions/resolve-target.js";
-import { readSourceFile } from "../sessions/read-source-file.js";
-import { syncText, type SyncedDocument } from "../sessions/synced-document.js";
+import { resolveFile, pickServerForFile, pickWorkspace, type FileTarget } from "./resolve-target.js";
+import { readSourceFile } from "./read-source-file.js";
+import { syncText, type SyncedDocument } from "./synced-document.js";
 import type { CallContext } from "./call-context.js";
 import { refreshFromDisk } from "./project/refresh-from-disk.js";
 

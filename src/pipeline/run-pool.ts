@@ -25,14 +25,6 @@ export class FirstFailure {
     return this.controller.signal;
   }
 
-  /**
-   * A signal of its own for one piece of work, aborted with {@link signal}. The work's waits add
-   * and remove their listeners there, so the shared signal never collects one per file in flight.
-   */
-  signalForOne(): AbortSignal {
-    return AbortSignal.any([this.controller.signal]);
-  }
-
   record(error: unknown): void {
     if (this.first) return;
     this.first = { error };

@@ -5,10 +5,10 @@ import type { ResolvedWorkspace } from "../config/types.js";
 import { lineExcerpt, type LocationItem } from "../contract/location-order.js";
 import { LineIndex, type BridgePosition, type BridgeRange } from "../contract/positions.js";
 import type { LspClient } from "../lsp/lsp-client.js";
-import { readSourceFile } from "../sessions/read-source-file.js";
-import { workspaceRelativePath } from "../sessions/resolve-target.js";
-import { realPath } from "../sessions/real-path.js";
-import { linesOf } from "../sessions/synced-document.js";
+import { readSourceFile } from "./read-source-file.js";
+import { workspaceRelativePath } from "./resolve-target.js";
+import { realPath } from "./real-path.js";
+import { linesOf } from "./synced-document.js";
 
 /** A target file as one call sees it. */
 interface TargetFile {
@@ -48,6 +48,12 @@ export class TargetTexts {
   /** A range of `uri` in bridge positions. */
   async range(uri: string, range: Range): Promise<BridgeRange> {
     return this.convertRange(await this.file(uri), range);
+  }
+
+  /** A range of `uri` in bridge positions, or null when its text cannot be had (no guess is made). */
+  async knownRange(uri: string, range: Range): Promise<BridgeRange | null> {
+    const file = await this.file(uri);
+    return file.lines ? file.lines.rangeFromLsp(range, this.client.positionEncoding) : null;
   }
 
   /** The display path of `uri` and whether it lies in the workspace. */

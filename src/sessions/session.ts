@@ -1,4 +1,4 @@
-import { BridgeError } from "../contract/errors.js";
+import { BridgeError, errorText } from "../contract/errors.js";
 import type { Logger } from "../contract/logger.js";
 import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { Deadline, type LoadWatch } from "../contract/deadline.js";
@@ -52,12 +52,18 @@ export interface SessionHolder {
   defer(release: () => void): void;
 }
 
-/** A snapshot of one session for `session_status`. */
-export interface SessionSnapshot {
+/**
+ * One session as `session_status`, `session_restart` and `lspmcp status` show it, in the key
+ * order of the tools' `SessionStatusSchema`, which types the tools' answers built from it.
+ */
+export interface SessionStatus {
+  readonly workspace: string;
+  readonly server: string;
   readonly state: SessionState;
   readonly pid: number | null;
   readonly supervisor_pid: number | null;
   readonly tree_processes: number;
+  readonly pinned_version: string;
   readonly reported_version: string | null;
   readonly uptime_ms: number | null;
   readonly restarts: number;
@@ -229,15 +235,20 @@ export class Session implements LoadWatch {
     return `${this.key} is still loading${titles.length > 0 ? ` (${titles.join(", ")})` : ""}`;
   }
 
-  snapshot(): SessionSnapshot {
+  /** The session as it is now. */
+  status(): SessionStatus {
     // An idle session has no process; a dead one keeps its last pids, to say what died.
     const process = this.phase === "idle" ? null : this.process;
     const memory = this.isLive ? (this.process?.memory() ?? null) : null;
+    const exit = this.lastExit;
     return {
+      workspace: this.options.workspace.name,
+      server: this.options.server.name,
       state: this.currentState,
       pid: process?.serverPid ?? null,
       supervisor_pid: process?.supervisorPid ?? null,
       tree_processes: this.process && this.isLive ? this.process.liveProcessCount() : 0,
+      pinned_version: this.options.server.version,
       reported_version: this.reportedVersion,
       uptime_ms: this.phase === "ready" && this.readyAt !== null ? Date.now() - this.readyAt : null,
       restarts: this.restartCount,
@@ -246,7 +257,7 @@ export class Session implements LoadWatch {
       requests_in_flight: this.phase === "ready" ? (this.client?.requestsInFlight ?? 0) : 0,
       rss_mb: memory ? toMiB(memory.rssKiB) : null,
       max_rss_mb: this.options.server.max_rss_mb,
-      last_exit: this.lastExit,
+      last_exit: exit ? { code: exit.code, signal: exit.signal, reason: exit.reason, rss_mb: exit.rss_mb } : null,
       last_error: this.lastError ? { code: this.lastError.code, message: this.lastError.message } : null,
       stderr_tail: this.stderr.snapshot(),
     };
@@ -330,7 +341,7 @@ export class Session implements LoadWatch {
       }
       return error;
     }
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     return new BridgeError("ServerStartFailed", `${this.key} failed to start: ${message}`, { session: this.key }, { cause: error });
   }
 

@@ -10,7 +10,7 @@ import { formatIdentity, identify } from "./proc-table.js";
 import { SupervisedProcess } from "./supervised-process.js";
 import { newSessionToken, treeEnv } from "./server-env.js";
 import { resolveTimings, type SpawnSpec, type SupervisedServer, type SupervisionTimings } from "./types.js";
-import { LEAN_HEAP_FLAGS } from "./lean-node.js";
+import { LEAN_HEAP_FLAGS } from "../contract/node-flags.js";
 
 /**
  * How long the supervisor may take to report the server running. Generous: it covers a cold node

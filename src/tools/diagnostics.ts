@@ -17,7 +17,7 @@ import { DEFAULT_BATCH_SIZE, diagnoseTargets } from "../pipeline/diagnose-target
 import { discoverInWorkspace, type DiagnosticsTarget } from "../pipeline/discover-targets.js";
 import type { ResolvedWorkspace } from "../config/types.js";
 import { BridgeError } from "../contract/errors.js";
-import { pickWorkspace, resolveFile } from "../sessions/resolve-target.js";
+import { pickWorkspace, resolveFile } from "../pipeline/resolve-target.js";
 import { diagnoseSince, type SinceScope } from "../since/diagnose-since.js";
 import { placeFindings } from "../since/place-findings.js";
 import { defineTool, type ToolContext } from "./tool-definition.js";

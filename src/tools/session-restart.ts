@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { namedServer, pickWorkspace } from "../sessions/resolve-target.js";
+import { namedServer, pickWorkspace } from "../pipeline/resolve-target.js";
 import { boundedSingle } from "./bounded-answer.js";
 import { serverArg, workspaceArg } from "./common-schemas.js";
-import { renderStatusLine, sessionStatus, SessionStatusSchema } from "./session-status.js";
+import { renderStatusLine, SessionStatusSchema } from "./session-status.js";
 import { defineTool } from "./tool-definition.js";
 
 /**
@@ -24,7 +24,7 @@ export const sessionRestartTool = defineTool({
     const workspace = pickWorkspace(context.config, args.workspace);
     const server = namedServer(context.config, workspace, args.server);
     const session = await context.sessions.restart(workspace, server, context.deadline);
-    const status = sessionStatus(workspace, server, session);
+    const status = session.status();
     return boundedSingle({ structured: status, text: renderStatusLine(status) }, context.config.bridge.max_result_bytes);
   },
 });

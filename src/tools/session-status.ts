@@ -1,6 +1,4 @@
 import { z } from "zod";
-import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
-import type { Session } from "../sessions/session.js";
 import { byteLength } from "../contract/bounds.js";
 import { boundedSingle, toolResultShape } from "./bounded-answer.js";
 import { wholeNumber } from "./common-schemas.js";
@@ -46,33 +44,6 @@ const LeftOutSchema = z.object({
   install: z.string().describe("How to install it; the next serve then includes it."),
 });
 
-/** A session's status in schema key order. */
-export function sessionStatus(workspace: ResolvedWorkspace, server: ResolvedServer, session: Session): SessionStatus {
-  const snapshot = session.snapshot();
-  return {
-    workspace: workspace.name,
-    server: server.name,
-    state: snapshot.state,
-    pid: snapshot.pid,
-    supervisor_pid: snapshot.supervisor_pid,
-    tree_processes: snapshot.tree_processes,
-    pinned_version: server.version,
-    reported_version: snapshot.reported_version,
-    uptime_ms: snapshot.uptime_ms,
-    restarts: snapshot.restarts,
-    open_documents: snapshot.open_documents,
-    max_open_documents: snapshot.max_open_documents,
-    requests_in_flight: snapshot.requests_in_flight,
-    rss_mb: snapshot.rss_mb,
-    max_rss_mb: snapshot.max_rss_mb,
-    last_exit: snapshot.last_exit
-      ? { code: snapshot.last_exit.code, signal: snapshot.last_exit.signal, reason: snapshot.last_exit.reason, rss_mb: snapshot.last_exit.rss_mb }
-      : null,
-    last_error: snapshot.last_error,
-    stderr_tail: snapshot.stderr_tail,
-  };
-}
-
 export function renderStatusLine(status: SessionStatus): string {
   const pid = status.pid === null ? "" : ` pid ${status.pid}`;
   const rss = status.rss_mb === null ? "" : ` rss ${status.rss_mb} MiB${status.max_rss_mb === null ? "" : ` of ${status.max_rss_mb}`}`;
@@ -97,7 +68,7 @@ export const sessionStatusTool = defineTool({
   inputSchema: z.strictObject({}),
   outputSchema: z.object({ sessions: z.array(SessionStatusSchema), left_out: z.array(LeftOutSchema) }),
   handler: async (_args, context) => {
-    const sessions = context.sessions.all().map(({ workspace, server, session }) => sessionStatus(workspace, server, session));
+    const sessions = context.sessions.all().map(({ session }) => session.status());
     const leftOut = context.config.omitted.map(({ server, reason, install }) => ({ server, reason, install }));
     const leftOutLines = leftOut.map((left) => `left out ${left.server}: ${left.reason} (install: ${left.install})`);
     const bytes = context.config.bridge.max_result_bytes;

@@ -1,7 +1,5 @@
-import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { symbolKindName } from "../contract/names.js";
-import { LineIndex, type BridgeRange, type PositionEncoding } from "../contract/positions.js";
 import { sortWorkspaceSymbols, type WorkspaceSymbolItem } from "../contract/symbol-order.js";
 import { WorkspaceSymbolRequest } from "vscode-languageserver-protocol";
 import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
@@ -13,8 +11,8 @@ import {
   type RawWorkspaceSymbol,
 } from "../lsp/features/workspace-symbols.js";
 import { holdProjectAnchor } from "../pipeline/project-anchor.js";
-import { readSourceFile } from "../sessions/read-source-file.js";
-import { pickWorkspace, serversToAsk, workspaceRelativePath } from "../sessions/resolve-target.js";
+import { pickWorkspace, serversToAsk } from "../pipeline/resolve-target.js";
+import { TargetTexts } from "../pipeline/target-texts.js";
 import { boundedPage, limitBytes, pageHeading } from "./bounded-answer.js";
 import { limitArg, maxBytesArg, offsetArg, pageFields, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";
 import { defineTool, type ToolContext } from "./tool-definition.js";
@@ -79,7 +77,7 @@ async function searchOne(
   else if (!offersWorkspaceSymbols(client)) return null;
   const searchable = await holdProjectAnchor(context, workspace, server, client);
   const raw = searchable ? await requestWorkspaceSymbols(client, query, { deadline: context.deadline, signal: context.signal }) : [];
-  return convertAll(raw, workspace.root, client.positionEncoding);
+  return convertAll(raw, new TargetTexts(workspace, client));
 }
 
 /** Canonical order, each identical item once (two servers may find the same symbol). */
@@ -90,37 +88,18 @@ function uniqueSorted(items: readonly WorkspaceSymbolItem[]): WorkspaceSymbolIte
 }
 
 /**
- * Columns are code points of each file's text, so every file a symbol lies in is read once. A
- * file that cannot be read (gone, not UTF-8) gives its symbols a null range rather than a guess.
+ * Columns are code points of each file's text, read once per call: the server's open copy, else
+ * the disk's (`TargetTexts`). A file that cannot be read (gone, not UTF-8) gives its symbols a
+ * null range rather than a guess.
  */
-async function convertAll(raw: RawWorkspaceSymbol[], root: string, encoding: PositionEncoding): Promise<WorkspaceSymbolItem[]> {
-  const indexes = new Map<string, Promise<LineIndex | null>>();
-  const indexFor = (absolutePath: string): Promise<LineIndex | null> => {
-    let index = indexes.get(absolutePath);
-    if (!index) {
-      index = readSourceFile(absolutePath, absolutePath).then(
-        (text) => new LineIndex(text),
-        () => null,
-      );
-      indexes.set(absolutePath, index);
-    }
-    return index;
-  };
+function convertAll(raw: RawWorkspaceSymbol[], texts: TargetTexts): Promise<WorkspaceSymbolItem[]> {
   return Promise.all(
-    raw.map(async (symbol) => {
-      const absolutePath = symbol.uri.startsWith("file:") ? fileURLToPath(symbol.uri) : null;
-      let range: BridgeRange | null = null;
-      if (absolutePath !== null && symbol.range !== null) {
-        const lines = await indexFor(absolutePath);
-        range = lines ? lines.rangeFromLsp(symbol.range, encoding) : null;
-      }
-      return {
-        name: symbol.name,
-        kind: symbolKindName(symbol.kind),
-        container: symbol.containerName,
-        path: absolutePath === null ? symbol.uri : workspaceRelativePath(root, absolutePath),
-        range,
-      };
-    }),
+    raw.map(async (symbol) => ({
+      name: symbol.name,
+      kind: symbolKindName(symbol.kind),
+      container: symbol.containerName,
+      path: (await texts.place(symbol.uri)).path,
+      range: symbol.range === null ? null : await texts.knownRange(symbol.uri, symbol.range),
+    })),
   );
 }

@@ -101,7 +101,7 @@ const INIT = { jsonrpc: "2.0", id: "init", method: "initialize", params: { proto
 describe("raw stdin", () => {
   let raw: ReturnType<typeof rawBridge>;
   afterAll(async () => {
-    raw?.child.stdin!.end();
+    raw?.child.stdin?.end();
     await raw?.exited;
   });
 

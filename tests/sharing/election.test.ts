@@ -56,7 +56,7 @@ async function fakeServer(body: unknown): Promise<string> {
   });
   fakes.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 /** After a takeover: one live shared server holds a fresh lease, and tools answer through it. */

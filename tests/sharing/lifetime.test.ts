@@ -92,7 +92,7 @@ describe("shared server lifetime", () => {
     expect(report.sessions[0].rss_mb).toBeGreaterThan(0);
     const text = status();
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/^shared server pid \d+ at http:\/\/127\.0\.0\.1:\d+\/mcp/);
+    expect(text.stdout).toMatch(/^shared server pid \d+ at http:\/\/127\.0\.0\.1:\d+ /);
     expect(text.stdout).toContain("peers: 2");
     expect(text.stdout).toMatch(/app\/typescript: ready pid \d+, \d+ processes, [\d.]+ MiB of 4096 MiB/);
   });

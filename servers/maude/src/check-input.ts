@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { resolveLoadTarget } from "./load-graph.js";
-import { tokenizeMaude } from "./tokenizer.js";
+import { outlineMaude } from "./outline.js";
 
 // Copies in use right now, so that an exit in the middle of a check can still remove them.
 const liveTempDirs = new Set<string>();
@@ -64,7 +64,7 @@ export function prepareCheckInput(path: string | null, text: string): CheckInput
 function absoluteLoads(text: string, folder: string): string {
   let out = "";
   let at = 0;
-  for (const load of tokenizeMaude(text).loads) {
+  for (const load of outlineMaude(text).loads) {
     if (isAbsolute(load.path)) continue;
     const target = resolveLoadTarget(folder, load.path);
     // A path with whitespace would not survive as one Maude file name; keep the original then.

@@ -6,7 +6,7 @@
  */
 import { statSync } from "node:fs";
 import { basename, dirname, isAbsolute, resolve } from "node:path";
-import { tokenizeMaude } from "./tokenizer.js";
+import { outlineMaude } from "./outline.js";
 
 const SUFFIXES = ["", ".maude", ".fm"];
 // Enough for any real project; a cycle or a huge tree stops here instead of running away.
@@ -36,7 +36,7 @@ export function collectLoadedFiles(mainPath: string, mainText: string, readText:
   const queue: Array<{ path: string; text: string }> = [{ path: mainPath, text: mainText }];
   while (queue.length > 0 && seen.size < MAX_FILES) {
     const { path, text } = queue.shift() as { path: string; text: string };
-    for (const load of tokenizeMaude(text).loads) {
+    for (const load of outlineMaude(text).loads) {
       const target = resolveLoadTarget(dirname(path), load.path);
       if (target === null || seen.has(target)) continue;
       seen.add(target);

@@ -1,6 +1,6 @@
-/** Tokenizer symbols as LSP `DocumentSymbol`s. The kind mapping is documented in docs/maude-server.md. */
+/** Outline symbols as LSP `DocumentSymbol`s. The kind mapping is documented in docs/maude-server.md. */
 import { SymbolKind, type DocumentSymbol } from "vscode-languageserver/node";
-import type { MaudeSymbol, MaudeSymbolKind } from "./tokenizer.js";
+import type { MaudeSymbol, MaudeSymbolKind } from "./outline.js";
 
 const KIND: Readonly<Record<MaudeSymbolKind, SymbolKind>> = {
   module: SymbolKind.Module,
@@ -15,7 +15,7 @@ const KIND: Readonly<Record<MaudeSymbolKind, SymbolKind>> = {
   strategy: SymbolKind.Function,
 };
 
-/** Converts a tree of tokenizer symbols, keeping document order. */
+/** Converts a tree of outline symbols, keeping document order. */
 export function toDocumentSymbols(symbols: readonly MaudeSymbol[]): DocumentSymbol[] {
   return symbols.map((s) => ({
     name: s.name,

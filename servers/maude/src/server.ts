@@ -1,5 +1,5 @@
 /**
- * Wires the LSP connection to the checker, the scheduler and the tokenizer. Thin on purpose:
+ * Wires the LSP connection to the checker, the scheduler and the outline. Thin on purpose:
  * each handler hands off to one module, so the behaviour lives where it can be tested alone.
  */
 import { readFileSync } from "node:fs";
@@ -21,7 +21,7 @@ import { DiagnosticsStore } from "./diagnostics-store.js";
 import { toDocumentSymbols } from "./lsp-symbols.js";
 import { parseOptions, type MaudeServerOptions } from "./options.js";
 import { killAllGroups } from "./process-groups.js";
-import { tokenizeMaude } from "./tokenizer.js";
+import { outlineMaude } from "./outline.js";
 import { SERVER_NAME, SERVER_VERSION } from "./version.js";
 
 /** Where the server writes its own log lines (the bridge keeps them as the stderr tail). */
@@ -102,7 +102,7 @@ export function startServer(connection: Connection, log: Log): void {
 
   connection.onDocumentSymbol((params) => {
     const doc = documents.get(params.textDocument.uri);
-    return doc === undefined ? [] : toDocumentSymbols(tokenizeMaude(doc.getText()).symbols);
+    return doc === undefined ? [] : toDocumentSymbols(outlineMaude(doc.getText()).symbols);
   });
 
   connection.onShutdown(() => {

@@ -46,12 +46,9 @@ export async function requestRename(client: LspClient, uri: string, position: Po
 }
 
 async function prepare(client: LspClient, uri: string, position: Position, options: RequestOptions): Promise<void> {
-  let answer;
-  try {
-    answer = await client.request(PrepareRenameRequest.type, { textDocument: { uri }, position }, options);
-  } catch (error) {
+  const answer = await client.request(PrepareRenameRequest.type, { textDocument: { uri }, position }, options).catch((error: unknown) => {
     throw cannotRename(error) ?? error;
-  }
+  });
   if (answer === null) throw refused("the server says nothing at this position can be renamed");
 }
 
@@ -59,7 +56,7 @@ async function prepare(client: LspClient, uri: string, position: Position, optio
 // cannot rename this element."): that is a bad position, not a crash.
 function cannotRename(error: unknown): BridgeError | null {
   if (!(error instanceof BridgeError) || error.code !== "ServerCrashed") return null;
-  const message = error.details["lsp_message"];
+  const message = error.details.lsp_message;
   if (typeof message !== "string") return null;
   return refused(message.replace(/^Request textDocument\/\w+ failed with message: /, ""));
 }

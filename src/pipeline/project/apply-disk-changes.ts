@@ -2,7 +2,7 @@ import { pathToFileURL } from "node:url";
 import { FileChangeType, type FileEvent } from "vscode-languageserver-protocol";
 import { requestTsserverImporters, requestTsserverFileShape } from "../../lsp/features/tsserver-project.js";
 import type { LspClient, RequestOptions } from "../../lsp/lsp-client.js";
-import { readSourceFile } from "../../sessions/read-source-file.js";
+import { readSourceFile } from "../read-source-file.js";
 import type { DiskChange } from "./disk-view.js";
 import type { ProjectState } from "./project-state.js";
 

@@ -25,7 +25,7 @@ export async function refreshFromDisk(
   // One look at a time: a call must not answer between another call's look and the server
   // hearing of what that look found.
   const turn = state.refreshed.then(async () => {
-    let changes;
+    let changes: ReturnType<typeof state.disk.lookAtRecorded>;
     if (complete || !state.disk.hasLooked) {
       const { files, folders } = await programFiles(workspace);
       changes = state.disk.lookAtAll(files, folders);

@@ -7,7 +7,7 @@ import { LineIndex } from "../../contract/positions.js";
 import { requestTsserverFileDiagnostics, supportsTsserverDiagnostics } from "../../lsp/features/tsserver-diagnostics.js";
 import { isConfiguredProject, requestTsserverProject } from "../../lsp/features/tsserver-project.js";
 import type { LspClient } from "../../lsp/lsp-client.js";
-import { readSourceFile } from "../../sessions/read-source-file.js";
+import { readSourceFile } from "../read-source-file.js";
 import { CallScope } from "../call-scope.js";
 import type { CallContext } from "../call-context.js";
 import { convertDiagnostic } from "../convert-diagnostic.js";

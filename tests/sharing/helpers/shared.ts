@@ -18,14 +18,13 @@ export interface SharedFixture {
 }
 
 /** A config serving examples/app with typescript (and `extra` TOML), its leases in `DIR/leases`. */
-export function sharedFixture(options: { linger_ms?: number; session_idle_ms?: number; lease_dir?: string; extra?: string } = {}): SharedFixture {
+export function sharedFixture(options: { linger_ms?: number; lease_dir?: string; extra?: string } = {}): SharedFixture {
   const dir = mkdtempSync(join(tmpdir(), "lspmcp-shared-"));
   const leaseDir = options.lease_dir ?? join(dir, "leases");
   const toml = [
     "[shared]",
     `lease_dir = ${JSON.stringify(leaseDir)}`,
     `linger_ms = ${options.linger_ms ?? 200}`,
-    ...(options.session_idle_ms === undefined ? [] : [`session_idle_ms = ${options.session_idle_ms}`]),
     "",
     "[[server]]",
     'name = "typescript"',

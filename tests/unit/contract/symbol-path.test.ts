@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { BridgeError } from "../../../src/contract/errors.js";
+import type { BridgeError } from "../../../src/contract/errors.js";
 import { flattenSymbols, type SymbolNode } from "../../../src/contract/symbol-order.js";
 import { findSymbolByPath, withNamePaths } from "../../../src/contract/symbol-path.js";
 
@@ -41,7 +41,7 @@ describe("findSymbolByPath", () => {
   test("several matches are InvalidArguments with the candidates in document order", () => {
     const error = failure("area");
     expect(error.code).toBe("InvalidArguments");
-    expect(error.details["candidates"]).toEqual([
+    expect(error.details.candidates).toEqual([
       { name_path: "Circle.area", kind: "method", range: { start: { line: 2, column: 1 }, end: { line: 3, column: 2 } } },
       { name_path: "Widget.area", kind: "method", range: { start: { line: 11, column: 1 }, end: { line: 12, column: 2 } } },
       { name_path: "Widget.Inner.area", kind: "method", range: { start: { line: 13, column: 1 }, end: { line: 13, column: 2 } } },
@@ -51,12 +51,12 @@ describe("findSymbolByPath", () => {
   test("line chooses the symbol named on it, else the one whose range holds it", () => {
     expect(findSymbolByPath(symbols, "area", 11).name_path).toBe("Widget.area");
     expect(findSymbolByPath(symbols, "area", 3).name_path).toBe("Circle.area");
-    expect(failure("area", 40).details["candidates"]).toHaveLength(3);
+    expect(failure("area", 40).details.candidates).toHaveLength(3);
   });
 
   test("no match lists the file's symbols; a partial name does not match", () => {
     const error = failure("rea");
     expect(error.message).toContain('no symbol named "rea"');
-    expect((error.details["candidates"] as unknown[]).length).toBe(symbols.length);
+    expect((error.details.candidates as unknown[]).length).toBe(symbols.length);
   });
 });

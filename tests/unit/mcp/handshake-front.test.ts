@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, test } from "vitest";
-import { BoundedStdioTransport } from "../../../src/mcp/bounded-stdio-transport.js";
+import { BoundedLineTransport } from "../../../src/mcp/bounded-line-transport.js";
 import { HandedOverTransport, HandshakeFront } from "../../../src/mcp/handshake-front.js";
 import { initializeResult } from "../../../src/mcp/server-identity.js";
 import { TOOL_LIST } from "../../../src/mcp/tool-list.generated.js";
@@ -15,7 +15,7 @@ async function frontOnStreams() {
   const output = new PassThrough();
   let written = "";
   output.on("data", (chunk: Buffer) => (written += chunk.toString("utf8")));
-  const stdio = new BoundedStdioTransport(input, output);
+  const stdio = new BoundedLineTransport(input, output);
   const front = new HandshakeFront(stdio, "9.9.9");
   await stdio.start();
   const replies = (): any[] => written.split("\n").filter(Boolean).map((text) => JSON.parse(text));

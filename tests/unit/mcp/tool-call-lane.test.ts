@@ -69,7 +69,7 @@ describe("the tools/call lane", () => {
     const { transport, sent, toSdk } = memoryTransport();
     let finish!: () => void;
     let seen!: AbortSignal;
-    const runner: ToolCallRunner = (request, signal, notify) => {
+    const runner: ToolCallRunner = (_request, signal, notify) => {
       seen = signal;
       return new Promise((resolve) => {
         finish = () => {

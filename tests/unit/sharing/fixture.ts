@@ -30,7 +30,7 @@ export function leaseFor(port: number, overrides: Partial<Lease> = {}): Lease {
     token: newToken(),
     pid: self.pid,
     start_time: self.startTime,
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `http://127.0.0.1:${port}`,
     version: VERSION,
     build: BUILD,
     config_digest: DIGEST,

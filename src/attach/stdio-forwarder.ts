@@ -1,10 +1,12 @@
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../contract/logger.js";
-import type { BoundedStdioTransport } from "./bounded-stdio-transport.js";
-import { isPlausibleInitialize, type Handover } from "./handshake-front.js";
-import { initializeResult } from "./server-identity.js";
-import type { LineHandler, Upstream } from "./socket/socket-upstream.js";
-import { TOOL_LIST } from "./tool-list.generated.js";
+import type { BoundedLineTransport } from "../mcp/bounded-line-transport.js";
+import type { Handover } from "../mcp/handshake-front.js";
+import { cancelledRequestId } from "../mcp/json-rpc-shape.js";
+import { answerLocally } from "../mcp/local-answers.js";
+import type { LineHandler, Upstream } from "./socket-upstream.js";
+import { TOOL_LIST } from "../mcp/tool-list.generated.js";
+import { errorText } from "../contract/errors.js";
 
 /**
  * Opens the link to the sessions: the shared server (found, or elected in the background), or,
@@ -28,8 +30,8 @@ interface Pending {
 
 /**
  * An attached lspmcp: the agent talks MCP over stdio (the bounded transport) and is answered at
- * once for what needs no session — `initialize`, `tools/list` and `ping`, exactly as the SDK's
- * server answers them — while the link to the shared server is made in the background. Every
+ * once for what needs no session ({@link answerLocally}: `initialize`, `tools/list` and `ping`,
+ * exactly as the SDK's server answers them) while the link to the shared server is made in the background. Every
  * other message goes on unchanged once the link has replayed the agent's `initialize`; the
  * server's messages come back as their own text. When the shared server is lost, the next link
  * is made at once (electing a successor), and each unanswered request is re-sent there once if
@@ -37,7 +39,7 @@ interface Pending {
  * Any other is answered with an error saying its outcome is unknown.
  */
 export class StdioForwarder {
-  readonly #stdio: BoundedStdioTransport;
+  readonly #stdio: BoundedLineTransport;
   readonly #attach: Attach;
   readonly #logger: Logger;
   readonly #version: string;
@@ -56,7 +58,7 @@ export class StdioForwarder {
   #handover: Handover | undefined;
 
   /** Takes stdio over from the front (`handover`: what it answered and held). */
-  constructor(stdio: BoundedStdioTransport, attach: Attach, version: string, logger: Logger, handover: Handover) {
+  constructor(stdio: BoundedLineTransport, attach: Attach, version: string, logger: Logger, handover: Handover) {
     this.#stdio = stdio;
     this.#attach = attach;
     this.#version = version;
@@ -88,33 +90,24 @@ export class StdioForwarder {
   async #take(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) return;
     if ("method" in message && "id" in message) {
-      if (message.method === "initialize" && this.#answerInitialize(message)) return;
-      if (message.method === "tools/list") return this.#answer(message.id, { tools: TOOL_LIST });
-      if (message.method === "ping") return this.#answer(message.id, {});
+      const local = answerLocally(message, this.#version, this.#initialize !== undefined);
+      if (local) {
+        this.#stdio.send(local.reply).catch(() => {});
+        if (local.initialize) {
+          this.#initialize = message;
+          // The session on the shared server is opened now, not at the first call.
+          this.#ready().catch(() => {});
+        }
+        return;
+      }
       this.#pending.set(message.id, { message, resent: false });
     } else if ("method" in message && message.method === "notifications/initialized" && this.#initialize) {
       return; // Each link sends its own after the replay.
-    } else if ("method" in message && message.method === "notifications/cancelled") {
-      const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
-      if (typeof id === "string" || typeof id === "number") this.#pending.delete(id);
+    } else {
+      const cancelled = cancelledRequestId(message);
+      if (cancelled !== undefined) this.#pending.delete(cancelled);
     }
     await this.#deliver(message);
-  }
-
-  // An initialize whose params the SDK's server would accept is answered here, from the same
-  // identity; anything odd goes on to the server, which answers it as it always has.
-  #answerInitialize(message: JSONRPCRequest): boolean {
-    if (!isPlausibleInitialize(message) || this.#initialize) return false;
-    this.#initialize = message;
-    this.#answer(message.id, initializeResult(message.params.protocolVersion, this.#version));
-    // The session on the shared server is opened now, not at the first call.
-    this.#ready().catch(() => {});
-    return true;
-  }
-
-  // In the key order of the SDK's Protocol (result first), so the bytes are those of a standalone answer.
-  #answer(id: RequestId, result: Record<string, unknown>): void {
-    this.#stdio.send({ result, jsonrpc: "2.0", id } as JSONRPCMessage).catch(() => {});
   }
 
   async #deliver(message: JSONRPCMessage): Promise<void> {
@@ -233,6 +226,3 @@ function repeatable(message: JSONRPCRequest): boolean {
   return typeof name !== "string" || IDEMPOTENT_TOOLS.has(name) || !TOOL_LIST.some((tool) => tool.name === name);
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -1,7 +1,7 @@
 import { createConnection, type Socket } from "node:net";
 import { StringDecoder } from "node:string_decoder";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { helloMessage } from "./socket-hello.js";
+import { helloMessage } from "../mcp/socket-hello.js";
 
 /** What an attached lspmcp's messages go to: the shared server's socket, or sessions of its own. */
 export interface Upstream {

@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { lexMaude } from "../../servers/maude/src/lexer.js";
 import { parseMaudeStderr } from "../../servers/maude/src/stderr-parser.js";
 import { WarningLocator } from "../../servers/maude/src/token-range.js";
-import { tokenizeMaude, type MaudeSymbol } from "../../servers/maude/src/tokenizer.js";
+import { outlineMaude, type MaudeSymbol } from "../../servers/maude/src/outline.js";
 import { fixtureText } from "./helpers/server-process.js";
 
 /** Symbols rendered as indented lines: `kind name (detail)`. */
@@ -12,9 +12,9 @@ function render(symbols: readonly MaudeSymbol[], depth = 0): string[] {
   return symbols.flatMap((s) => [`${"  ".repeat(depth)}${s.kind} ${s.name} (${s.detail})`, ...render(s.children, depth + 1)]);
 }
 
-describe("tokenizeMaude", () => {
+describe("outlineMaude", () => {
   test("the clean fixture", () => {
-    const r = tokenizeMaude(fixtureText("clean.maude"));
+    const r = outlineMaude(fixtureText("clean.maude"));
     expect(r.errors).toEqual([]);
     expect(render(r.symbols)).toEqual([
       "module GREETING (fmod)",
@@ -39,7 +39,7 @@ describe("tokenizeMaude", () => {
 
   test("ranges: a module spans header to end keyword; selection is its name", () => {
     const text = "fmod GREETING is\n  sort G .\nendfm\n";
-    const [mod] = tokenizeMaude(text).symbols;
+    const [mod] = outlineMaude(text).symbols;
     expect(mod?.range).toEqual({ start: { line: 0, character: 0 }, end: { line: 2, character: 5 } });
     expect(mod?.selectionRange).toEqual({ start: { line: 0, character: 5 }, end: { line: 0, character: 13 } });
     expect(mod?.children[0]?.selectionRange).toEqual({ start: { line: 1, character: 7 }, end: { line: 1, character: 8 } });
@@ -56,7 +56,7 @@ describe("tokenizeMaude", () => {
       "th R is sort S . rl [r] : a => b . endth",
       "smod S is strat st : @ Nat . sd st := idle . endsm",
     ].join("\n");
-    expect(render(tokenizeMaude(text).symbols)).toEqual([
+    expect(render(outlineMaude(text).symbols)).toEqual([
       "module T (fth)",
       "  sort Elt (sort)",
       "module LIST (fmod {X :: T})",
@@ -74,13 +74,13 @@ describe("tokenizeMaude", () => {
 
   test("comments and strings hide keywords; load directives are found", () => {
     const text = ['--- fmod NOT is endfm', '***( fmod NOR is', ' endfm )', 'load lib/x.maude', 'red "fmod Q is" .', "fmod YES is endfm"].join("\n");
-    const r = tokenizeMaude(text);
+    const r = outlineMaude(text);
     expect(render(r.symbols)).toEqual(["module YES (fmod)"]);
     expect(r.loads.map((l) => [l.command, l.path, l.line])).toEqual([["load", "lib/x.maude", 3]]);
   });
 
   test("structural problems are errors, not exceptions", () => {
-    const r = tokenizeMaude("fmod A is\n sort S .\nfmod B is sort T . endm\nendfm\n***( open");
+    const r = outlineMaude("fmod A is\n sort S .\nfmod B is sort T . endm\nendfm\n***( open");
     expect(render(r.symbols)).toEqual(["module A (fmod)", "  sort S (sort)", "module B (fmod)", "  sort T (sort)"]);
     expect(r.errors.map((e) => e.message)).toEqual([
       "unterminated multi-line comment",
@@ -92,28 +92,28 @@ describe("tokenizeMaude", () => {
 
   test("end keywords inside meta-level terms do not close the module; an unbalanced ( does not swallow the next", () => {
     const meta = "fmod META is\n  eq getSorts(fmod H is IL sorts SS . EQS endfm) = SS .\n  eq q = (sth Q is sorts none . endsth) .\n  op z : -> Z .\nendfm\n";
-    expect(render(tokenizeMaude(meta).symbols)).toEqual(["module META (fmod)", "  operator z (op -> Z)"]);
+    expect(render(outlineMaude(meta).symbols)).toEqual(["module META (fmod)", "  operator z (op -> Z)"]);
     const unbalanced = "fmod A is\n  op f : ( -> A .\nendfm\nfmod B is sort S . endfm\n";
-    expect(tokenizeMaude(unbalanced).symbols.map((m) => m.name)).toEqual(["A", "B"]);
+    expect(outlineMaude(unbalanced).symbols.map((m) => m.name)).toEqual(["A", "B"]);
   });
 
   test("Maude's own prelude: 85 modules, no structural errors", () => {
     const prelude = "/usr/share/maude/prelude.maude";
     if (!existsSync(prelude)) throw new Error(`${prelude} is missing: install the Debian package maude (3.2)`);
-    const r = tokenizeMaude(readFileSync(prelude, "utf8"));
+    const r = outlineMaude(readFileSync(prelude, "utf8"));
     expect(r.errors).toEqual([]);
     expect(r.symbols).toHaveLength(85);
     expect(r.symbols.map((m) => m.name)).toContain("META-LEVEL");
   });
 
   test("a file with no module has no symbols", () => {
-    expect(tokenizeMaude(fixtureText("no-module.maude"))).toEqual({ symbols: [], loads: [], errors: [] });
+    expect(outlineMaude(fixtureText("no-module.maude"))).toEqual({ symbols: [], loads: [], errors: [] });
   });
 
   test("positions count lines as LSP does: \\n, \\r\\n and a lone \\r each end one", () => {
     const at = (text: string) => lexMaude(text).tokens.map((t) => [t.text, t.line, t.character]);
     expect(at("a\rb\r\nc\nd")).toEqual([["a", 0, 0], ["b", 1, 0], ["c", 2, 0], ["d", 3, 0]]);
-    expect(tokenizeMaude("fmod A is\r  sort S .\rendfm\r").symbols[0]?.range).toEqual({ start: { line: 0, character: 0 }, end: { line: 2, character: 5 } });
+    expect(outlineMaude("fmod A is\r  sort S .\rendfm\r").symbols[0]?.range).toEqual({ start: { line: 0, character: 0 }, end: { line: 2, character: 5 } });
   });
 
   test("never throws, and keeps ranges inside the text (property)", () => {
@@ -126,7 +126,7 @@ describe("tokenizeMaude", () => {
     );
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.string({ unit: "binary" }), maudeish.map((parts) => parts.join(" "))), (text) => {
-        const r = tokenizeMaude(text);
+        const r = outlineMaude(text);
         const lines = lexMaude(text).document.lineCount;
         const check = (s: MaudeSymbol): void => {
           expect(s.range.end.line).toBeLessThan(lines);

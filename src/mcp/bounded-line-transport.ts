@@ -3,12 +3,13 @@ import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { isJsonRpcMessage } from "./json-rpc-shape.js";
+import { errorText } from "../contract/errors.js";
 
 /** The inbound line bound of CONTRACT §1: 4 MiB. */
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 
-/** Options of `BoundedStdioTransport`. */
-export interface BoundedStdioTransportOptions {
+/** Options of `BoundedLineTransport`. */
+export interface BoundedLineTransportOptions {
   /** Longest accepted line in bytes, terminator excluded. Default `DEFAULT_MAX_LINE_BYTES`. */
   maxLineBytes?: number;
 }
@@ -17,8 +18,9 @@ const LF = 0x0a;
 const CR = 0x0d;
 
 /**
- * The bridge's MCP stdio transport: newline-delimited JSON-RPC, like the SDK's
- * `StdioServerTransport`, but a bad line never ends the session (CONTRACT §1). What it promises:
+ * The bridge's MCP line transport: newline-delimited JSON-RPC over a pair of streams (stdio of
+ * `serve`, and each peer's socket at the shared server), like the SDK's `StdioServerTransport`,
+ * but a bad line never ends the session (CONTRACT §1). What it promises:
  * - A line longer than `maxLineBytes` is discarded while it streams in (at most the bound plus
  *   one chunk is held), answered with `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,...}}`,
  *   and reading goes on with the next line.
@@ -32,7 +34,7 @@ const CR = 0x0d;
  * - `onclose` fires exactly once: at end of input, or on `close()`. `send` resolves once the
  *   output has accepted the data, waiting for `drain` when the output is full.
  */
-export class BoundedStdioTransport implements Transport {
+export class BoundedLineTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
@@ -47,7 +49,7 @@ export class BoundedStdioTransport implements Transport {
   #started = false;
   #closed = false;
 
-  constructor(input: Readable = process.stdin, output: Writable = process.stdout, options?: BoundedStdioTransportOptions) {
+  constructor(input: Readable = process.stdin, output: Writable = process.stdout, options?: BoundedLineTransportOptions) {
     this.#input = input;
     this.#output = output;
     this.#maxLineBytes = options?.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
@@ -55,7 +57,7 @@ export class BoundedStdioTransport implements Transport {
 
   /** Starts reading the input. Throws when called twice (the SDK's `connect()` calls it). */
   async start(): Promise<void> {
-    if (this.#started) throw new Error("BoundedStdioTransport already started");
+    if (this.#started) throw new Error("BoundedLineTransport already started");
     this.#started = true;
     this.#input.on("data", this.#onData);
     this.#input.on("error", this.#onError);
@@ -139,7 +141,7 @@ export class BoundedStdioTransport implements Transport {
       if (text.trim() === "") return;
       value = JSON.parse(text);
     } catch (error) {
-      this.#reject(-32700, `Parse error: ${error instanceof Error ? error.message : String(error)}`, null);
+      this.#reject(-32700, `Parse error: ${errorText(error)}`, null);
       return;
     }
     if (!isJsonRpcMessage(value)) {

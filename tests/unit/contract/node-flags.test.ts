@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { LEAN_HEAP_FLAGS, leanNodeArgs } from "../../../src/supervision/lean-node.js";
+import { LEAN_HEAP_FLAGS, leanNodeArgs } from "../../../src/contract/node-flags.js";
 
 describe("leanNodeArgs", () => {
   test("adds every lean heap flag to a plain node", () => {

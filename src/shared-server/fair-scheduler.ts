@@ -1,15 +1,6 @@
 import { BridgeError } from "../contract/errors.js";
 import type { Deadline } from "../contract/deadline.js";
-
-/** Where a tool call waits for its turn before it runs; resolves with the call's release. */
-export interface CallGate {
-  /**
-   * Resolves once the call may run, with a release to call (once) when it is over. Rejects with
-   * `Timeout` when the deadline passes or `signal` aborts while the call still waits: a queued
-   * call keeps its deadline and can be cancelled like a running one.
-   */
-  admit(deadline: Deadline, signal: AbortSignal): Promise<() => void>;
-}
+import type { CallGate } from "../mcp/call-tool.js";
 
 /** One peer's share of the scheduler: its gate, and how many of its calls run and wait. */
 export interface SchedulerLane extends CallGate {
@@ -57,7 +48,7 @@ class Lane implements SchedulerLane {
  * a freed slot goes to the next lane in turn (round-robin) that has a call waiting. A peer that
  * fires a thousand calls therefore queues behind its own calls, not in front of everyone else's:
  * another peer's call waits at most for the calls already running, then gets the next turn.
- * Knows nothing of MCP or HTTP: it orders promises.
+ * Knows nothing of MCP or sockets: it orders promises.
  */
 export class FairScheduler {
   readonly #limits: FairSchedulerLimits;

@@ -8,11 +8,11 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { Logger } from "../../../src/contract/logger.js";
-import { FairScheduler } from "../../../src/mcp/fair-scheduler.js";
-import { PeerTable } from "../../../src/mcp/http/peer-table.js";
-import { SharedSocketServer } from "../../../src/mcp/socket/shared-socket-server.js";
-import { helloMessage } from "../../../src/mcp/socket/socket-hello.js";
-import { SocketUpstream } from "../../../src/mcp/socket/socket-upstream.js";
+import { FairScheduler } from "../../../src/shared-server/fair-scheduler.js";
+import { PeerTable } from "../../../src/shared-server/peer-table.js";
+import { PeerSocketServer } from "../../../src/shared-server/peer-socket-server.js";
+import { helloMessage } from "../../../src/mcp/socket-hello.js";
+import { SocketUpstream } from "../../../src/attach/socket-upstream.js";
 
 const TOKEN = "ab".repeat(32);
 const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Logger;
@@ -22,7 +22,7 @@ let dir: string;
 let path: string;
 let peers: PeerTable;
 let counts: number[];
-let server: SharedSocketServer;
+let server: PeerSocketServer;
 let accepting: boolean;
 let open: Socket[];
 
@@ -32,9 +32,9 @@ beforeEach(async () => {
   counts = [];
   accepting = true;
   open = [];
-  peers = new PeerTable(60_000, (count) => counts.push(count));
+  peers = new PeerTable((count) => counts.push(count));
   const scheduler = new FairScheduler({ perPeer: 4, total: 8 });
-  server = new SharedSocketServer({
+  server = new PeerSocketServer({
     createMcpServer: () => {
       const mcp = new Server({ name: "t", version: "0" }, { capabilities: { tools: {} } });
       mcp.setRequestHandler(CallToolRequestSchema, (request) => ({ content: [{ type: "text", text: `echo ${JSON.stringify(request.params.arguments)}` }] }));
@@ -94,7 +94,7 @@ describe("the shared server's peer socket", () => {
     client.socket.write(line(helloMessage(TOKEN, 4242)) + line(INITIALIZE));
     await until(() => client.lines.some((m) => m.id === 1));
     expect(client.lines[0].result.serverInfo.name).toBe("t");
-    expect(peers.list()).toMatchObject([{ door: "socket", peer_pid: 4242, streams: 1 }]);
+    expect(peers.list()).toMatchObject([{ peer_pid: 4242 }]);
     const call = Buffer.from(line({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "x", arguments: { text: "é中🙂" } } }));
     for (const byte of call) client.socket.write(Buffer.of(byte));
     await until(() => client.lines.some((m) => m.id === 2));

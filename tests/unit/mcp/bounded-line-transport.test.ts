@@ -1,13 +1,13 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, test } from "vitest";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { BoundedStdioTransport } from "../../../src/mcp/bounded-stdio-transport.js";
+import { BoundedLineTransport } from "../../../src/mcp/bounded-line-transport.js";
 
 // A transport on in-memory streams, collecting what it delivers and what it writes back.
 function harness(options?: { maxLineBytes?: number }) {
   const input = new PassThrough();
   const output = new PassThrough();
-  const transport = new BoundedStdioTransport(input, output, options);
+  const transport = new BoundedLineTransport(input, output, options);
   const messages: JSONRPCMessage[] = [];
   const errors: Error[] = [];
   let closed = 0;
@@ -28,7 +28,7 @@ const ping = (id: number): string => JSON.stringify({ jsonrpc: "2.0", id, method
 // Lets stream events (data, end, drain) run.
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 
-describe("BoundedStdioTransport", () => {
+describe("BoundedLineTransport", () => {
   test("delivers a message", async () => {
     const h = harness();
     await h.transport.start();
@@ -172,7 +172,7 @@ describe("BoundedStdioTransport", () => {
   test("send writes one JSON line and waits for drain when the output is full", async () => {
     const input = new PassThrough();
     const output = new PassThrough({ highWaterMark: 16 });
-    const transport = new BoundedStdioTransport(input, output);
+    const transport = new BoundedLineTransport(input, output);
     let done = false;
     const sent = transport.send({ jsonrpc: "2.0", id: 1, result: { pad: "z".repeat(100) } }).then(() => (done = true));
     await tick();
@@ -186,7 +186,7 @@ describe("BoundedStdioTransport", () => {
 
   test("send rejects when the output is gone instead of hanging", async () => {
     const output = new PassThrough({ highWaterMark: 16 });
-    const transport = new BoundedStdioTransport(new PassThrough(), output);
+    const transport = new BoundedLineTransport(new PassThrough(), output);
     const sent = transport.send({ jsonrpc: "2.0", id: 1, result: { pad: "z".repeat(100) } });
     output.destroy();
     await expect(sent).rejects.toThrow();

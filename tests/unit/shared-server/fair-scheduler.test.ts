@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { Deadline } from "../../../src/contract/deadline.js";
 import { BridgeError } from "../../../src/contract/errors.js";
-import { FairScheduler, type SchedulerLane } from "../../../src/mcp/fair-scheduler.js";
+import { FairScheduler, type SchedulerLane } from "../../../src/shared-server/fair-scheduler.js";
 
 const never = new AbortController().signal;
 const later = (): Deadline => Deadline.in(60_000);

@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { expect, test } from "vitest";
-import { BoundedStdioTransport } from "../../../src/mcp/bounded-stdio-transport.js";
+import { BoundedLineTransport } from "../../../src/mcp/bounded-line-transport.js";
 
 // The transport under the SDK's own server: a bad line in the middle of a session is answered and
 // the session keeps serving requests, which the stock transport would not (it closes at 10 MiB).
@@ -11,7 +11,7 @@ test("an SDK server keeps serving after an oversized and a garbage line", async 
   const output = new PassThrough();
   const server = new McpServer({ name: "t", version: "0.0.0" });
   server.registerTool("echo", { description: "echo" }, () => ({ content: [{ type: "text", text: "ok" }] }));
-  await server.connect(new BoundedStdioTransport(input, output));
+  await server.connect(new BoundedLineTransport(input, output));
 
   const lines: { id?: unknown; result?: unknown; error?: { code: number } }[] = [];
   let pending = "";

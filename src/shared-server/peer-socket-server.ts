@@ -2,27 +2,29 @@ import { randomUUID } from "node:crypto";
 import { chmodSync, unlinkSync } from "node:fs";
 import { createServer, type Server as NetServer, type Socket } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { Logger } from "../../contract/logger.js";
-import { BoundedStdioTransport } from "../bounded-stdio-transport.js";
-import type { CallGate, SchedulerLane } from "../fair-scheduler.js";
-import type { Peer, PeerTable } from "../http/peer-table.js";
-import { helloPid } from "./socket-hello.js";
+import type { Logger } from "../contract/logger.js";
+import { BoundedLineTransport } from "../mcp/bounded-line-transport.js";
+import type { CallGate } from "../mcp/call-tool.js";
+import type { SchedulerLane } from "./fair-scheduler.js";
+import type { Peer, PeerTable } from "./peer-table.js";
+import { helloPid } from "../mcp/socket-hello.js";
 import { SocketPeerTransport } from "./socket-peer-transport.js";
+import { errorText } from "../contract/errors.js";
 
 /** How long a new connection may take to say its hello before it is dropped. */
 const HELLO_TIMEOUT_MS = 5000;
 
-export interface SharedSocketServerOptions {
+export interface PeerSocketServerOptions {
   /**
-   * A fresh MCP server for each peer (the same factory as the HTTP door's), whose tool calls take
-   * their turns at `gate`, the peer's lane of the shared server's fair scheduler.
+   * A fresh MCP server for each peer (all of them over the one session registry), whose tool
+   * calls take their turns at `gate`, the peer's lane of the shared server's fair scheduler.
    */
   readonly createMcpServer: (gate: CallGate) => Server;
-  /** A new lane of the shared server's one fair scheduler (both doors' peers share it). */
+  /** A new lane of the shared server's one fair scheduler. */
   readonly lane: () => SchedulerLane;
   /** The lease's secret, which the hello must carry. */
   readonly token: string;
-  /** The shared server's one peer table (both doors' peers). */
+  /** The shared server's one peer table. */
   readonly peers: PeerTable;
   /** False once the server takes no new peers. */
   readonly accepting: () => boolean;
@@ -39,13 +41,13 @@ export interface SharedSocketServerOptions {
  * one or one over the bound ends it unanswered. After it, every line is bounded and answered as
  * stdin lines are (4 MiB, CONTRACT §1), and the connection's end is the peer's end.
  */
-export class SharedSocketServer {
-  readonly #options: SharedSocketServerOptions;
+export class PeerSocketServer {
+  readonly #options: PeerSocketServerOptions;
   readonly #server: NetServer;
   readonly #sockets = new Set<Socket>();
   #path: string | undefined;
 
-  constructor(options: SharedSocketServerOptions) {
+  constructor(options: PeerSocketServerOptions) {
     this.#options = options;
     this.#server = createServer((socket) => this.#accept(socket));
   }
@@ -85,7 +87,7 @@ export class SharedSocketServer {
     this.#sockets.add(socket);
     socket.once("close", () => this.#sockets.delete(socket));
     socket.on("error", () => {});
-    const lines = new BoundedStdioTransport(socket, socket);
+    const lines = new BoundedLineTransport(socket, socket);
     const timer = setTimeout(() => socket.destroy(), this.#options.helloTimeoutMs ?? HELLO_TIMEOUT_MS);
     socket.once("close", () => {
       clearTimeout(timer);
@@ -100,27 +102,25 @@ export class SharedSocketServer {
         return;
       }
       this.#open(socket, lines, pid).catch((error: unknown) => {
-        this.#options.logger.warn("socket peer failed", { error: error instanceof Error ? error.message : String(error) });
+        this.#options.logger.warn("socket peer failed", { error: errorText(error) });
         socket.destroy();
       });
     };
     void lines.start();
   }
 
-  async #open(socket: Socket, lines: BoundedStdioTransport, pid: number): Promise<void> {
+  async #open(socket: Socket, lines: BoundedLineTransport, pid: number): Promise<void> {
     const now = Date.now();
     const lane = this.#options.lane();
     const server = this.#options.createMcpServer(lane);
     let transport: SocketPeerTransport | undefined;
     const peer: Peer = {
       sessionId: randomUUID(),
-      door: "socket",
       peerPid: pid,
       connectedAt: now,
       lastActivity: now,
       requests: 0,
       inFlight: 0,
-      streams: 1,
       end: async () => transport?.close(),
     };
     transport = new SocketPeerTransport(lines, socket, peer);
@@ -128,7 +128,6 @@ export class SharedSocketServer {
     transport.onerror = (error) => this.#options.logger.debug("socket peer sent a bad line", { error: error.message });
     server.onclose = () => {
       lane.close();
-      peer.streams = 0;
       this.#options.peers.remove(peer.sessionId);
     };
     this.#options.peers.add(peer);

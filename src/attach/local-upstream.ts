@@ -1,6 +1,6 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { LineHandler, Upstream } from "./socket/socket-upstream.js";
+import type { LineHandler, Upstream } from "./socket-upstream.js";
 
 /**
  * Sessions of its own for an attached lspmcp that could not have a shared server: `server` (a

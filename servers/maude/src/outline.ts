@@ -1,7 +1,7 @@
 /**
  * Module-level structure of a Maude file, found by tokens alone: modules and views with their
  * sorts, subsorts, operators, variables and labelled statements, plus top-level `load`/`in`
- * directives. This is a tokenizer, not a Maude parser; it knows nothing about LSP and never
+ * directives. Built from tokens, not by a Maude parser; it knows nothing about LSP and never
  * throws.
  */
 import { lexMaude, type LexResult, type TextRange, type Token } from "./lexer.js";
@@ -20,17 +20,17 @@ export interface LoadDirective {
   readonly pathEnd: number;
 }
 
-/** A structural problem the tokenizer noticed (unclosed module, stray end keyword, ...). */
-export interface TokenizerError {
+/** A structural problem the outline noticed (unclosed module, stray end keyword, ...). */
+export interface OutlineError {
   readonly message: string;
   readonly range: TextRange;
 }
 
-/** Everything the tokenizer found; `errors` is empty for well-formed module structure. */
-export interface TokenizeResult {
+/** Everything the outline found; `errors` is empty for well-formed module structure. */
+export interface MaudeOutline {
   readonly symbols: MaudeSymbol[];
   readonly loads: LoadDirective[];
-  readonly errors: TokenizerError[];
+  readonly errors: OutlineError[];
 }
 
 /** Module keyword → its end keyword. `view` gets the same treatment with no children. */
@@ -50,8 +50,8 @@ const LOAD_COMMANDS = new Set(["load", "sload", "in"]);
 // Maude stops reading a file at these top-level commands.
 const STOP_COMMANDS = new Set(["eof", "quit", "q"]);
 
-/** Tokenizes `text` into symbols, load directives and errors. Total over all strings. */
-export function tokenizeMaude(text: string): TokenizeResult {
+/** Outlines `text`: symbols, load directives and errors. Total over all strings. */
+export function outlineMaude(text: string): MaudeOutline {
   try {
     return new Walker(lexMaude(text)).run();
   } catch (err) {
@@ -64,14 +64,14 @@ export function tokenizeMaude(text: string): TokenizeResult {
 class Walker {
   private readonly symbols: MaudeSymbol[] = [];
   private readonly loads: LoadDirective[] = [];
-  private readonly errors: TokenizerError[] = [];
+  private readonly errors: OutlineError[] = [];
   private i = 0;
 
   constructor(private readonly lex: LexResult) {
     for (const e of lex.errors) this.error(e.message, e.start, e.end);
   }
 
-  run(): TokenizeResult {
+  run(): MaudeOutline {
     const toks = this.lex.tokens;
     while (this.i < toks.length) {
       const tok = toks[this.i] as Token;

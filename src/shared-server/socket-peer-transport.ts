@@ -1,12 +1,13 @@
 import type { Socket } from "node:net";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import type { BoundedStdioTransport } from "../bounded-stdio-transport.js";
-import type { Peer } from "../http/peer-table.js";
+import type { BoundedLineTransport } from "../mcp/bounded-line-transport.js";
+import { cancelledRequestId } from "../mcp/json-rpc-shape.js";
+import type { Peer } from "./peer-table.js";
 
 /**
  * The MCP transport of one socket peer, over its authenticated connection: newline-delimited
- * JSON-RPC with the stdin bounds (`lines` is a {@link BoundedStdioTransport} reading and writing
+ * JSON-RPC with the stdin bounds (`lines` is a {@link BoundedLineTransport} reading and writing
  * the socket). It keeps the peer's counts for `lspmcp status` and the idle rule: requests seen,
  * requests not yet answered (a cancelled one counts as answered), last activity.
  */
@@ -16,12 +17,12 @@ export class SocketPeerTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   readonly sessionId: string;
 
-  readonly #lines: BoundedStdioTransport;
+  readonly #lines: BoundedLineTransport;
   readonly #socket: Socket;
   readonly #peer: Peer;
   readonly #open = new Set<string | number>();
 
-  constructor(lines: BoundedStdioTransport, socket: Socket, peer: Peer) {
+  constructor(lines: BoundedLineTransport, socket: Socket, peer: Peer) {
     this.#lines = lines;
     this.#socket = socket;
     this.#peer = peer;
@@ -56,10 +57,10 @@ export class SocketPeerTransport implements Transport {
       this.#peer.requests++;
       this.#peer.inFlight++;
       this.#open.add(message.id);
-    } else if (message.method === "notifications/cancelled") {
-      const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
-      if (typeof id === "string" || typeof id === "number") this.#settle(id);
+      return;
     }
+    const cancelled = cancelledRequestId(message);
+    if (cancelled !== undefined) this.#settle(cancelled);
   }
 
   #settle(id: string | number): void {

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import { describe, expect, test } from "vitest";
-import { guardRequest } from "../../../src/mcp/http/request-guard.js";
-import { newToken } from "./fixture.js";
+import { guardRequest } from "../../../src/shared-server/request-guard.js";
+import { newToken } from "../sharing/fixture.js";
 
 const PORT = 41234;
 const TOKEN = newToken();
