@@ -34,7 +34,9 @@ function largeProject(): string {
 beforeAll(async () => {
   root = largeProject();
   bridge = await startBridge(
-    writeConfig(`[bridge]\nrequest_timeout_ms = ${REQUEST_TIMEOUT_MS}\n\n[[server]]\nname = "typescript"\nprofile = "typescript"\n\n[[workspace]]\nname = "large"\nroot = ${JSON.stringify(root)}\nservers = ["typescript"]\n`),
+    writeConfig(
+      `[bridge]\nrequest_timeout_ms = ${REQUEST_TIMEOUT_MS}\n\n[[server]]\nname = "typescript"\nprofile = "typescript"\n\n[[workspace]]\nname = "large"\nroot = ${JSON.stringify(root)}\nservers = ["typescript"]\n`,
+    ),
   );
 });
 afterAll(async () => bridge?.close());

@@ -22,11 +22,13 @@ interface Case {
 }
 
 /** A fixture workspace's copy, with `a` copied to `b` when `b` is not one of its files. */
-const fixture = (name: string, a: string, b: string, copy = false) => () => {
-  const root = copyFixtureWorkspace(name);
-  if (copy) copyFileSync(join(root, a), join(root, b));
-  return { root, a, b };
-};
+const fixture =
+  (name: string, a: string, b: string, copy = false) =>
+  () => {
+    const root = copyFixtureWorkspace(name);
+    if (copy) copyFileSync(join(root, a), join(root, b));
+    return { root, a, b };
+  };
 
 /** A folder holding two copies of one text. */
 const twoFiles = (a: string, b: string, text: string) => () => {
@@ -78,7 +80,9 @@ async function answers(bridge: Bridge, path: string): Promise<string> {
 
 describe("with max_open_documents = 1, a closed and reopened document answers as before, on every profile", () => {
   test("every shipped profile has a case here", () => {
-    const profiles = readdirSync(join(REPO, "servers")).filter((file) => file.endsWith(".toml")).map((file) => file.replace(/\.toml$/, ""));
+    const profiles = readdirSync(join(REPO, "servers"))
+      .filter((file) => file.endsWith(".toml"))
+      .map((file) => file.replace(/\.toml$/, ""));
     expect(Object.keys(CASES).sort()).toEqual(profiles.sort());
   });
 
@@ -136,11 +140,15 @@ describe("freshness across rewrites on real servers: clangd's push path, pyright
         const broken = generation % 2 === 0;
         writeFileSync(join(root, file), text(generation, broken));
         const diagnostics = await bridge.ok("diagnostics", { path: file });
-        expect(diagnostics.items.map((item: { range: { start: { line: number } }; severity: string }) => `${item.range.start.line} ${item.severity}`), `generation ${generation}`).toEqual(
-          broken ? [`${profile === "clangd" ? 2 : 3} error`] : [],
-        );
+        expect(
+          diagnostics.items.map((item: { range: { start: { line: number } }; severity: string }) => `${item.range.start.line} ${item.severity}`),
+          `generation ${generation}`,
+        ).toEqual(broken ? [`${profile === "clangd" ? 2 : 3} error`] : []);
         const symbols = await bridge.ok("document_symbols", { path: file });
-        expect(symbols.items.map((item: { name: string }) => item.name), `generation ${generation}`).toContain(`gen_${generation}`);
+        expect(
+          symbols.items.map((item: { name: string }) => item.name),
+          `generation ${generation}`,
+        ).toContain(`gen_${generation}`);
         // clangd only publishes; pyright registers pull diagnostics with a client that offers them.
         for (const item of diagnostics.items as { channels: string[] }[]) expect(item.channels).toEqual([channel]);
       }

@@ -22,7 +22,9 @@ const never = new Promise<never>(() => {});
 
 describe("Deadline", () => {
   test("with no server watched, a race fails with Timeout at the deadline, naming what was awaited", async () => {
-    const error = await Deadline.in(20).race(never, "textDocument/hover").catch((caught: unknown) => caught);
+    const error = await Deadline.in(20)
+      .race(never, "textDocument/hover")
+      .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: "Timeout", details: { timeout_ms: 20, waiting_for: "textDocument/hover" } });
     expect((error as Error).message).toBe("textDocument/hover did not finish within 20 ms");
   });
@@ -32,10 +34,7 @@ describe("Deadline", () => {
     const { server, finish } = loadingServer();
     deadline.watch(server);
     let answer: string | null = null;
-    const raced = deadline.race(
-      new Promise<string>((resolve) => setTimeout(() => resolve("answer"), 150)),
-      "projectInfo",
-    ).then((value) => (answer = value));
+    const raced = deadline.race(new Promise<string>((resolve) => setTimeout(() => resolve("answer"), 150)), "projectInfo").then((value) => (answer = value));
     // Past the 30 ms the call had: the load keeps it waiting.
     await new Promise((resolve) => setTimeout(resolve, 80));
     expect(answer).toBeNull();
