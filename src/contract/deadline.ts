@@ -58,14 +58,15 @@ export class Deadline {
       const load = this.currentLoad();
       if (!load) return onExpired();
       void load.then(() => {
-        if (cancelled) return;
-        // Another wait on this deadline may have moved it already: the call gets its time once.
+        // The call's time counts again from the load's end even when this wait is over (the wait
+        // for a start ends with the start): the call's next wait has it. Another wait on this
+        // deadline may have moved it already: the call gets its time once.
         const extension = Date.now() + this.totalMs - this.at;
         if (extension > 0) {
           this.loadWaitMs += extension;
           this.at += extension;
         }
-        check();
+        if (!cancelled) check();
       });
     };
     timer = setTimeout(check, this.remainingMs());

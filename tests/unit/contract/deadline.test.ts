@@ -80,6 +80,25 @@ describe("Deadline", () => {
     expect(error.details.still_loading).toEqual(["w/ts is still loading (Initializing JS/TS language features…)"]);
   });
 
+  test("a wait that ends with the load it waited out (a start) still leaves the call its whole time for what follows", async () => {
+    const deadline = Deadline.in(30);
+    let finishStart = (): void => {};
+    const start = new Promise<string>((resolve) => (finishStart = () => resolve("client")));
+    let starting = true;
+    const ended = start.then(() => {
+      starting = false;
+    });
+    deadline.watch({ loading: () => (starting ? ended : null), busy: () => null });
+    const waitForStart = deadline.race(start, "starting");
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    finishStart();
+    expect(await waitForStart).toBe("client");
+    await ended;
+    await Promise.resolve();
+    // The next request, after a start that outlasted the call's 30 ms, has 30 ms of its own.
+    expect(deadline.remainingMs()).toBeGreaterThan(20);
+  });
+
   test("a cancelled onExpire never fires, even when a load it waited for ends", async () => {
     const deadline = Deadline.in(5);
     const { server, finish } = loadingServer();
