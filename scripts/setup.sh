@@ -7,9 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The Debian packages of the system-installed servers (CONTRACT §3 profiles): maude, clangd,
-# pylsp (+ pyflakes, without which it reports nothing), ccls and fortls. One dpkg-query answers
-# for all of them, so a ready machine pays one process.
-packages=(maude clangd python3-pylsp python3-pyflakes ccls fortran-language-server)
+# pylsp (+ pyflakes, without which it reports nothing), ccls and fortls; and git, which the tests
+# use to make their throwaway repositories (and lspmcp to find a workspace's files). One
+# dpkg-query answers for all of them, so a ready machine pays one process.
+packages=(maude clangd python3-pylsp python3-pyflakes ccls fortran-language-server git)
 installed="$(dpkg-query --show --showformat='${Package} ${db:Status-Status}\n' "${packages[@]}" 2>/dev/null | awk '$2 == "installed" { print $1 }' || true)"
 missing=()
 for package in "${packages[@]}"; do

@@ -23,6 +23,7 @@ export function renderDefaultToml(plan: DefaultPlan, dir: string, schemaPath: st
     "max_sessions = 4            # live language servers at once",
     "max_result_bytes = 32768    # ceiling on any tool result, in UTF-8 bytes",
     "request_timeout_ms = 30000  # per LSP request; also the diagnostics settle deadline",
+    "start_timeout_ms = 120000   # a server's start; its first load does not count against requests",
     "",
   ];
   for (const server of plan.servers) {

@@ -39,6 +39,10 @@ const BridgeSchema = z
     max_sessions: positiveInt(4, "Live language-server sessions at once; starting one more fails with SessionLimit."),
     max_result_bytes: positiveInt(32768, "Ceiling on any tool result, in UTF-8 bytes of its JSON."),
     request_timeout_ms: positiveInt(30000, "Deadline of each LSP request; also the diagnostics settle deadline."),
+    start_timeout_ms: positiveInt(
+      120000,
+      "Deadline of a language server's start (spawn, initialize, version pin), whatever the call that began it. Until it has passed since the start, time the server spends loading (before its first answer, publish or progress, and while its work-done progress runs) does not count against a call's request_timeout_ms.",
+    ),
     max_open_documents: positiveInt(
       256,
       "Documents each session keeps open; past it the least recently used one is closed (didClose) and reopened from disk when next asked for.",
@@ -125,6 +129,10 @@ const serverFields = {
     .boolean()
     .meta({ default: false })
     .describe("Treat a publishDiagnostics that arrives while the server's work-done progress runs as provisional: only one published with no progress running settles (Biome publishes an empty list while it scans the project)."),
+  ignored_progress: z
+    .array(z.string().min(1))
+    .meta({ default: [] })
+    .describe("Work-done progress tokens that have nothing to do with a document's diagnostics, which the settle rule and the wait for a loading server disregard (ccls's background \"index\", which stays open while the server runs)."),
   settle_barrier: z
     .boolean()
     .meta({ default: false })

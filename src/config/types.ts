@@ -25,6 +25,8 @@ export interface BridgeSettings {
   readonly max_sessions: number;
   readonly max_result_bytes: number;
   readonly request_timeout_ms: number;
+  /** Deadline of a session's start; until it has passed since the start, the server's load does not count against calls. */
+  readonly start_timeout_ms: number;
   readonly max_open_documents: number;
   /** Seconds without a call after which a session is stopped in order; 0: never. */
   readonly idle_stop_s: number;
@@ -67,6 +69,8 @@ export interface ResolvedServer {
   readonly position_encoding: PositionEncoding | null;
   /** Only a publish made with no work-done progress running settles diagnostics (Biome). */
   readonly settle_after_progress: boolean;
+  /** Work-done progress tokens that do not bear on diagnostics (ccls's background `index`). */
+  readonly ignored_progress: readonly string[];
   /** rust-analyzer: diagnostics wait for its analysis and for a `cargo check` run (flycheck). */
   readonly settle_flycheck: boolean;
   /** gopls: every sync of the session is taken in by the server before a wait settles. */

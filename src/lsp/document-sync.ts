@@ -44,6 +44,9 @@ export class DocumentSync {
   // Map order is recency order: a used document is moved to the end.
   private readonly documents = new Map<string, OpenDocument>();
   private readonly holds = new Map<string, number>();
+  // Opens whose didOpen is not sent yet (room is being made first): a second sync of the same
+  // document waits for it, so that no request about the document reaches the server before it.
+  private readonly opening = new Map<string, Promise<void>>();
   // The last version of each closed URI, bounded by the files of the workspace.
   private readonly closedVersions = new Map<string, number>();
   // Every didOpen, didChange and didClose sent gets the next number; the last one per URI is kept.
@@ -59,6 +62,9 @@ export class DocumentSync {
   async sync(uri: string, languageId: string, text: string): Promise<OpenDocument> {
     const refused = this.options.refusal?.("document sync");
     if (refused) throw refused;
+    const opening = this.opening.get(uri);
+    // Its failure is the opening call's to report; this one looks again at what is known.
+    if (opening) await opening.catch(() => {});
     const known = this.documents.get(uri);
     if (known) this.touch(uri, known);
     if (known && known.text === text) return known;
@@ -68,9 +74,17 @@ export class DocumentSync {
       this.closedVersions.delete(uri);
       const document = { uri, languageId, version, text, sentAfterSequence };
       this.documents.set(uri, document);
-      // Room is made first, so that the server never holds more than the cap either.
-      await this.evictPastCap(uri);
-      await this.notify(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version, text } });
+      const open = (async () => {
+        // Room is made first, so that the server never holds more than the cap either.
+        await this.evictPastCap(uri);
+        await this.notify(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version, text } });
+      })();
+      this.opening.set(uri, open);
+      try {
+        await open;
+      } finally {
+        if (this.opening.get(uri) === open) this.opening.delete(uri);
+      }
       return document;
     }
     const document = { ...known, version: known.version + 1, text, sentAfterSequence };

@@ -55,6 +55,8 @@ export interface LspClientOptions {
    * it scans the project, then the real one).
    */
   readonly settleAfterProgress?: boolean;
+  /** Work-done progress tokens that do not bear on diagnostics: not tracked at all (ccls's `index`). */
+  readonly ignoredProgress?: readonly string[];
   /**
    * The profile's `settle_flycheck`: rust-analyzer's diagnostics come from its own analysis
    * (pulled) and from `cargo check` runs (published), each with its own progress.
@@ -106,6 +108,9 @@ export class LspClient {
   private readonly closeListeners = new Set<() => void>();
   private initializeResult: InitializeResult | null = null;
   private pending = 0;
+  private answeredAny = false;
+  private resolveFirstAnswer: () => void = () => {};
+  private readonly firstAnswer = new Promise<void>((resolve) => (this.resolveFirstAnswer = resolve));
   /**
    * Wall-clock time of the connection, before `initialize`: a server cannot have read a
    * workspace file before it (it learns the root in `initialize`), so a file whose mtime is older
@@ -151,6 +156,8 @@ export class LspClient {
       flycheck: client.flycheck,
       events: client.events,
       log: options.log,
+      onWork: () => client.markAnswered(),
+      ignoredProgress: new Set(options.ignoredProgress ?? []),
     });
     // A broken pipe to a dead server must not crash the bridge; the exit is reported elsewhere.
     connection.onError(([error]) => options.log(`jsonrpc: ${error.message}`));
@@ -292,6 +299,8 @@ export class LspClient {
   private markClosed(): void {
     if (this.closed) return;
     this.closed = true;
+    this.progress.clear();
+    this.markAnswered();
     for (const listener of [...this.closeListeners]) listener();
     this.events.emit({ type: "close" });
   }
@@ -330,10 +339,11 @@ export class LspClient {
       );
       this.pending += 1;
       // Answered, refused or dropped with the connection: the server holds it no longer.
-      sent.then(
-        () => (this.pending -= 1),
-        () => (this.pending -= 1),
-      );
+      const answered = (): void => {
+        this.pending -= 1;
+        if (type.method !== InitializeRequest.method) this.markAnswered();
+      };
+      sent.then(answered, answered);
       return await deadline.race(Promise.race([sent, stopped]), type.method, () => cancellation.cancel());
     } catch (error) {
       throw translateRequestError(type.method, error);
@@ -342,6 +352,25 @@ export class LspClient {
       signal?.removeEventListener("abort", onAbort);
       cancellation.dispose();
     }
+  }
+
+  /**
+   * Whether the server has shown its work since `initialize`: answered a request, published
+   * diagnostics or begun work-done progress (or its connection ended). One that has not is still
+   * booting as far as the bridge can tell (tsserver loads itself before it begins the project).
+   */
+  get hasAnswered(): boolean {
+    return this.answeredAny;
+  }
+
+  /** Resolves once `hasAnswered` is true. */
+  whenAnswered(): Promise<void> {
+    return this.firstAnswer;
+  }
+
+  private markAnswered(): void {
+    this.answeredAny = true;
+    this.resolveFirstAnswer();
   }
 
   /** Whether the bridge began shutting this client down (a restart, the bridge's end, or `dispose` with an error). */

@@ -33,6 +33,10 @@ export interface ServerRequestContext {
   readonly events: ServerEvents;
   /** Server log lines (window/logMessage, window/showMessage) go here, never to stdout. */
   readonly log: (line: string) => void;
+  /** The server published diagnostics or began work-done progress: it is past its boot. */
+  readonly onWork: () => void;
+  /** Progress tokens that do not bear on diagnostics: neither tracked nor told (ccls's `index`). */
+  readonly ignoredProgress: ReadonlySet<string>;
 }
 
 /**
@@ -64,6 +68,7 @@ export function handleServerRequests(connection: MessageConnection, context: Ser
   connection.onRequest(DiagnosticRefreshRequest.type, () => undefined);
 
   connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
+    context.onWork();
     if (context.flycheck) {
       context.flycheck.onPublish(params.uri, params.diagnostics);
       context.events.emit({ type: "flycheck-publish", uri: params.uri, diagnostics: params.diagnostics });
@@ -74,7 +79,9 @@ export function handleServerRequests(connection: MessageConnection, context: Ser
   });
   // vscode-jsonrpc owns `$/progress`; tokens nobody registered a handler for arrive here.
   connection.onUnhandledProgress((params) => {
+    if (context.ignoredProgress.has(String(params.token))) return;
     const kind = context.progress.onProgress(params.token, params.value);
+    if (kind === "begin") context.onWork();
     if (kind) context.flycheck?.onProgress(params.token, kind);
     if (kind) context.events.emit({ type: "progress", token: params.token, kind });
   });

@@ -5,7 +5,7 @@ import type { BridgePosition } from "../contract/positions.js";
 import { flattenSymbols } from "../contract/symbol-order.js";
 import { findSymbolByPath, MAX_SYMBOL_CANDIDATES, symbolsNamed, withNamePaths } from "../contract/symbol-path.js";
 import type { RequestOptions } from "../lsp/lsp-client.js";
-import { requestDocumentSymbols } from "../lsp/features/document-symbols.js";
+import { requestOpenDocumentSymbols } from "../lsp/features/document-symbols.js";
 import { convertDocumentSymbols } from "./convert-symbols.js";
 import type { OpenTarget } from "./open-target.js";
 import { findUses } from "./find-uses.js";
@@ -36,7 +36,7 @@ export async function resolvePosition(target: OpenTarget, args: PositionArgs, op
   if (args.symbol !== undefined) {
     if (args.column !== undefined) throw bothGiven();
     if (args.symbol === "") throw new BridgeError("InvalidArguments", "`symbol` is empty: give a name", { fields: ["symbol"] });
-    const answer = await requestDocumentSymbols(client, synced.document.uri, options);
+    const answer = await requestOpenDocumentSymbols(client, synced.document, options);
     const symbols = withNamePaths(flattenSymbols(convertDocumentSymbols(answer, synced.lines, encoding)));
     if (symbolsNamed(symbols, args.symbol).length === 0 && !args.symbol.includes(".")) {
       const things = await findUses(target, args.symbol, args.line, options);

@@ -31,6 +31,7 @@ export class SessionRegistry {
             timings,
             maxOpenDocuments: config.bridge.max_open_documents,
             idleStopMs: config.bridge.idle_stop_s * 1000,
+            startTimeoutMs: config.bridge.start_timeout_ms,
           }),);
       }
     }
@@ -87,7 +88,7 @@ export class SessionRegistry {
       const server = this.config.servers.find((candidate) => candidate.name === serverName);
       const key = keyOf(workspace.name, serverName);
       if (!server || this.sessions.has(key)) continue;
-      this.sessions.set(key, new Session({ workspace, server, logger: this.logger, timings: this.timings, maxOpenDocuments: this.config.bridge.max_open_documents }));
+      this.sessions.set(key, new Session({ workspace, server, logger: this.logger, timings: this.timings, maxOpenDocuments: this.config.bridge.max_open_documents, startTimeoutMs: this.config.bridge.start_timeout_ms }));
     }
   }
 

@@ -1,7 +1,7 @@
 import { BridgeError, errorText } from "../contract/errors.js";
 import type { Logger } from "../contract/logger.js";
 import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
-import { Deadline } from "../contract/deadline.js";
+import { Deadline, type LoadWatch } from "../contract/deadline.js";
 import { LspClient } from "../lsp/lsp-client.js";
 import { setTimeout as delay } from "node:timers/promises";
 import {
@@ -40,6 +40,12 @@ export interface SessionOptions {
   readonly maxOpenDocuments: number;
   /** `idle_stop_s` in ms: a session with no call for this long is stopped in order; 0: never. */
   readonly idleStopMs?: number;
+  /**
+   * `start_timeout_ms`: the start (spawn, initialize, pin) must finish within it, whatever the
+   * deadline of the call that began it; and until it has passed since the start, the server's
+   * work-done progress counts as its load, which calls wait out (see `Deadline`).
+   */
+  readonly startTimeoutMs: number;
   readonly timings?: Partial<SupervisionTimings>;
 }
 
@@ -81,7 +87,7 @@ export interface SessionStatus {
  * wait for what comes after (the restarted session, or `SessionDead` once it is closed): none
  * is ever handed the client that is being shut down.
  */
-export class Session {
+export class Session implements LoadWatch {
   private phase: SessionPhase = "idle";
   private starting: Promise<LspClient> | null = null;
   // The stop (or restart) in progress; callers wait on it before they look at the session.
@@ -91,6 +97,8 @@ export class Session {
   private client: LspClient | null = null;
   private reportedVersion: string | null = null;
   private readyAt: number | null = null;
+  // When the running start began: its load counts until startTimeoutMs after it.
+  private startedAt: number | null = null;
   private restartCount = 0;
   private lastExit: SessionExit | null = null;
   private lastError: BridgeError | null = null;
@@ -123,6 +131,7 @@ export class Session {
   async readyClient(deadline: Deadline, holder?: SessionHolder): Promise<LspClient> {
     if (holder) holder.defer(this.idle.hold());
     else this.idle.touch();
+    deadline.watch(this);
     for (;;) {
       if (this.transition) {
         await deadline.race(this.transition.catch(() => {}), `${this.key} to finish stopping`);
@@ -133,7 +142,9 @@ export class Session {
       if (this.phase === "dead") throw this.deadError();
       if (!this.starting) {
         this.phase = "starting";
-        this.starting = this.start(deadline);
+        this.startedAt = Date.now();
+        // The start has a deadline of its own: a caller that stops waiting does not end it.
+        this.starting = this.start(Deadline.in(this.options.startTimeoutMs));
         this.starting.catch(() => {});
       }
       const client = await deadline.race(this.starting, `starting ${this.key}`);
@@ -201,6 +212,31 @@ export class Session {
     });
   }
 
+  /**
+   * While the session starts, or, within `startTimeoutMs` of its start, has not answered a request
+   * yet or runs work-done progress: when that ends (at the latest when that time has passed).
+   */
+  loading(): Promise<void> | null {
+    if (this.phase === "starting" && this.starting) return this.starting.then(() => {}, () => {});
+    const loadEndsIn = this.startedAt === null ? 0 : this.startedAt + this.options.startTimeoutMs - Date.now();
+    const client = this.client;
+    if (this.phase !== "ready" || !client || loadEndsIn <= 0) return null;
+    const windowEnds = delay(loadEndsIn, undefined, { ref: false });
+    // Booting: ready, but no request answered yet (tsserver loads itself before it answers).
+    if (!client.hasAnswered) return Promise.race([client.whenAnswered(), windowEnds]);
+    if (client.progress.isIdle()) return null;
+    return Promise.race([client.progress.whenIdle(), windowEnds]);
+  }
+
+  /** What the server is still busy with, for a Timeout's message: its start, or its running work-done progress. */
+  busy(): string | null {
+    if (this.phase === "starting") return `${this.key} is still starting`;
+    const client = this.client;
+    if (this.phase !== "ready" || !client || client.progress.isIdle()) return null;
+    const titles = client.progress.runningTitles();
+    return `${this.key} is still loading${titles.length > 0 ? ` (${titles.join(", ")})` : ""}`;
+  }
+
   /** The session as it is now. */
   status(): SessionStatus {
     // An idle session has no process; a dead one keeps its last pids, to say what died.
@@ -255,6 +291,7 @@ export class Session {
         settings: server.settings,
         positionEncoding: server.position_encoding,
         settleAfterProgress: server.settle_after_progress,
+        ignoredProgress: server.ignored_progress,
         settleFlycheck: server.settle_flycheck,
         settleBarrier: server.settle_barrier,
         bridgeWatchesFiles: server.watch_files === "bridge",
@@ -369,6 +406,7 @@ export class Session {
       exit = await Promise.race([spawned.exited, delay(EXIT_REPORT_MS, null, { ref: false })]);
     }
     this.readyAt = null;
+    this.startedAt = null;
     return exit;
   }
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { flattenSymbols, type FlatSymbol } from "../contract/symbol-order.js";
-import { requestDocumentSymbols } from "../lsp/features/document-symbols.js";
+import { requestOpenDocumentSymbols } from "../lsp/features/document-symbols.js";
 import { boundedPage, limitBytes, pageHeading, type PageEnvelope } from "./bounded-answer.js";
 import { filePathArg, limitArg, maxBytesArg, offsetArg, pageFields, RangeSchema, serverArg, wholeNumber, workspaceArg } from "./common-schemas.js";
 import { convertDocumentSymbols } from "../pipeline/convert-symbols.js";
@@ -33,7 +33,7 @@ export const documentSymbolsTool = defineTool({
   outputSchema: z.object({ items: z.array(SymbolItemSchema), ...pageFields }),
   handler: async (args, context) => {
     const { client, synced, file } = await openTarget(context, args);
-    const answer = await requestDocumentSymbols(client, synced.document.uri, { deadline: context.deadline, signal: context.signal });
+    const answer = await requestOpenDocumentSymbols(client, synced.document, { deadline: context.deadline, signal: context.signal });
     const items = flattenSymbols(convertDocumentSymbols(answer, synced.lines, client.positionEncoding));
     return boundedPage(items, args, limitBytes(context.config, args.max_bytes), (page, envelope) => ({
       structured: { items: page, ...envelope },

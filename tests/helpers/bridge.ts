@@ -36,17 +36,22 @@ export function writeConfig(toml: string, dir = tempDir()): string {
  * Starts `lspmcp serve` with the SDK's stdio client and initializes it. Standalone unless
  * `shared`: the suites that test one bridge's own sessions must not attach to another's.
  * `configPath` null starts it with no `--config`, in `options.cwd`; `options.bin` runs that
- * `lspmcp` executable (an installed one) instead of this checkout's build.
+ * `lspmcp` executable (an installed one) instead of this checkout's build. `options.bare` runs the
+ * executable (`bin`, else this checkout's) as a program with no arguments at all, as an MCP
+ * client registers it: `serve`, shared, with the config found from `cwd` (`configPath` must be null).
  */
 export async function startBridge(
   configPath: string | null,
   env: Record<string, string> = {},
-  options: { shared?: boolean; cwd?: string; bin?: string } = {},
+  options: { shared?: boolean; cwd?: string; bin?: string; bare?: boolean } = {},
 ): Promise<Bridge> {
+  if (options.bare && configPath !== null) throw new Error("a bare lspmcp takes no --config");
   // A null config path means none on the command line: discovery or the embedded default from `cwd`.
   const transport = new StdioClientTransport({
-    command: options.bin ?? process.execPath,
-    args: [...(options.bin === undefined ? [BRIDGE_MAIN] : []), "serve", ...(options.shared ? [] : ["--standalone"]), ...(configPath === null ? [] : ["--config", configPath])],
+    command: options.bare ? (options.bin ?? BRIDGE_MAIN) : (options.bin ?? process.execPath),
+    args: options.bare
+      ? []
+      : [...(options.bin === undefined ? [BRIDGE_MAIN] : []), "serve", ...(options.shared ? [] : ["--standalone"]), ...(configPath === null ? [] : ["--config", configPath])],
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LSPMCP_LOG_LEVEL: "warn", ...env },
     stderr: "pipe",
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
@@ -87,19 +92,4 @@ export function positionOf(text: string, needle: string, after = ""): { line: nu
   const line = before.split("\n").length;
   const lineStart = before.lastIndexOf("\n") + 1;
   return { line, column: [...text.slice(lineStart, index)].length + 1 };
-}
-
-/**
- * Calls a tool that must succeed, allowing for a cold server on a busy machine: a `Timeout` (the
- * server still loading its project when the call's deadline passed) is asked again, up to
- * `attempts` times; the server keeps warming meanwhile, so the next call starts further along.
- * Any other failure fails at once.
- */
-export async function okAfterWarmUp<T = Record<string, any>>(bridge: Bridge, name: string, args: Record<string, unknown>, attempts = 3): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    const result = await bridge.call(name, args);
-    if (!result.isError) return result.structuredContent as T;
-    const code = (JSON.parse(result.content[0]!.text) as { error: { code: string } }).error.code;
-    if (code !== "Timeout" || attempt >= attempts) throw new Error(`${name} failed: ${result.content[0]?.text}`);
-  }
 }

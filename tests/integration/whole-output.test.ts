@@ -1,7 +1,7 @@
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { writeConfig } from "../helpers/bridge.js";
+import { type Bridge, startBridge, writeConfig } from "../helpers/bridge.js";
 import { generateNoisyTsWorkspace, profileConfig, type GeneratedTsWorkspace } from "../helpers/generated-workspace.js";
 import { runThroughSlowReader, runToFile, runWithEarlyClose } from "../helpers/slow-reader.js";
 import { tempDir } from "../helpers/temp.js";
@@ -93,6 +93,50 @@ describe("the other commands through a slow pipe reader", () => {
     for (let i = 0; i < 2_000; i++) lines.push(`[[workspace]]\nname = "${long}-${i}"\nroot = "."\nservers = ["c"]\n`);
     writeFileSync(join(dir, "valid.toml"), lines.join(""));
     const result = await runWithEarlyClose(["validate", "--config", join(dir, "valid.toml")], { cwd: dir, deadlineMs: 30_000 });
+    expect(result.signal).toBeNull();
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toMatch(STACK_TRACE);
+  });
+});
+
+describe("status of a running shared server through a pipe", () => {
+  // 1,000 sessions with 200-character workspace names: over 200 KiB of text, several pipe buffers.
+  const SESSIONS = 1_000;
+  let dir: string;
+  let config: string;
+  let bridge: Bridge;
+
+  beforeAll(async () => {
+    dir = tempDir();
+    const long = "s".repeat(200);
+    const toml = ['[shared]\nlease_dir = "leases"\nlinger_ms = 200\n\n[[server]]\nname = "c"\nprofile = "clangd"\n'];
+    for (let i = 0; i < SESSIONS; i++) toml.push(`[[workspace]]\nname = "${long}-${i}"\nroot = "."\nservers = ["c"]\n`);
+    config = writeConfig(toml.join(""), dir);
+    bridge = await startBridge(config, {}, { shared: true });
+    // Answered by the shared server itself (ResultTooLarge: 1,000 sessions do not fit one answer),
+    // so its lease is in place once this returns.
+    expect(JSON.parse((await bridge.call("session_status")).content[0]!.text).error.code).toBe("ResultTooLarge");
+  });
+  afterAll(async () => bridge?.close());
+
+  test.each(["text", "json"])("--format %s: a slow reader gets every session", async (format) => {
+    const piped = await runThroughSlowReader(["status", "--config", config, "--format", format], { cwd: dir });
+    expect(piped.code, piped.other).toBe(0);
+    expect(piped.bytes.length).toBeGreaterThan(200 * 1024);
+    const text = piped.bytes.toString("utf8");
+    if (format === "json") {
+      const report = JSON.parse(text) as { shared: boolean; sessions: { workspace: string }[] };
+      expect(report.shared).toBe(true);
+      expect(report.sessions.map((session) => session.workspace)).toEqual(Array.from({ length: SESSIONS }, (_, i) => `${"s".repeat(200)}-${i}`));
+    } else {
+      expect(text).toMatch(new RegExp(`^sessions: ${SESSIONS}$`, "m"));
+      expect(text.split("\n").filter((line) => /^ {2}s+-\d+\/c: idle, 0 processes$/.test(line))).toHaveLength(SESSIONS);
+      expect(text.endsWith(`${"s".repeat(200)}-${SESSIONS - 1}/c: idle, 0 processes\n`)).toBe(true);
+    }
+  });
+
+  test("a reader that closes early ends status quietly with its exit code", async () => {
+    const result = await runWithEarlyClose(["status", "--config", config], { cwd: dir, deadlineMs: 30_000 });
     expect(result.signal).toBeNull();
     expect(result.code).toBe(0);
     expect(result.stderr).not.toMatch(STACK_TRACE);

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { okAfterWarmUp, startBridge, type Bridge } from "../helpers/bridge.js";
+import { startBridge, type Bridge } from "../helpers/bridge.js";
 import { REPO } from "../helpers/paths.js";
 import { requireBinary } from "../helpers/require-binary.js";
 import { BROKEN_TS, tempRepo, type TempRepo } from "../helpers/temp-repo.js";
@@ -42,9 +42,9 @@ describe("the packed and installed lspmcp", () => {
 
   test("serve with no config answers from its own pinned servers and its own Maude server", { timeout: 300_000 }, async () => {
     bridge = await startBridge(null, { TMPDIR: work }, { bin, cwd: join(repo.root, "src") });
-    const ts = await okAfterWarmUp(bridge!, "diagnostics", { path: "src/app.ts" });
+    const ts = await bridge!.ok("diagnostics", { path: "src/app.ts" });
     expect(ts.items).toEqual([expect.objectContaining({ code: "2322", severity: "error" })]);
-    const maude = await okAfterWarmUp(bridge!, "diagnostics", { path: "spec/broken.maude" });
+    const maude = await bridge!.ok("diagnostics", { path: "spec/broken.maude" });
     expect(maude.items).toEqual([expect.objectContaining({ severity: "warning", range: expect.objectContaining({ start: expect.objectContaining({ line: 6 }) }) })]);
     const { sessions } = await bridge.ok("session_status");
     expect(sessions.map((session: any) => [session.server, session.reported_version])).toEqual([

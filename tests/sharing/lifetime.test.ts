@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Bridge } from "../helpers/bridge.js";
 import { BRIDGE_MAIN } from "../helpers/paths.js";
 import { pollUntil } from "../helpers/poll.js";
-import { type Proc } from "../helpers/proc.js";
+import type { Proc } from "../helpers/proc.js";
 import { expectGoneWithin, GateClock, goneWithin } from "../helpers/gate-clock.js";
 import { leaseFileName, leaseOf, SharedRun, sharedFixture, supervisors, treeOf, tsServers } from "./helpers/shared.js";
 

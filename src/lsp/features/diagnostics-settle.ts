@@ -44,14 +44,14 @@ function waitForSettle(client: LspClient, document: OpenDocument, { deadline, si
     // Pulls are cancelled when the wait ends for any reason, through this one signal.
     const pulls = new AbortController();
     const stopEvents = client.events.subscribe((event) => feed(event));
-    const timer = setTimeout(() => feed({ type: "deadline" }), deadline.remainingMs());
+    const stopTimer = deadline.onExpire(() => feed({ type: "deadline" }));
     const onAbort = (): void => feed({ type: "deadline" });
     signal?.addEventListener("abort", onAbort, { once: true });
 
     function finish(outcome: () => void): void {
       done = true;
       stopEvents();
-      clearTimeout(timer);
+      stopTimer();
       signal?.removeEventListener("abort", onAbort);
       pulls.abort();
       outcome();

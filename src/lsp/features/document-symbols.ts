@@ -1,6 +1,8 @@
 import { DocumentSymbolRequest, type DocumentSymbol, type SymbolInformation } from "vscode-languageserver-protocol";
 import { BridgeError } from "../../contract/errors.js";
+import type { OpenDocument } from "../document-sync.js";
 import type { LspClient, RequestOptions } from "../lsp-client.js";
+import { awaitNavigationReady, isNavigationReady } from "./navigation-readiness.js";
 
 /** The two shapes LSP allows: a hierarchy, or a flat list (which callers nest by range). */
 export type DocumentSymbolAnswer =
@@ -18,4 +20,18 @@ export async function requestDocumentSymbols(client: LspClient, uri: string, opt
   const first = symbols[0];
   if (first && "location" in first) return { kind: "flat", symbols: symbols as SymbolInformation[] };
   return { kind: "hierarchical", symbols: symbols as DocumentSymbol[] };
+}
+
+/**
+ * The symbols of an open document, never an early empty outline: a server that has not taken the
+ * opened document in yet may answer [] (bash-language-server before it has analysed the file,
+ * graphql-language-service before it has loaded its config). An empty answer before the document
+ * is known ready is asked again once it is (`awaitNavigationReady`); a non-empty one, or any answer
+ * once ready, is the server's word.
+ */
+export async function requestOpenDocumentSymbols(client: LspClient, document: OpenDocument, options: RequestOptions): Promise<DocumentSymbolAnswer> {
+  const answer = await requestDocumentSymbols(client, document.uri, options);
+  if (answer.symbols.length > 0 || isNavigationReady(document)) return answer;
+  await awaitNavigationReady(client, document, options);
+  return requestDocumentSymbols(client, document.uri, options);
 }

@@ -23,6 +23,11 @@ const ready = new WeakSet<OpenDocument>();
  *
  * Fails with `Timeout` at the deadline, like any wait of the bridge.
  */
+/** Whether `document` (this version) is known ready: `awaitNavigationReady` would wait for nothing. */
+export function isNavigationReady(document: OpenDocument): boolean {
+  return ready.has(document);
+}
+
 export async function awaitNavigationReady(client: LspClient, document: OpenDocument, options: RequestOptions): Promise<void> {
   if (ready.has(document)) return;
   if (supportsTsserverDiagnostics(client)) {

@@ -28,7 +28,7 @@ servers = ["one"]
     // The test runs with cwd = the repository, so these paths can only come from the file's folder.
     const config = await loadConfig(join(dir, "bridge.toml"));
     expect(config.configPath).toBe(join(dir, "bridge.toml"));
-    expect(config.bridge).toEqual({ max_sessions: 4, max_result_bytes: 32768, request_timeout_ms: 30000, max_open_documents: 256, idle_stop_s: 0 });
+    expect(config.bridge).toEqual({ max_sessions: 4, max_result_bytes: 32768, request_timeout_ms: 30000, start_timeout_ms: 120000, max_open_documents: 256, idle_stop_s: 0 });
     expect(config.servers).toEqual([
       {
         name: "one",
@@ -39,6 +39,7 @@ servers = ["one"]
         languages: [{ id: "one", extensions: [".one", ".two"], filenames: [] }],
         position_encoding: null,
         settle_after_progress: false,
+        ignored_progress: [],
         settle_flycheck: false,
         settle_barrier: false,
         watch_files: "server",
@@ -76,7 +77,7 @@ exclude = ["build/**"]
 `,
     });
     const config = await loadConfig(join(dir, "bridge.toml"));
-    expect(config.bridge).toEqual({ max_sessions: 2, max_result_bytes: 1000, request_timeout_ms: 5, max_open_documents: 256, idle_stop_s: 600 });
+    expect(config.bridge).toEqual({ max_sessions: 2, max_result_bytes: 1000, request_timeout_ms: 5, start_timeout_ms: 120000, max_open_documents: 256, idle_stop_s: 600 });
     expect(config.servers[0]).toMatchObject({
       args: ["--stdio"],
       max_rss_mb: 2048,

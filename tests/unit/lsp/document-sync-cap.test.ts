@@ -63,4 +63,20 @@ describe("DocumentSync's cap on open documents", () => {
     expect(sync.get("b")).toBe(document);
     expect(closed).toEqual([]);
   });
+
+  test("a second call on a document whose reopen is still making room waits until its didOpen is sent", async () => {
+    // The soak's empty document_symbols (docs/reliability.md): the reopen waited for a didClose
+    // to be written, and a second call on the same document, finding it already in the map,
+    // sent its request before the didOpen: tsls answers a document it does not have with [].
+    const { sync, sent } = syncWithCap(1);
+    await sync.sync("a", "x", "A");
+    await sync.sync("b", "x", "B"); // a is closed
+    const first = sync.sync("a", "x", "A");
+    const second = sync.sync("a", "x", "A").then((document) => {
+      sent.push(`second call's request on ${document.uri}`);
+      return document;
+    });
+    expect(await second).toBe(await first);
+    expect(sent).toEqual(["didOpen a v1", "didClose a", "didOpen b v1", "didClose b", "didOpen a v2", "second call's request on a"]);
+  });
 });

@@ -7,8 +7,10 @@ import { afterEach, describe, expect, test } from "vitest";
 import { readLease } from "../../../src/sharing/lease-file.js";
 import { leasePaths, prepareLeaseDir } from "../../../src/sharing/lease-location.js";
 
-// Giving a file away (chown) needs root, which CI and this project's machines are.
+// Giving a file away (chown) needs root, which CI is; a developer who is not root (README: setup
+// uses sudo) gets paths that root owns instead.
 const NOBODY = 65534;
+const isRoot = process.getuid!() === 0;
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
@@ -23,6 +25,10 @@ describe("lease ownership", () => {
     const path = join(tempDir(), "x.lease");
     writeFileSync(path, "{}", { mode: 0o600 });
     expect(readLease(path)).toMatchObject({ state: "corrupt", reason: "not an lspmcp lease" });
+    if (!isRoot) {
+      expect(readLease("/etc/passwd")).toEqual({ state: "corrupt", reason: "owned by uid 0, not by this user" });
+      return;
+    }
     chownSync(path, NOBODY, NOBODY);
     expect(readLease(path)).toEqual({ state: "corrupt", reason: `owned by uid ${NOBODY}, not by this user` });
   });
@@ -39,6 +45,10 @@ describe("lease ownership", () => {
   });
 
   test("a lease folder of another user is refused", () => {
+    if (!isRoot) {
+      expect(() => prepareLeaseDir(leasePaths("/x/bridge.toml", "/etc"))).toThrow("belongs to uid 0");
+      return;
+    }
     const dir = join(tempDir(), "leases");
     mkdirSync(dir, { mode: 0o700 });
     chownSync(dir, NOBODY, NOBODY);

@@ -1,0 +1,60 @@
+// A user's first call on a project that a cold tsserver takes longer to load than the call's
+// request_timeout_ms (CONTRACT §4.2 "Startup", docs/contract-notes.md): the time the server spends
+// starting and loading (typescript-language-server's "Initializing JS/TS language features…"
+// progress) does not count against the call, so the first call answers, and answers as a later
+// one does. A real tsserver on a generated 13 MB project, whose load takes seconds on any machine.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type Bridge, startBridge, writeConfig } from "../helpers/bridge.js";
+import { tempDir } from "../helpers/temp.js";
+
+const REQUEST_TIMEOUT_MS = 2000;
+let root: string;
+let bridge: Bridge;
+
+/** 800 files of 100 interfaces and functions each; `src/app.ts` imports and calls `f0_0`. */
+function largeProject(): string {
+  const dir = tempDir("lspmcp-large-ts-");
+  mkdirSync(join(dir, "src"));
+  writeFileSync(join(dir, "tsconfig.json"), '{ "compilerOptions": { "strict": true, "lib": ["ES2022"], "types": [], "noEmit": true }, "include": ["src"] }\n');
+  for (let file = 0; file < 800; file++) {
+    let text = "";
+    for (let item = 0; item < 100; item++) {
+      const name = `${file}_${item}`;
+      text += `export interface I${name} { a: number; b: string; c: I${name}[]; }\n`;
+      text += `export function f${name}(x: I${name}): number { return x.a + ${item}; }\n`;
+    }
+    writeFileSync(join(dir, "src", `m${file}.ts`), text);
+  }
+  writeFileSync(join(dir, "src/app.ts"), 'import { f0_0 } from "./m0";\n\nexport const total: number = f0_0({ a: 1, b: "", c: [] });\n');
+  return dir;
+}
+
+beforeAll(async () => {
+  root = largeProject();
+  bridge = await startBridge(
+    writeConfig(
+      `[bridge]\nrequest_timeout_ms = ${REQUEST_TIMEOUT_MS}\n\n[[server]]\nname = "typescript"\nprofile = "typescript"\n\n[[workspace]]\nname = "large"\nroot = ${JSON.stringify(root)}\nservers = ["typescript"]\n`,
+    ),
+  );
+});
+afterAll(async () => bridge?.close());
+
+describe("a first call on a project that takes longer to load than request_timeout_ms", () => {
+  test("answers once the server has loaded, exactly as a later call does", async () => {
+    const started = Date.now();
+    const first = await bridge.call("definition", { path: "src/app.ts", symbol: "f0_0" });
+    const took = Date.now() - started;
+    expect(first.isError ?? false, first.content[0]?.text).toBe(false);
+    // The call outlasted its own deadline: the start and the project load were not counted.
+    expect(took).toBeGreaterThan(REQUEST_TIMEOUT_MS);
+    const items = (first.structuredContent as { items: { path: string; text: string }[] }).items;
+    expect(items.map((item) => `${item.path}: ${item.text}`)).toEqual(["src/m0.ts: export function f0_0(x: I0_0): number { return x.a + 0; }"]);
+
+    const again = await bridge.call("definition", { path: "src/app.ts", symbol: "f0_0" });
+    expect(again.structuredContent).toEqual(first.structuredContent);
+    const { sessions } = await bridge.ok("session_status");
+    expect(sessions[0]).toMatchObject({ state: "ready", restarts: 0 });
+  });
+});
