@@ -2,7 +2,7 @@
 // `lspmcp` exactly as a user registers it (README: `{ "command": "lspmcp" }`) — the bin found on
 // PATH and run as a program (its #! line), no arguments, no config — in a temp repo.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
