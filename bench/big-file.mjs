@@ -30,7 +30,9 @@ writeFileSync(
     `[[workspace]]\nname = "ws"\nroot = ${JSON.stringify(root)}\nservers = ["fake"]\n`,
 );
 // The hostile test's file: one symbol per 64 lines, a diagnostic and an emoji on the last line.
-const block = "fn f0123456789 padding padding padding padding padding padding padding\n" + "  let x = 1; // padding padding padding padding padding padding pad\n".repeat(63);
+const block =
+  "fn f0123456789 padding padding padding padding padding padding padding\n" +
+  "  let x = 1; // padding padding padding padding padding padding pad\n".repeat(63);
 const blocks = Math.ceil((20 * 1024 * 1024) / block.length);
 const lastLine = blocks * 64 + 1;
 writeFileSync(join(root, "big.fk"), block.repeat(blocks) + "bad 😀 end\n");
@@ -85,7 +87,10 @@ summary.ok = summary.best_diagnostics_ms <= TARGET_DIAGNOSTICS_MS;
 if (argv.includes("--json")) console.log(JSON.stringify(summary, null, 2));
 else {
   console.log(`big-file bench: ${summary.bytes} bytes, ${RUNS} runs`);
-  for (const r of runs) console.log(`  diagnostics ${r.diagnostics_ms} ms, three calls ${r.three_calls_ms} ms; CPU bridge ${r.bridge_cpu_ms} ms, server ${r.server_cpu_ms} ms; bridge peak RSS ${(r.bridge_peak_rss_kib / 1024).toFixed(0)} MiB`);
+  for (const r of runs)
+    console.log(
+      `  diagnostics ${r.diagnostics_ms} ms, three calls ${r.three_calls_ms} ms; CPU bridge ${r.bridge_cpu_ms} ms, server ${r.server_cpu_ms} ms; bridge peak RSS ${(r.bridge_peak_rss_kib / 1024).toFixed(0)} MiB`,
+    );
   console.log(`  best diagnostics ${summary.best_diagnostics_ms} ms (target ${TARGET_DIAGNOSTICS_MS} ms): ${summary.ok ? "ok" : "SLOWER"}`);
 }
 process.exitCode = summary.ok ? 0 : 1;

@@ -149,7 +149,9 @@ async function directNavigation() {
   for (const c of NAV_CASES) {
     const path = join(NAV, c.file);
     const uri = pathToFileURL(path).href;
-    await connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "typescript", version: 1, text: readFileSync(path, "utf8") } });
+    await connection.sendNotification("textDocument/didOpen", {
+      textDocument: { uri, languageId: "typescript", version: 1, text: readFileSync(path, "utf8") },
+    });
     const at = navAt(c);
     params[c.op] = { textDocument: { uri }, position: { line: at.line - 1, character: at.character }, context: { includeDeclaration: true } };
   }
@@ -166,7 +168,10 @@ async function bridgeNavigation() {
   const dir = mkdtempSync(join(tmpdir(), "lspmcp-bench-nav-config-"));
   const config = join(dir, "bridge.toml");
   // Large enough for all 501 references in one page.
-  writeFileSync(config, `[bridge]\nmax_result_bytes = 1048576\nrequest_timeout_ms = 300000\n[[server]]\nname = "typescript"\nprofile = "typescript"\n[[workspace]]\nname = "nav"\nroot = ${JSON.stringify(NAV)}\nservers = ["typescript"]\n`);
+  writeFileSync(
+    config,
+    `[bridge]\nmax_result_bytes = 1048576\nrequest_timeout_ms = 300000\n[[server]]\nname = "typescript"\nprofile = "typescript"\n[[workspace]]\nname = "nav"\nroot = ${JSON.stringify(NAV)}\nservers = ["typescript"]\n`,
+  );
   const bridge = await startBridge(config);
   const out = {};
   for (const c of NAV_CASES) {

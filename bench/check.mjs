@@ -133,7 +133,9 @@ for (const files of SIZES) {
   // The change: one module in the middle gets another body (same exports), as an edit usually does.
   const edited = Math.floor(files / 2) + 1;
   const { cold, warm, rss } = await folderCalls(root, files, () => writeFileSync(join(root, "src", `f${edited}.ts`), tsModule(edited, 1)));
-  console.log(`  diagnostics "." from bridge spawn ${cold.ms.toFixed(0)} ms; after one file changed ${warm.ms.toFixed(0)} ms; bridge peak RSS ${rss?.toFixed(1)} MiB`);
+  console.log(
+    `  diagnostics "." from bridge spawn ${cold.ms.toFixed(0)} ms; after one file changed ${warm.ms.toFixed(0)} ms; bridge peak RSS ${rss?.toFixed(1)} MiB`,
+  );
   console.log(`  cold "." / tsc: wall ${ratio(cold.ms, tsc.ms)} (target <= 1.5x)`);
   console.log(`  warm "." after one change / cold tsc: wall ${ratio(warm.ms, tsc.ms)} (target <= 0.3x at 2,000 files)`);
   results.push({ files, wall: check.ms / tsc.ms, cpu: check.cpuMs / tsc.cpuMs });
@@ -141,7 +143,9 @@ for (const files of SIZES) {
 }
 if (results.length > 1) {
   const [a, b] = [results[0], results[1]];
-  console.log(`check / tsc from ${a.files} to ${b.files} files: wall ${a.wall.toFixed(2)}x -> ${b.wall.toFixed(2)}x (${(b.wall / a.wall).toFixed(2)}x, target <= 1.15x), cpu ${a.cpu.toFixed(2)}x -> ${b.cpu.toFixed(2)}x`);
+  console.log(
+    `check / tsc from ${a.files} to ${b.files} files: wall ${a.wall.toFixed(2)}x -> ${b.wall.toFixed(2)}x (${(b.wall / a.wall).toFixed(2)}x, target <= 1.15x), cpu ${a.cpu.toFixed(2)}x -> ${b.cpu.toFixed(2)}x`,
+  );
 }
 if (REAL) {
   // The vendored real project: ajv's sources under its own strict tsconfig (tests/fixtures/differential).
@@ -157,19 +161,21 @@ if (REAL) {
 
 // Python: pyright's own CLI against check with the pyright profile, on the same folder.
 if (PYTHON_FILES > 0) {
-const py = mkdtempSync(join(tmpdir(), "lspmcp-bench-py-"));
-mkdirSync(join(py, "pkg"));
-writeFileSync(join(py, "pkg", "__init__.py"), "");
-for (let i = 0; i < PYTHON_FILES; i++) {
-  const body = i % 10 === 0 ? `VALUE_${i}: int = "x"\n` : `def f${i}(a: int) -> int:\n    return a * ${i}\n`;
-  writeFileSync(join(py, "pkg", `m${i}.py`), body);
-}
-writeFileSync(join(py, "bridge.toml"), config("pyright"));
-const pyright = await timed(join(REPO, "node_modules/.bin/pyright"), ["pkg"], py);
-const pyCheck = await timed(process.execPath, [MAIN, "check", "--config", "bridge.toml", "--quiet", "--format", "json"], py);
-const pyErrors = /(\d+) errors?/.exec(pyright.stdout)?.[1];
-const pyFindings = pyCheck.status === 1 || pyCheck.status === 0 ? JSON.parse(pyCheck.stdout).summary.errors : `exit ${pyCheck.status}`;
-console.log(`${PYTHON_FILES + 1} Python files: ${line("pyright CLI", pyright)} (${pyErrors} errors); ${line("lspmcp check", pyCheck)} (${pyFindings} errors)`);
-console.log(`  check / pyright: wall ${ratio(pyCheck.ms, pyright.ms)}, cpu ${ratio(pyCheck.cpuMs, pyright.cpuMs)} (target <= 1.3x)`);
-rmSync(py, { recursive: true, force: true });
+  const py = mkdtempSync(join(tmpdir(), "lspmcp-bench-py-"));
+  mkdirSync(join(py, "pkg"));
+  writeFileSync(join(py, "pkg", "__init__.py"), "");
+  for (let i = 0; i < PYTHON_FILES; i++) {
+    const body = i % 10 === 0 ? `VALUE_${i}: int = "x"\n` : `def f${i}(a: int) -> int:\n    return a * ${i}\n`;
+    writeFileSync(join(py, "pkg", `m${i}.py`), body);
+  }
+  writeFileSync(join(py, "bridge.toml"), config("pyright"));
+  const pyright = await timed(join(REPO, "node_modules/.bin/pyright"), ["pkg"], py);
+  const pyCheck = await timed(process.execPath, [MAIN, "check", "--config", "bridge.toml", "--quiet", "--format", "json"], py);
+  const pyErrors = /(\d+) errors?/.exec(pyright.stdout)?.[1];
+  const pyFindings = pyCheck.status === 1 || pyCheck.status === 0 ? JSON.parse(pyCheck.stdout).summary.errors : `exit ${pyCheck.status}`;
+  console.log(
+    `${PYTHON_FILES + 1} Python files: ${line("pyright CLI", pyright)} (${pyErrors} errors); ${line("lspmcp check", pyCheck)} (${pyFindings} errors)`,
+  );
+  console.log(`  check / pyright: wall ${ratio(pyCheck.ms, pyright.ms)}, cpu ${ratio(pyCheck.cpuMs, pyright.cpuMs)} (target <= 1.3x)`);
+  rmSync(py, { recursive: true, force: true });
 }

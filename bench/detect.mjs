@@ -52,7 +52,9 @@ try {
   console.log(`files: ${FILES + 2} tracked; scanned ${plan.detected.scanned} via ${plan.detected.via}; chose ${plan.servers.map((s) => s.name).join(", ")}`);
   console.log(`git ls-files alone (baseline): ${baseline.wall.toFixed(0)} ms wall, ${baseline.cpu} ms CPU (median of ${RUNS})`);
   console.log(`planDefault:                   ${detect.wall.toFixed(0)} ms wall, ${detect.cpu} ms CPU (median of ${RUNS})`);
-  console.log(`ratio planDefault / git ls-files: ${(detect.wall / baseline.wall).toFixed(2)} wall, ${(detect.cpu / Math.max(10, baseline.cpu)).toFixed(2)} CPU`);
+  console.log(
+    `ratio planDefault / git ls-files: ${(detect.wall / baseline.wall).toFixed(2)} wall, ${(detect.cpu / Math.max(10, baseline.cpu)).toFixed(2)} CPU`,
+  );
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

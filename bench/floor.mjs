@@ -84,9 +84,11 @@ async function direct() {
   // What lspmcp asks typescript-language-server for a file's settled diagnostics (tsserver's sync
   // diagnostics; its pushes can never be known complete), here straight from the server.
   const file = join(WORKSPACE, FILE);
-  await Promise.all(["syntacticDiagnosticsSync", "semanticDiagnosticsSync", "suggestionDiagnosticsSync"].map((command) =>
-    connection.sendRequest("workspace/executeCommand", { command: "typescript.tsserverRequest", arguments: [command, { file, includeLinePosition: false }] }),
-  ));
+  await Promise.all(
+    ["syntacticDiagnosticsSync", "semanticDiagnosticsSync", "suggestionDiagnosticsSync"].map((command) =>
+      connection.sendRequest("workspace/executeCommand", { command: "typescript.tsserverRequest", arguments: [command, { file, includeLinePosition: false }] }),
+    ),
+  );
   const firstDiagnostics = performance.now() - t0;
   const position = { line: AT.line - 1, character: AT.character };
   for (let i = 0; i < 200 && !(await connection.sendRequest("textDocument/hover", { textDocument: { uri }, position })); i++);
@@ -110,7 +112,10 @@ function transportFor(standalone) {
 function launch(standalone) {
   const args = ["serve", ...(standalone ? ["--standalone"] : []), "--config", CONFIG];
   if (!PROFILE) return { command: MAIN, args };
-  const leanFlags = readFileSync(MAIN, "utf8").split("\n", 1)[0].split(" ").filter((word) => word.startsWith("--"));
+  const leanFlags = readFileSync(MAIN, "utf8")
+    .split("\n", 1)[0]
+    .split(" ")
+    .filter((word) => word.startsWith("--"));
   return { command: process.execPath, args: [...leanFlags, "--cpu-prof", `--cpu-prof-dir=${PROFILE}`, MAIN, ...args] };
 }
 
@@ -122,7 +127,10 @@ function launch(standalone) {
 async function wireReady(standalone) {
   const { command, args } = launch(standalone);
   const t0 = performance.now();
-  const child = spawn(command, args, { stdio: ["pipe", "pipe", "ignore"], env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LSPMCP_LOG_LEVEL: "warn" } });
+  const child = spawn(command, args, {
+    stdio: ["pipe", "pipe", "ignore"],
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LSPMCP_LOG_LEVEL: "warn" },
+  });
   const answers = new Map();
   let buffered = "";
   child.stdout.setEncoding("utf8").on("data", (data) => {
@@ -165,7 +173,11 @@ async function start(standalone) {
 async function readiness(standalone) {
   const runs = [];
   for (let i = 0; i < READY_RUNS; i++) runs.push(await wireReady(standalone));
-  const median = (key) => quantile(runs.map((r) => r[key]), 0.5);
+  const median = (key) =>
+    quantile(
+      runs.map((r) => r[key]),
+      0.5,
+    );
   return { ready: median("ready"), initialize: median("initialize"), toolsList: median("toolsList") };
 }
 
@@ -198,7 +210,12 @@ async function cpuPerCall(client, pids) {
 }
 
 async function fourReady(client) {
-  for (const [server, path] of [["typescript", FILE], ["pyright", "src/inventory.py"], ["clangd", "src/matrix.c"], ["bash", "run.sh"]]) {
+  for (const [server, path] of [
+    ["typescript", FILE],
+    ["pyright", "src/inventory.py"],
+    ["clangd", "src/matrix.c"],
+    ["bash", "run.sh"],
+  ]) {
     const result = await client.callTool({ name: "document_symbols", arguments: { server, path } }, undefined, LONG);
     if (result.isError) throw new Error(`${server}: ${result.content[0].text}`);
   }
@@ -258,30 +275,86 @@ const r = results;
 const rows = [];
 const row = (what, measured, target, ok, ratio) => rows.push({ what, measured, target, ok, ratio });
 const ms = (x) => `${x.toFixed(2)} ms`;
-row("ready standalone (spawn → initialize + tools/list)", ms(r.standaloneReady.ready), "< 150 ms", r.standaloneReady.ready < 150, `initialize ${ms(r.standaloneReady.initialize)}`);
-row("ready default (spawn → initialize + tools/list)", ms(r.attachedReady.ready), "< 150 ms", r.attachedReady.ready < 150, `initialize ${ms(r.attachedReady.initialize)}`);
+row(
+  "ready standalone (spawn → initialize + tools/list)",
+  ms(r.standaloneReady.ready),
+  "< 150 ms",
+  r.standaloneReady.ready < 150,
+  `initialize ${ms(r.standaloneReady.initialize)}`,
+);
+row(
+  "ready default (spawn → initialize + tools/list)",
+  ms(r.attachedReady.ready),
+  "< 150 ms",
+  r.attachedReady.ready < 150,
+  `initialize ${ms(r.attachedReady.initialize)}`,
+);
 row("tools/list standalone", ms(r.standaloneReady.toolsList), "< 5 ms", r.standaloneReady.toolsList < 5, "");
 row("tools/list default", ms(r.attachedReady.toolsList), "< 5 ms", r.attachedReady.toolsList < 5, "");
-for (const [label, value] of [["standalone", r.standaloneFirst], ["default", r.attachedFirst]]) {
-  row(`first diagnostics from spawn, ${label}`, ms(value), `< direct ${ms(r.direct.firstDiagnostics)} + 100 ms`, value < r.direct.firstDiagnostics + 100, `${(value / r.direct.firstDiagnostics).toFixed(2)}x direct`);
+for (const [label, value] of [
+  ["standalone", r.standaloneFirst],
+  ["default", r.attachedFirst],
+]) {
+  row(
+    `first diagnostics from spawn, ${label}`,
+    ms(value),
+    `< direct ${ms(r.direct.firstDiagnostics)} + 100 ms`,
+    value < r.direct.firstDiagnostics + 100,
+    `${(value / r.direct.firstDiagnostics).toFixed(2)}x direct`,
+  );
 }
-for (const [op, name] of [["hover", "hover"], ["symbols", "document_symbols"]]) {
-  for (const [mode, figures, p50Target, p95Target] of [["standalone", r.standalone, 0.5, null], ["default", r.attached, 1.0, 2.0]]) {
+for (const [op, name] of [
+  ["hover", "hover"],
+  ["symbols", "document_symbols"],
+]) {
+  for (const [mode, figures, p50Target, p95Target] of [
+    ["standalone", r.standalone, 0.5, null],
+    ["default", r.attached, 1.0, 2.0],
+  ]) {
     const added50 = figures[op].p50 - r.direct[op].p50;
     const added95 = figures[op].p95 - r.direct[op].p95;
-    row(`${name} ${mode} p50 added`, `${ms(added50)} (${ms(figures[op].p50)} vs ${ms(r.direct[op].p50)})`, `< ${p50Target} ms`, added50 < p50Target, `${(figures[op].p50 / r.direct[op].p50).toFixed(2)}x direct`);
+    row(
+      `${name} ${mode} p50 added`,
+      `${ms(added50)} (${ms(figures[op].p50)} vs ${ms(r.direct[op].p50)})`,
+      `< ${p50Target} ms`,
+      added50 < p50Target,
+      `${(figures[op].p50 / r.direct[op].p50).toFixed(2)}x direct`,
+    );
     if (p95Target !== null) {
-      row(`${name} ${mode} p95 added`, `${ms(added95)} (${ms(figures[op].p95)} vs ${ms(r.direct[op].p95)})`, `< ${p95Target} ms`, added95 < p95Target, `${(figures[op].p95 / r.direct[op].p95).toFixed(2)}x direct`);
+      row(
+        `${name} ${mode} p95 added`,
+        `${ms(added95)} (${ms(figures[op].p95)} vs ${ms(r.direct[op].p95)})`,
+        `< ${p95Target} ms`,
+        added95 < p95Target,
+        `${(figures[op].p95 / r.direct[op].p95).toFixed(2)}x direct`,
+      );
     }
   }
 }
-for (const [label, value] of [["standalone bridge", r.standaloneCpu], ["forwarder", r.forwarderCpu], ["shared server", r.sharedCpu]]) {
+for (const [label, value] of [
+  ["standalone bridge", r.standaloneCpu],
+  ["forwarder", r.forwarderCpu],
+  ["shared server", r.sharedCpu],
+]) {
   row(`CPU per hover, ${label} (${CPU_CALLS} calls)`, `${value.toFixed(3)} ms`, "< 0.3 ms", value < 0.3, `${(value / 0.3).toFixed(2)}x target`);
 }
-row(`RSS standalone bridge, ${r.standaloneSessions} ready sessions`, `${r.standaloneRss.toFixed(1)} MiB`, "< 80 MiB", r.standaloneRss < 80, `${(r.standaloneRss / 80).toFixed(2)}x target`);
-row(`RSS shared server, ${r.sharedSessions} ready sessions`, `${r.sharedRss.toFixed(1)} MiB`, "< 80 MiB", r.sharedRss < 80, `${(r.sharedRss / 80).toFixed(2)}x target`);
+row(
+  `RSS standalone bridge, ${r.standaloneSessions} ready sessions`,
+  `${r.standaloneRss.toFixed(1)} MiB`,
+  "< 80 MiB",
+  r.standaloneRss < 80,
+  `${(r.standaloneRss / 80).toFixed(2)}x target`,
+);
+row(
+  `RSS shared server, ${r.sharedSessions} ready sessions`,
+  `${r.sharedRss.toFixed(1)} MiB`,
+  "< 80 MiB",
+  r.sharedRss < 80,
+  `${(r.sharedRss / 80).toFixed(2)}x target`,
+);
 row("RSS attached serve (forwarder)", `${r.forwarderRss.toFixed(1)} MiB`, "< 50 MiB", r.forwarderRss < 50, `${(r.forwarderRss / 50).toFixed(2)}x target`);
 
 console.log(`the default path at the floor (typescript-language-server, ${FILE}; p50/p95 of ${RUNS} calls; wall-clock figures depend on the machine's load)`);
 const width = Math.max(...rows.map((x) => x.what.length));
-for (const x of rows) console.log(`  ${x.what.padEnd(width)}  ${x.measured.padEnd(34)} target ${x.target.padEnd(24)} ${x.ok ? "met    " : "NOT met"}  ${x.ratio}`);
+for (const x of rows)
+  console.log(`  ${x.what.padEnd(width)}  ${x.measured.padEnd(34)} target ${x.target.padEnd(24)} ${x.ok ? "met    " : "NOT met"}  ${x.ratio}`);

@@ -92,7 +92,13 @@ async function latency() {
       await server.open(file, text);
       through.push(performance.now() - t0);
     }
-    rows.push({ file: rel, runs: RUNS, bare_p50_ms: +p50(bare).toFixed(2), server_p50_ms: +p50(through).toFixed(2), ratio: +(p50(through) / p50(bare)).toFixed(3) });
+    rows.push({
+      file: rel,
+      runs: RUNS,
+      bare_p50_ms: +p50(bare).toFixed(2),
+      server_p50_ms: +p50(through).toFixed(2),
+      ratio: +(p50(through) / p50(bare)).toFixed(3),
+    });
   }
   await server.stop();
   return rows;
@@ -155,7 +161,13 @@ async function throughBridge() {
       await call({ path: file });
       through.push(performance.now() - t0);
     }
-    rows.push({ file: rel, runs: RUNS, bare_p50_ms: +p50(bare).toFixed(2), lspmcp_p50_ms: +p50(through).toFixed(2), ratio: +(p50(through) / p50(bare)).toFixed(3) });
+    rows.push({
+      file: rel,
+      runs: RUNS,
+      bare_p50_ms: +p50(bare).toFixed(2),
+      lspmcp_p50_ms: +p50(through).toFixed(2),
+      ratio: +(p50(through) / p50(bare)).toFixed(3),
+    });
   }
   const t0 = performance.now();
   await call({ paths: files.map((f) => f.file) });
@@ -177,7 +189,9 @@ else {
   if (result.lspmcp === null) console.log("lspmcp: not built (dist/lspmcp/main.js missing); skipped");
   else {
     for (const r of result.lspmcp.latency) {
-      console.log(`through lspmcp ${r.file}: bare maude p50 ${r.bare_p50_ms} ms, diagnostics tool p50 ${r.lspmcp_p50_ms} ms, ratio ${r.ratio} (${r.runs} runs)`);
+      console.log(
+        `through lspmcp ${r.file}: bare maude p50 ${r.bare_p50_ms} ms, diagnostics tool p50 ${r.lspmcp_p50_ms} ms, ratio ${r.ratio} (${r.runs} runs)`,
+      );
     }
     const t = result.lspmcp.throughput;
     console.log(`through lspmcp, 20-file workspace, default concurrency: ${t.checks_per_second} checks/s (${t.seconds} s)`);

@@ -47,10 +47,7 @@ const round = (n, digits = 3) => Number(n.toFixed(digits));
 
 /** A supervised typescript-language-server, initialized, with report.ts open and answered once. */
 async function startSession(memorySampleMs) {
-  const server = await spawnSupervised(
-    { command: TSLS, args: ["--stdio"], env: scrubbedEnv({}), cwd: root, label: "bench/typescript" },
-    { memorySampleMs },
-  );
+  const server = await spawnSupervised({ command: TSLS, args: ["--stdio"], env: scrubbedEnv({}), cwd: root, label: "bench/typescript" }, { memorySampleMs });
   server.stderr.resume();
   const connection = createMessageConnection(new StreamMessageReader(server.stdout), new StreamMessageWriter(server.stdin));
   connection.onRequest(() => null);
@@ -160,7 +157,9 @@ if (argv.includes("--json")) console.log(JSON.stringify(results));
 else {
   const { sample, supervisor_sampling_1000ms: each, supervisor_sampling_once: none } = results;
   console.log(`processes in /proc: ${sample.proc_processes}; tree: ${sample.tree_processes} processes, ${sample.tree_rss_mb} MiB`);
-  console.log(`one sample: first (cold memo) ${sample.cold_sample_ms} ms; then ${sample.sample_wall_ms} ms wall, ${sample.sample_cpu_ms} ms CPU (mean of ${SAMPLES})`);
+  console.log(
+    `one sample: first (cold memo) ${sample.cold_sample_ms} ms; then ${sample.sample_wall_ms} ms wall, ${sample.sample_cpu_ms} ms CPU (mean of ${SAMPLES})`,
+  );
   console.log(`supervisor CPU with no call, over ${QUIET_S} s: ${each.supervisor_cpu_ms} ms sampling each second, ${none.supervisor_cpu_ms} ms sampling once`);
   console.log(`  the watch's share: ${round((each.supervisor_cpu_ms - none.supervisor_cpu_ms) / QUIET_S, 2)} ms per sample`);
   console.log(`hover p50/p99, a sample a second: ${results.hover_sampling_1000ms.p50_ms} / ${results.hover_sampling_1000ms.p99_ms} ms`);

@@ -33,7 +33,7 @@ export function treeWhere(isRoot) {
   const members = new Map(all.filter((p) => isRoot(p.pid)).map((p) => [p.pid, p]));
   for (let grew = true; grew; ) {
     grew = false;
-    for (const p of all) if (!members.has(p.pid) && members.has(p.ppid)) (members.set(p.pid, p), (grew = true));
+    for (const p of all) if (!members.has(p.pid) && members.has(p.ppid)) members.set(p.pid, p), (grew = true);
   }
   return [...members.values()];
 }

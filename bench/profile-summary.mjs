@@ -37,6 +37,13 @@ for (const file of files) {
   const micros = (profile.endTime - profile.startTime) * (busy / total);
   console.log(`${file}: ${(micros / 1000).toFixed(0)} ms busy of ${((profile.endTime - profile.startTime) / 1000).toFixed(0)} ms (${busy} samples)`);
   const pct = (c) => `${((100 * c) / busy).toFixed(1).padStart(5)}%`;
-  console.log("  by package: " + [...packages].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, c]) => `${k} ${pct(c).trim()}`).join(", "));
+  console.log(
+    "  by package: " +
+      [...packages]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 8)
+        .map(([k, c]) => `${k} ${pct(c).trim()}`)
+        .join(", "),
+  );
   for (const [key, count] of [...frames].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(count)}  ${key}`);
 }

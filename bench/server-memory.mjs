@@ -70,7 +70,7 @@ async function measure({ profile, kind, root, paths }) {
   const sample = async () => {
     const status = await client.callTool({ name: "session_status", arguments: {} });
     const session = status.structuredContent.sessions[0];
-    if (typeof session.rss_mb === "number" && session.rss_mb >= peak) ((peak = session.rss_mb), (processes = session.tree_processes));
+    if (typeof session.rss_mb === "number" && session.rss_mb >= peak) (peak = session.rss_mb), (processes = session.tree_processes);
     return session;
   };
   let running = true;
@@ -99,7 +99,9 @@ for (const run of runs) {
   const result = await measure(run);
   results.push(result);
   if (!argv.includes("--json")) {
-    console.log(`${result.profile.padEnd(11)} ${result.kind.padEnd(16)} files ${String(result.files).padEnd(4)} ${String(result.seconds).padStart(6)} s  peak ${result.peak_rss_mb} MiB, settled ${result.settled_rss_mb} MiB, ${result.processes} processes`);
+    console.log(
+      `${result.profile.padEnd(11)} ${result.kind.padEnd(16)} files ${String(result.files).padEnd(4)} ${String(result.seconds).padStart(6)} s  peak ${result.peak_rss_mb} MiB, settled ${result.settled_rss_mb} MiB, ${result.processes} processes`,
+    );
   }
 }
 if (argv.includes("--json")) console.log(JSON.stringify(results));

@@ -114,7 +114,11 @@ async function runMode(label, dir, standalone) {
   );
   const roots = () => [...workers.map((w) => w.pid), ...(standalone ? [] : [leasePid(dir)].filter(Boolean))];
   try {
-    await Promise.all(workers.map(async (w) => { for (const request of DISTINCT) await call(w.client, request); }));
+    await Promise.all(
+      workers.map(async (w) => {
+        for (const request of DISTINCT) await call(w.client, request);
+      }),
+    );
     const warmupFailures = failures.splice(0);
     if (!standalone) {
       const status = JSON.parse(spawnSync(process.execPath, [MAIN, "status", "--config", config, "--format", "json"], { encoding: "utf8" }).stdout);
@@ -130,11 +134,15 @@ async function runMode(label, dir, standalone) {
     const cpuBefore = new Map(treeOf(roots()).map((p) => [`${p.pid}:${p.start}`, p.cpuMs]));
     const clientCpu = process.cpuUsage();
     const started = performance.now();
-    const samples = (await Promise.all(workers.map(async (w) => {
-      const mine = [];
-      for (const request of SCRIPT) mine.push(await call(w.client, request));
-      return mine;
-    }))).flat();
+    const samples = (
+      await Promise.all(
+        workers.map(async (w) => {
+          const mine = [];
+          for (const request of SCRIPT) mine.push(await call(w.client, request));
+          return mine;
+        }),
+      )
+    ).flat();
     const wallMs = performance.now() - started;
     const { user, system } = process.cpuUsage(clientCpu);
     sampling = false;
@@ -159,9 +167,19 @@ async function runMode(label, dir, standalone) {
     const tools = [...new Set(DISTINCT.map((r) => r.name))];
     const sum = (key) => [...byRole.values()].reduce((s, r) => s + r[key], 0);
     return {
-      label, byRole, count: procs.length, rss: sum("rss"), pss: sum("pss"), maxRss: Math.max(maxRss, sum("rss")),
-      ...summary(samples), perTool: tools.map((t) => [t, summary(samples.filter((s) => s.tool === t))]),
-      wallMs, goneMs, clientCpuMs: (user + system) / 1000, failures, warmupFailures,
+      label,
+      byRole,
+      count: procs.length,
+      rss: sum("rss"),
+      pss: sum("pss"),
+      maxRss: Math.max(maxRss, sum("rss")),
+      ...summary(samples),
+      perTool: tools.map((t) => [t, summary(samples.filter((s) => s.tool === t))]),
+      wallMs,
+      goneMs,
+      clientCpuMs: (user + system) / 1000,
+      failures,
+      warmupFailures,
       stderr: stderr.join("") + logs.map((n) => readFileSync(join(dir, "leases", n), "utf8")).join(""),
     };
   } catch (error) {
@@ -204,13 +222,29 @@ for (const r of results) {
 }
 const memory = b.rss / a.rss;
 const p95 = b.p95 / a.p95;
-console.log(`ratios (b)/(a): RSS ${(memory * 100).toFixed(1)}% (max ${((b.maxRss / a.maxRss) * 100).toFixed(1)}%, PSS ${((b.pss / a.pss) * 100).toFixed(1)}%)  p95 ${p95.toFixed(2)}x  p50 ${(b.p50 / a.p50).toFixed(2)}x`);
-console.log(`goal: RSS < ${GOAL.memory * 100}% of (a): ${memory < GOAL.memory ? "met" : "NOT met"}; p95 <= ${GOAL.p95}x (a): ${p95 <= GOAL.p95 ? "met" : "NOT met"}`);
+console.log(
+  `ratios (b)/(a): RSS ${(memory * 100).toFixed(1)}% (max ${((b.maxRss / a.maxRss) * 100).toFixed(1)}%, PSS ${((b.pss / a.pss) * 100).toFixed(1)}%)  p95 ${p95.toFixed(2)}x  p50 ${(b.p50 / a.p50).toFixed(2)}x`,
+);
+console.log(
+  `goal: RSS < ${GOAL.memory * 100}% of (a): ${memory < GOAL.memory ? "met" : "NOT met"}; p95 <= ${GOAL.p95}x (a): ${p95 <= GOAL.p95 ? "met" : "NOT met"}`,
+);
 for (const r of results) {
-  for (const [phase, list] of [["warm-up", r.warmupFailures], ["timed", r.failures]]) {
-    for (const f of list.slice(0, 5)) console.log(`  ${r.label} ${phase} call failed: ${f.request.name} ${JSON.stringify(f.request.arguments)} after ${f.ms.toFixed(0)} ms: ${f.error}`);
+  for (const [phase, list] of [
+    ["warm-up", r.warmupFailures],
+    ["timed", r.failures],
+  ]) {
+    for (const f of list.slice(0, 5))
+      console.log(`  ${r.label} ${phase} call failed: ${f.request.name} ${JSON.stringify(f.request.arguments)} after ${f.ms.toFixed(0)} ms: ${f.error}`);
   }
-  if (r.stderr.trim()) console.log(`  ${r.label} stderr (serve, then shared-server log):\n${r.stderr.trim().split("\n").slice(-10).map((l) => `    ${l}`).join("\n")}`);
+  if (r.stderr.trim())
+    console.log(
+      `  ${r.label} stderr (serve, then shared-server log):\n${r.stderr
+        .trim()
+        .split("\n")
+        .slice(-10)
+        .map((l) => `    ${l}`)
+        .join("\n")}`,
+    );
 }
 if (results.some((r) => r.failures.length + r.warmupFailures.length > 0)) {
   console.error(`failed calls: ${results.map((r) => `${r.label} ${r.failures.length} timed, ${r.warmupFailures.length} warm-up`).join("; ")}`);

@@ -39,7 +39,10 @@ function repository(files) {
   git("add", "-A");
   git("commit", "-q", "-m", "generated");
   const config = join(root, "..", `${root.split("/").at(-1)}.toml`);
-  writeFileSync(config, `[bridge]\nrequest_timeout_ms = 300000\nmax_result_bytes = 16000000\n\n[[server]]\nname = "typescript"\nprofile = "typescript"\n\n[[workspace]]\nname = "bench"\nroot = ${JSON.stringify(root)}\nservers = ["typescript"]\n`);
+  writeFileSync(
+    config,
+    `[bridge]\nrequest_timeout_ms = 300000\nmax_result_bytes = 16000000\n\n[[server]]\nname = "typescript"\nprofile = "typescript"\n\n[[workspace]]\nname = "bench"\nroot = ${JSON.stringify(root)}\nservers = ["typescript"]\n`,
+  );
   return { root, config };
 }
 
@@ -58,7 +61,11 @@ const client = new Client({ name: "bench", version: "0" });
 await client.connect(transport);
 const call = async (since) => {
   const start = process.hrtime.bigint();
-  const result = await client.callTool({ name: "diagnostics", arguments: { path: ".", ...(since ? { since } : {}), min_severity: "error", limit: 1 } }, undefined, { timeout: 900_000 });
+  const result = await client.callTool(
+    { name: "diagnostics", arguments: { path: ".", ...(since ? { since } : {}), min_severity: "error", limit: 1 } },
+    undefined,
+    { timeout: 900_000 },
+  );
   if (result.isError) throw new Error(result.content[0].text);
   return { ms: Number(process.hrtime.bigint() - start) / 1e6, ...result.structuredContent };
 };
@@ -70,8 +77,12 @@ const plain = await call(null);
 await client.close();
 const ratio = (a, b) => `${(a / b).toFixed(2)}x`;
 console.log(`${FILES} TypeScript files in git: cold tsc --noEmit ${tsc.ms.toFixed(0)} ms (${tsc.errors} errors)`);
-console.log(`  first since call: ${first.ms.toFixed(0)} ms (${first.introduced} introduced, ${first.unchanged} unchanged, ${first.resolved} resolved); / tsc ${ratio(first.ms, tsc.ms)} (target <= 2.5x)`);
+console.log(
+  `  first since call: ${first.ms.toFixed(0)} ms (${first.introduced} introduced, ${first.unchanged} unchanged, ${first.resolved} resolved); / tsc ${ratio(first.ms, tsc.ms)} (target <= 2.5x)`,
+);
 console.log(`  after one more edit: ${again.ms.toFixed(0)} ms (${again.introduced} introduced); / tsc ${ratio(again.ms, tsc.ms)} (target <= 0.35x)`);
-console.log(`  for comparison, the same call without since after one more edit (a warm folder call): ${plain.ms.toFixed(0)} ms; / tsc ${ratio(plain.ms, tsc.ms)}`);
+console.log(
+  `  for comparison, the same call without since after one more edit (a warm folder call): ${plain.ms.toFixed(0)} ms; / tsc ${ratio(plain.ms, tsc.ms)}`,
+);
 rmSync(root, { recursive: true, force: true });
 rmSync(config, { force: true });

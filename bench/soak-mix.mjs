@@ -28,7 +28,8 @@ const LANGUAGES = {
   },
   c: {
     server: "clangd",
-    text: (g, broken) => `int gen_${g}(int value) {\n  return value + ${g};\n}\n\n${broken ? 'int broken(void) { return "x"; }' : "int fine(void) { return 1; }"}\n`,
+    text: (g, broken) =>
+      `int gen_${g}(int value) {\n  return value + ${g};\n}\n\n${broken ? 'int broken(void) { return "x"; }' : "int fine(void) { return 1; }"}\n`,
     column: "int ".length + 1,
   },
 };
@@ -145,7 +146,15 @@ export async function soakMix({ calls, every, workers, minutes, maxOpen, log }) 
   const config = writeConfig(dir, root, leaseDir, maxOpen);
   const peers = [];
   for (let w = 0; w < workers; w++) peers.push(await attach(config));
-  const lease = JSON.parse(readFileSync(join(leaseDir, readdirSync(leaseDir).find((name) => name.endsWith(".lease"))), "utf8"));
+  const lease = JSON.parse(
+    readFileSync(
+      join(
+        leaseDir,
+        readdirSync(leaseDir).find((name) => name.endsWith(".lease")),
+      ),
+      "utf8",
+    ),
+  );
   const listed = (await peers[0].client.listTools()).tools.map((tool) => tool.name);
   const navigation = listed.filter((name) => name in NAVIGATION);
 
@@ -159,7 +168,8 @@ export async function soakMix({ calls, every, workers, minutes, maxOpen, log }) 
         return "";
       }
     };
-    const sum = (match) => tree.filter((p) => p.pid !== lease.pid && !cmd(p.pid).includes("--supervise") && match(cmd(p.pid))).reduce((total, p) => total + rssKiB(p.pid), 0);
+    const sum = (match) =>
+      tree.filter((p) => p.pid !== lease.pid && !cmd(p.pid).includes("--supervise") && match(cmd(p.pid))).reduce((total, p) => total + rssKiB(p.pid), 0);
     return {
       typescript: sum((c) => c.includes("typescript-language-server") || c.includes("tsserver")),
       pyright: sum((c) => c.includes("pyright")),
@@ -171,7 +181,14 @@ export async function soakMix({ calls, every, workers, minutes, maxOpen, log }) 
   const started = Date.now();
   const deadline = minutes > 0 ? started + minutes * 60_000 : Infinity;
   const sample = () => {
-    const row = { calls: state.calls, minutes: Number(((Date.now() - started) / 60_000).toFixed(2)), bridge_kib: rssKiB(lease.pid), forwarders_kib: peers.reduce((t, p) => t + rssKiB(p.pid), 0), ...Object.fromEntries(peers.map((p, w) => [`forwarder_${w}_kib`, rssKiB(p.pid)])), ...serverRss() };
+    const row = {
+      calls: state.calls,
+      minutes: Number(((Date.now() - started) / 60_000).toFixed(2)),
+      bridge_kib: rssKiB(lease.pid),
+      forwarders_kib: peers.reduce((t, p) => t + rssKiB(p.pid), 0),
+      ...Object.fromEntries(peers.map((p, w) => [`forwarder_${w}_kib`, rssKiB(p.pid)])),
+      ...serverRss(),
+    };
     state.samples.push(row);
     log(`[soak] ${JSON.stringify(row)} failures=${state.failures.length} stale=${state.stale.length}`);
   };
@@ -179,7 +196,18 @@ export async function soakMix({ calls, every, workers, minutes, maxOpen, log }) 
 
   const worker = async (w, client) => {
     const own = Object.fromEntries(EXTENSIONS.map((ext) => [ext, { path: `src/w${w}.${ext}`, generation: firstGeneration(w), broken: false }]));
-    const kinds = ["diagnostics", "hover", "document_symbols", ...navigation, "diagnostics", "document_symbols", "ro-diagnostics", "ro-symbols", "workspace_symbols", "session_status"];
+    const kinds = [
+      "diagnostics",
+      "hover",
+      "document_symbols",
+      ...navigation,
+      "diagnostics",
+      "document_symbols",
+      "ro-diagnostics",
+      "ro-symbols",
+      "workspace_symbols",
+      "session_status",
+    ];
     for (let n = 0; !state.stop; n++) {
       if (state.calls >= calls || Date.now() > deadline) {
         state.stop = true;
@@ -197,12 +225,17 @@ export async function soakMix({ calls, every, workers, minutes, maxOpen, log }) 
       const position = { line: 1, column: LANGUAGES[ext].column };
       const ro = `src/ro${n % READ_ONLY_PER_LANGUAGE}.${ext}`;
       const call =
-        kind === "ro-diagnostics" ? { name: "diagnostics", arguments: { path: ro } }
-        : kind === "ro-symbols" ? { name: "document_symbols", arguments: { path: ro } }
-        : kind === "workspace_symbols" ? { name: kind, arguments: { server: LANGUAGES[ext].server, query: "gen_" } }
-        : kind === "session_status" ? { name: kind, arguments: {} }
-        : kind === "hover" || kind in NAVIGATION ? { name: kind, arguments: { path: file.path, ...position, ...(NAVIGATION[kind]?.args ?? {}) } }
-        : { name: kind, arguments: { path: file.path } };
+        kind === "ro-diagnostics"
+          ? { name: "diagnostics", arguments: { path: ro } }
+          : kind === "ro-symbols"
+            ? { name: "document_symbols", arguments: { path: ro } }
+            : kind === "workspace_symbols"
+              ? { name: kind, arguments: { server: LANGUAGES[ext].server, query: "gen_" } }
+              : kind === "session_status"
+                ? { name: kind, arguments: {} }
+                : kind === "hover" || kind in NAVIGATION
+                  ? { name: kind, arguments: { path: file.path, ...position, ...(NAVIGATION[kind]?.args ?? {}) } }
+                  : { name: kind, arguments: { path: file.path } };
       let result;
       try {
         result = await client.callTool(call, undefined, { timeout: 120_000 });
@@ -225,7 +258,8 @@ export async function soakMix({ calls, every, workers, minutes, maxOpen, log }) 
         const key = JSON.stringify(call);
         const bytes = JSON.stringify(result.structuredContent);
         if (!readOnlyAnswers.has(key)) readOnlyAnswers.set(key, bytes);
-        else if (readOnlyAnswers.get(key) !== bytes) problem(state.stale, `${key}: the answer about an unchanged file changed from ${readOnlyAnswers.get(key).slice(0, 300)} to ${bytes.slice(0, 300)}`);
+        else if (readOnlyAnswers.get(key) !== bytes)
+          problem(state.stale, `${key}: the answer about an unchanged file changed from ${readOnlyAnswers.get(key).slice(0, 300)} to ${bytes.slice(0, 300)}`);
       } else if (call.arguments.path === file.path) {
         const stale = staleness(call.name, result, file);
         if (stale) problem(state.stale, `${call.name} ${file.path} generation ${file.generation}: ${stale}`);
@@ -241,11 +275,23 @@ export async function soakMix({ calls, every, workers, minutes, maxOpen, log }) 
   await Promise.all(peers.map((peer) => peer.client.close().catch(() => {})));
   rmSync(dir, { recursive: true, force: true });
 
-  const slope = (key) => slopePer1000(state.samples, (s) => s.calls, (s) => s[key]);
+  const slope = (key) =>
+    slopePer1000(
+      state.samples,
+      (s) => s.calls,
+      (s) => s[key],
+    );
   // The plateau (issue 26) over the last 10,000 calls, for the shared bridge and each forwarder;
   // a run too short to have them after a warm-up is not judged.
   const judged = state.calls >= PLATEAU_LIMITS.window_calls + 2_000;
-  const plateauOf = (key) => (judged ? plateauVerdict(state.samples, (s) => s.calls, (s) => s[key]) : null);
+  const plateauOf = (key) =>
+    judged
+      ? plateauVerdict(
+          state.samples,
+          (s) => s.calls,
+          (s) => s[key],
+        )
+      : null;
   const plateau = { bridge: plateauOf("bridge_kib"), ...Object.fromEntries(peers.map((_, w) => [`forwarder_${w}`, plateauOf(`forwarder_${w}_kib`)])) };
   return {
     mode: "mix",

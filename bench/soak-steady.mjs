@@ -75,7 +75,15 @@ export async function soakSteady({ target, warmup, calls, every, heap = false, l
   const processes = { [shared ? "forwarder" : "standalone"]: transport.pid };
   if (shared) {
     const leases = join(dir, "leases");
-    processes.shared_server = JSON.parse(readFileSync(join(leases, readdirSync(leases).find((name) => name.endsWith(".lease"))), "utf8")).pid;
+    processes.shared_server = JSON.parse(
+      readFileSync(
+        join(
+          leases,
+          readdirSync(leases).find((name) => name.endsWith(".lease")),
+        ),
+        "utf8",
+      ),
+    ).pid;
   }
   const names = Object.keys(processes);
 

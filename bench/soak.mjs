@@ -44,7 +44,14 @@ const log = (line) => process.stderr.write(`${line}\n`);
 if (MIX || FUZZ > 0) {
   const report = {};
   if (MIX && CALLS > 0) {
-    report.mix = await soakMix({ calls: CALLS, every: EVERY, workers: option("--workers", 3), minutes: option("--minutes", 0, 0), maxOpen: option("--max-open", 4), log });
+    report.mix = await soakMix({
+      calls: CALLS,
+      every: EVERY,
+      workers: option("--workers", 3),
+      minutes: option("--minutes", 0, 0),
+      maxOpen: option("--max-open", 4),
+      log,
+    });
   }
   if (FUZZ > 0) report.fuzz = await soakFuzz({ repo: REPO, count: FUZZ, seed: option("--seed", 7, 0), log });
   console.log(JSON.stringify(report));

@@ -221,7 +221,9 @@ if (argv.includes("--json")) console.log(JSON.stringify(summary, null, 2));
 else {
   console.log(`supervision bench (${RUNS} runs each, termGraceMs=${summary.timings.termGraceMs})`);
   for (const r of results) console.log(`  ${r.scenario.padEnd(48)} p50 ${String(r.p50_ms).padStart(5)} ms   max ${String(r.max_ms).padStart(5)} ms`);
-  console.log(`  supervisor VmRSS ${(supervisorRss / 1024).toFixed(1)} MiB; spawn+initialize ${summary.spawn_and_initialize_ms} ms; liveProcessCount() ${summary.live_process_count_ms} ms`);
+  console.log(
+    `  supervisor VmRSS ${(supervisorRss / 1024).toFixed(1)} MiB; spawn+initialize ${summary.spawn_and_initialize_ms} ms; liveProcessCount() ${summary.live_process_count_ms} ms`,
+  );
   console.log(summary.over_limit.length === 0 ? `  every max within ${LIMIT_MS} ms` : `  OVER ${LIMIT_MS} ms: ${summary.over_limit.join(", ")}`);
 }
 process.exitCode = summary.over_limit.length === 0 ? 0 : 1;

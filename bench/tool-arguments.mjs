@@ -7,7 +7,29 @@ import fc from "fast-check";
 
 // Strings that break naive code: NUL, traversal, absolute escapes, lone surrogates, huge, emoji.
 const oddString = fc.oneof(
-  fc.constantFrom("a.fk", "b.fk", "./a.fk", "a.ot", "missing.fk", "../a.fk", "../../etc/passwd", "/etc/passwd", "/proc/self/environ", "a.fk\u0000.fk", "", ".", "..", "a.FK", "\ud800.fk", "😀.fk", "a.fk/", "//a.fk", "fake", "other", "ws"),
+  fc.constantFrom(
+    "a.fk",
+    "b.fk",
+    "./a.fk",
+    "a.ot",
+    "missing.fk",
+    "../a.fk",
+    "../../etc/passwd",
+    "/etc/passwd",
+    "/proc/self/environ",
+    "a.fk\u0000.fk",
+    "",
+    ".",
+    "..",
+    "a.FK",
+    "\ud800.fk",
+    "😀.fk",
+    "a.fk/",
+    "//a.fk",
+    "fake",
+    "other",
+    "ws",
+  ),
   fc.string({ maxLength: 40 }),
   fc.string({ unit: "grapheme", maxLength: 20 }),
   fc.string({ unit: "binary", maxLength: 20 }),
@@ -18,7 +40,14 @@ const oddNumber = fc.oneof(
   fc.constantFrom(0, -1, 2 ** 31, 2 ** 53, -(2 ** 53), 1e308, 0.5, -0.0, Number.MAX_SAFE_INTEGER),
   fc.double(),
 );
-const oddValue = fc.oneof(oddString, oddNumber, fc.boolean(), fc.constant(null), fc.array(oddString, { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 3 }));
+const oddValue = fc.oneof(
+  oddString,
+  oddNumber,
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(oddString, { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 3 }),
+);
 
 /** Mostly `good`, one time in twelve an odd value of any type. */
 const mostly = (good) => fc.oneof({ weight: 11, arbitrary: good }, { weight: 1, arbitrary: oddValue });
@@ -53,7 +82,10 @@ export function toolCallArbitrary(tools) {
       .map(([rest, target]) => ({ ...rest, ...target })),
     hover: fc.record({ ...common, path: filePath, line: position, column: position }, { requiredKeys: ["path", "line", "column"] }),
     document_symbols: fc.record({ ...common, path: filePath, offset: page, limit: page }, { requiredKeys: ["path"] }),
-    workspace_symbols: fc.record({ ...common, query: mostly(fc.oneof(fc.constantFrom("alpha", ""), oddString)), offset: page, limit: page }, { requiredKeys: [] }),
+    workspace_symbols: fc.record(
+      { ...common, query: mostly(fc.oneof(fc.constantFrom("alpha", ""), oddString)), offset: page, limit: page },
+      { requiredKeys: [] },
+    ),
     session_restart: fc.record({ workspace: common.workspace, server: common.server }, { requiredKeys: ["server"] }),
   };
   // Any other tool (the navigation tools, code actions, rename preview): the keys such tools
@@ -77,7 +109,13 @@ export function toolCallArbitrary(tools) {
   );
   return fc
     .constantFrom(...tools)
-    .chain((tool) => fc.tuple(fc.constant(tool), own[tool] ?? generic, fc.oneof({ weight: 7, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.tuple(fc.string({ maxLength: 12 }), oddValue) })))
+    .chain((tool) =>
+      fc.tuple(
+        fc.constant(tool),
+        own[tool] ?? generic,
+        fc.oneof({ weight: 7, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.tuple(fc.string({ maxLength: 12 }), oddValue) }),
+      ),
+    )
     .map(([tool, args, extra]) => [tool, extra ? { ...args, [extra[0]]: extra[1] } : args]);
 }
 
@@ -104,6 +142,7 @@ export function judgeToolResult(result, codes) {
   if (Object.keys(payload ?? {}).join() !== "error") return { code: "?", problem: "an error payload with keys other than error" };
   if (!codes.has(code)) return { code: String(code), problem: `unknown error code ${code}` };
   if (code === "Internal") return { code, problem: `Internal: ${error.message}` };
-  if (typeof error.message !== "string" || error.details === null || typeof error.details !== "object") return { code, problem: "an error without message or details" };
+  if (typeof error.message !== "string" || error.details === null || typeof error.details !== "object")
+    return { code, problem: "an error without message or details" };
   return { code, problem: null };
 }

@@ -28,5 +28,9 @@ await build({ ...common, input: { "supervisor-main": join(repo, "dist/src/superv
 chmodSync(join(out, "main.js"), 0o755);
 
 const digest = createHash("sha256");
-for (const name of readdirSync(out).sort()) digest.update(`${name}\0`).update(readFileSync(join(out, name))).update("\0");
+for (const name of readdirSync(out).sort())
+  digest
+    .update(`${name}\0`)
+    .update(readFileSync(join(out, name)))
+    .update("\0");
 writeFileSync(join(out, "build-id.json"), `${JSON.stringify({ build: digest.digest("hex") })}\n`);

@@ -45,11 +45,7 @@ export function spliceKeyTable(doc: string, table: string): string {
 
 function renderSection(title: string, node: Node, mergedRequired: readonly string[]): string {
   const rows = Object.entries(node.properties ?? {}).map(([key, property]) => {
-    const required = node.required?.includes(key)
-      ? "yes"
-      : mergedRequired.includes(key)
-        ? "yes, here or in the profile"
-        : "no";
+    const required = node.required?.includes(key) ? "yes" : mergedRequired.includes(key) ? "yes, here or in the profile" : "no";
     const fallback = property.default === undefined ? "" : `\`${JSON.stringify(property.default)}\``;
     return `| \`${key}\` | ${typeOf(property)} | ${fallback} | ${required} | ${cell(property.description ?? "")} |`;
   });

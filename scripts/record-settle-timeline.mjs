@@ -26,7 +26,9 @@ const { values, positionals } = parseArgs({
   options: { name: { type: "string" }, workspace: { type: "string" }, glob: { type: "string" }, language: { type: "string" }, push: { type: "boolean" } },
 });
 const workspace = resolve(values.workspace);
-const files = walk(workspace).filter((file) => file.endsWith(values.glob)).sort();
+const files = walk(workspace)
+  .filter((file) => file.endsWith(values.glob))
+  .sort();
 if (values.push) CLIENT_CAPABILITIES.textDocument.diagnostic.dynamicRegistration = false;
 
 const child = spawn(positionals[0], positionals.slice(1), { cwd: workspace, stdio: ["pipe", "pipe", "ignore"] });
@@ -81,12 +83,15 @@ try {
 
 const out = join(root, "tests/fixtures/settle-timelines", `${values.name}.json`);
 mkdirSync(join(root, "tests/fixtures/settle-timelines"), { recursive: true });
-const meta = { server: positionals.map((p) => p.replace(root + "/", "")).join(" "), workspace: workspace.replace(root + "/", ""), pull_offered: !values.push, recorded_ms: Date.now() - started };
+const meta = {
+  server: positionals.map((p) => p.replace(root + "/", "")).join(" "),
+  workspace: workspace.replace(root + "/", ""),
+  pull_offered: !values.push,
+  recorded_ms: Date.now() - started,
+};
 writeFileSync(out, JSON.stringify({ ...meta, events }, null, 0).replaceAll('},{"type"', '},\n{"type"') + "\n");
 console.log(`${out}: ${events.length} events`);
 
 function walk(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)],
-  );
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)]));
 }

@@ -48,7 +48,8 @@ export class SocketUpstream implements Upstream {
   static connect(path: string, token: string, onLine: LineHandler, onLost: (reason: string) => void): Promise<SocketUpstream> {
     return new Promise((resolve, reject) => {
       const socket = createConnection(path);
-      const failed = (error: Error): void => reject(new Error(`cannot reach the shared server's socket: ${(error as NodeJS.ErrnoException).code ?? error.message}`));
+      const failed = (error: Error): void =>
+        reject(new Error(`cannot reach the shared server's socket: ${(error as NodeJS.ErrnoException).code ?? error.message}`));
       socket.once("error", failed);
       socket.once("connect", () => {
         socket.off("error", failed);

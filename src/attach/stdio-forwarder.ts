@@ -197,7 +197,10 @@ export class StdioForwarder {
         again.push(pending.message);
       } else {
         this.#pending.delete(id);
-        this.#fail(id, `lspmcp: the shared server was lost while this request ran, and ${pending.resent ? "it was lost again after one re-send" : "it is not idempotent, so it was not sent again"}: ${reason}`);
+        this.#fail(
+          id,
+          `lspmcp: the shared server was lost while this request ran, and ${pending.resent ? "it was lost again after one re-send" : "it is not idempotent, so it was not sent again"}: ${reason}`,
+        );
       }
     }
     this.#ready().then(
@@ -225,4 +228,3 @@ function repeatable(message: JSONRPCRequest): boolean {
   const name = (message.params as { name?: unknown } | undefined)?.name;
   return typeof name !== "string" || IDEMPOTENT_TOOLS.has(name) || !TOOL_LIST.some((tool) => tool.name === name);
 }
-

@@ -27,7 +27,12 @@ export function formatSarif(report: CheckReport, shard: Shard | null = null): st
   const withBaseline = report.summary.baselined !== null || report.summary.since !== undefined;
   const all = [...report.findings, ...(report.resolved ?? [])];
   const runs = report.summary.runs.map((run) =>
-    sarifRun(run, all.filter((f) => f.workspace === run.workspace && f.server === run.server), withBaseline, shard),
+    sarifRun(
+      run,
+      all.filter((f) => f.workspace === run.workspace && f.server === run.server),
+      withBaseline,
+      shard,
+    ),
   );
   return JSON.stringify({ $schema: SARIF_SCHEMA, version: "2.1.0", runs }, null, 2) + "\n";
 }

@@ -34,7 +34,10 @@ function summaryLine({ summary }: CheckReport): string {
   ].join(", ");
   const baseline = summary.baselined === null ? "" : `; ${summary.baselined} in the baseline`;
   const since = summary.since;
-  const changes = since === undefined ? "" : `; since ${since.revision} (${since.commit.slice(0, 12)}): ${since.introduced} introduced, ${since.unchanged} unchanged, ${since.resolved} resolved`;
+  const changes =
+    since === undefined
+      ? ""
+      : `; since ${since.revision} (${since.commit.slice(0, 12)}): ${since.introduced} introduced, ${since.unchanged} unchanged, ${since.resolved} resolved`;
   const verdict = summary.fail_on === "never" ? "never failing" : `${summary.failing} at or above ${summary.fail_on}`;
   return `${plural(summary.files, "file", "files")} checked: ${counts}${baseline}${changes}; ${verdict}`;
 }

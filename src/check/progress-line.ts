@@ -11,7 +11,10 @@ export interface ProgressStream {
 export class ProgressLine {
   private drawn = false;
 
-  constructor(private readonly stream: ProgressStream, private readonly enabled: boolean) {}
+  constructor(
+    private readonly stream: ProgressStream,
+    private readonly enabled: boolean,
+  ) {}
 
   update(done: number, total: number, session: string): void {
     if (!this.enabled || !this.stream.isTTY) return;

@@ -91,15 +91,28 @@ export type Baseline = ReadonlyMap<string, number>;
  */
 export function buildReport(config: ResolvedConfig, run: CheckRun, failOn: FailOn, baseline: Baseline | null, since: SinceAnswers | null = null): CheckReport {
   const workspaceRank = new Map(config.workspaces.map((workspace, i) => [workspace.name, i]));
-  const order = (a: Placed, b: Placed) => workspaceRank.get(a.workspace)! - workspaceRank.get(b.workspace)! || compareDiagnostics(a.diagnostic, b.diagnostic) || compareStrings(a.server, b.server);
+  const order = (a: Placed, b: Placed) =>
+    workspaceRank.get(a.workspace)! - workspaceRank.get(b.workspace)! || compareDiagnostics(a.diagnostic, b.diagnostic) || compareStrings(a.server, b.server);
   const placed = run.files.flatMap((result): Placed[] => {
     const lines = result.diagnostics.length > 0 ? lineContents(result.text) : [];
-    return result.diagnostics.map((diagnostic) => ({ workspace: result.workspace.name, server: result.server.name, diagnostic, line: lines[diagnostic.range.start.line - 1] ?? "" }));
+    return result.diagnostics.map((diagnostic) => ({
+      workspace: result.workspace.name,
+      server: result.server.name,
+      diagnostic,
+      line: lines[diagnostic.range.start.line - 1] ?? "",
+    }));
   });
   // Two servers on one diagnostic position is rare (one server per file); name order keeps it total.
   placed.sort(order);
   const then = (since?.revision ?? []).flatMap((file) =>
-    file.answer.diagnostics.map((diagnostic): Placed => ({ workspace: file.workspace.name, server: file.server.name, diagnostic, line: file.answer.lines.get(diagnostic.range.start.line) ?? "" })),
+    file.answer.diagnostics.map(
+      (diagnostic): Placed => ({
+        workspace: file.workspace.name,
+        server: file.server.name,
+        diagnostic,
+        line: file.answer.lines.get(diagnostic.range.start.line) ?? "",
+      }),
+    ),
   );
   then.sort(order);
   const split = since === null ? null : splitSince(placed, then, since.currentPath);
@@ -110,7 +123,18 @@ export function buildReport(config: ResolvedConfig, run: CheckRun, failOn: FailO
     const accepted = state === "resolved" ? 0 : (remaining.get(print) ?? 0);
     if (accepted > 0) remaining.set(print, accepted - 1);
     const baselineState: Finding["baseline_state"] = baseline === null ? null : accepted > 0 ? "unchanged" : "new";
-    const base = { workspace, server, path: d.path, range: d.range, severity: d.severity, code: d.code, source: d.source, message: d.message, fingerprint: print, baseline_state: baselineState };
+    const base = {
+      workspace,
+      server,
+      path: d.path,
+      range: d.range,
+      severity: d.severity,
+      code: d.code,
+      source: d.source,
+      message: d.message,
+      fingerprint: print,
+      baseline_state: baselineState,
+    };
     return state === undefined ? base : { ...base, since_state: state };
   };
   const findings = placed.map((item) => finding(item, split === null ? undefined : introduced.has(item) ? "introduced" : "unchanged"));

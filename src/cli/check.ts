@@ -66,7 +66,8 @@ export async function check(command: CheckCommand, cwd: string = process.cwd()):
         batchSize: command.batchSize,
         ...(shard === null ? {} : { keep: (workspace, path) => pathInShard(workspace.name, path, shard) }),
         onFileDone: (done, total, target) => onProgress(done, total, `${target.workspace.name}/${target.server.name}`),
-        runCurrent: async (signal, onFileDone) => (current = await runCheck(config, sessions!, targets, { batchSize: command.batchSize, signal, onFileDone })).files,
+        runCurrent: async (signal, onFileDone) =>
+          (current = await runCheck(config, sessions!, targets, { batchSize: command.batchSize, signal, onFileDone })).files,
       });
       run = current!;
     }

@@ -25,7 +25,13 @@ const ELECTION_ROUNDS = 3;
  * standalone, with a warning, when the lease folder is not usable, and with sessions of its own
  * when no shared server can be had.
  */
-export async function serveAttached(config: ResolvedConfig, logger: Logger, version: string, stdio: BoundedLineTransport, front: HandshakeFront): Promise<number> {
+export async function serveAttached(
+  config: ResolvedConfig,
+  logger: Logger,
+  version: string,
+  stdio: BoundedLineTransport,
+  front: HandshakeFront,
+): Promise<number> {
   const paths = leasePaths(config.configPath, config.shared.lease_dir);
   try {
     prepareLeaseDir(paths);
@@ -74,7 +80,14 @@ export async function serveAttached(config: ResolvedConfig, logger: Logger, vers
 
 // Find the lease's live server, else launch one, which either wins the election or reports the
 // server that did; then connect to its peer socket.
-async function attachShared(config: ResolvedConfig, paths: LeasePaths, version: string, onLine: LineHandler, onLost: (reason: string) => void, logger: Logger): Promise<Upstream> {
+async function attachShared(
+  config: ResolvedConfig,
+  paths: LeasePaths,
+  version: string,
+  onLine: LineHandler,
+  onLost: (reason: string) => void,
+  logger: Logger,
+): Promise<Upstream> {
   const key = { version, build: buildIdentity(), configDigest: configDigest(config) };
   const until = Date.now() + ELECTION_TIMEOUT_MS;
   let lastError: unknown;
@@ -83,7 +96,8 @@ async function attachShared(config: ResolvedConfig, paths: LeasePaths, version: 
       const lease = (await findSharedServer(paths, key, until)) ?? (await launchSharedServer(sharedServerArgv(config), paths, until)).lease;
       // Only a forwarder that outlived its shared server across an upgrade gets here: the install
       // launches its new build, and no server of this process's build can be started any more.
-      if (lease.build !== key.build) logger.warn("lspmcp was upgraded under this bridge; attaching to the new build's shared server", { build: key.build, server_build: lease.build });
+      if (lease.build !== key.build)
+        logger.warn("lspmcp was upgraded under this bridge; attaching to the new build's shared server", { build: key.build, server_build: lease.build });
       return await SocketUpstream.connect(peerSocketPath(paths, lease.pid), lease.token, onLine, onLost);
     } catch (error) {
       lastError = error;

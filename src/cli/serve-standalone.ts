@@ -12,7 +12,13 @@ import { sweepSnapshotsOf } from "../since/revision-snapshot.js";
  * signal arrives; then every session's process tree is reaped before the process exits. Takes
  * stdio over from the front that answered the handshake. Resolves with the exit code.
  */
-export async function serveStandalone(config: ResolvedConfig, logger: Logger, version: string, stdio: BoundedLineTransport, front: HandshakeFront): Promise<number> {
+export async function serveStandalone(
+  config: ResolvedConfig,
+  logger: Logger,
+  version: string,
+  stdio: BoundedLineTransport,
+  front: HandshakeFront,
+): Promise<number> {
   // Off the path of `initialize`: the sweep reaps only trees whose owner is gone, never ours.
   void sweepOrphans((message, fields) => logger.info(message, fields)).catch(() => {});
   void sweepSnapshotsOf(config, (message, fields) => logger.info(message, fields));

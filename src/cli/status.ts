@@ -6,7 +6,6 @@ import { leasePaths } from "../sharing/lease-location.js";
 import { fetchFromLease, STATUS_PATH } from "../sharing/probe-lease.js";
 import type { STATUS_FORMATS } from "./parse-args.js";
 
-
 interface StatusReport {
   lease: string;
   shared: boolean;
@@ -49,21 +48,28 @@ function render(report: StatusReport): string {
   const server = report.server;
   const lines = [
     `shared server pid ${server.pid} at ${server.url} (lspmcp ${server.version}, build ${String(server.build).slice(0, 12)}, up ${seconds(server.uptime_ms)})${server.leaseholder ? "" : " — displaced, serving its last peers"}`,
-    ...(server.stale === true ? ["stale: the install now holds another build; this server runs on what it loaded at start, and new serves start one of the new build"] : []),
+    ...(server.stale === true
+      ? ["stale: the install now holds another build; this server runs on what it loaded at start, and new serves start one of the new build"]
+      : []),
     `lease: ${report.lease}`,
     `peers: ${report.peers.length}`,
     ...report.peers.map(
-      (peer) => `  ${String(peer.session).slice(0, 8)} pid ${peer.peer_pid ?? "-"}, connected ${seconds(peer.connected_ms)}, idle ${seconds(peer.idle_ms)}, ${peer.requests} requests, ${peer.in_flight} in flight`,
+      (peer) =>
+        `  ${String(peer.session).slice(0, 8)} pid ${peer.peer_pid ?? "-"}, connected ${seconds(peer.connected_ms)}, idle ${seconds(peer.idle_ms)}, ${peer.requests} requests, ${peer.in_flight} in flight`,
     ),
     `sessions: ${report.sessions.length}`,
-    ...report.sessions.map((session) => `  ${session.workspace}/${session.server}: ${session.state}${session.pid === null ? "" : ` pid ${session.pid}`}, ${session.tree_processes} processes${memory(session)}`),
+    ...report.sessions.map(
+      (session) =>
+        `  ${session.workspace}/${session.server}: ${session.state}${session.pid === null ? "" : ` pid ${session.pid}`}, ${session.tree_processes} processes${memory(session)}`,
+    ),
   ];
   return lines.join("\n") + "\n";
 }
 
 /** `, 312.4 MiB of 4096 MiB` while it runs, and why the bridge last ended it (memory or idle). */
 function memory(session: Record<string, unknown>): string {
-  const rss = typeof session.rss_mb === "number" ? `, ${session.rss_mb} MiB${typeof session.max_rss_mb === "number" ? ` of ${session.max_rss_mb} MiB` : ""}` : "";
+  const rss =
+    typeof session.rss_mb === "number" ? `, ${session.rss_mb} MiB${typeof session.max_rss_mb === "number" ? ` of ${session.max_rss_mb} MiB` : ""}` : "";
   const exit = session.last_exit as { reason?: string | null; rss_mb?: number | null } | null;
   const why = exit?.reason === "memory" ? `, last ended for memory (${exit.rss_mb} MiB)` : exit?.reason === "idle" ? ", last stopped idle" : "";
   return rss + why;

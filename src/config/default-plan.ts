@@ -102,7 +102,11 @@ export async function planDefault(root: string, options: PlanOptions): Promise<D
     if (serves.length === 0) continue;
     const missing = await whyMissing(name, profile, options);
     if (missing !== null) {
-      omitted.push({ server: name, reason: missing, install: NEEDS[name]?.install ?? `install ${profile.command ?? name} so that the profile's command resolves` });
+      omitted.push({
+        server: name,
+        reason: missing,
+        install: NEEDS[name]?.install ?? `install ${profile.command ?? name} so that the profile's command resolves`,
+      });
       continue;
     }
     serves.forEach((key) => owned.add(key));
@@ -180,6 +184,8 @@ function defaultServers(servers: readonly PlannedServer[]): Record<string, strin
 
 /** The root folder's name, made into a valid workspace name. */
 function workspaceName(root: string): string {
-  const cleaned = basename(root).replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[^A-Za-z0-9]+/, "");
+  const cleaned = basename(root)
+    .replace(/[^A-Za-z0-9._-]+/g, "-")
+    .replace(/^[^A-Za-z0-9]+/, "");
   return cleaned === "" ? "workspace" : cleaned;
 }

@@ -40,8 +40,6 @@ function matchFrom(regexes: readonly (RegExp | null)[], p: number, segments: rea
 }
 
 function segmentRegex(part: string): RegExp {
-  const source = [...part]
-    .map((char) => (char === "*" ? "[^/]*" : char === "?" ? "[^/]" : char.replace(/[.+^${}()|[\]\\]/g, "\\$&")))
-    .join("");
+  const source = [...part].map((char) => (char === "*" ? "[^/]*" : char === "?" ? "[^/]" : char.replace(/[.+^${}()|[\]\\]/g, "\\$&"))).join("");
   return new RegExp(`^${source}$`);
 }

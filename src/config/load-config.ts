@@ -70,11 +70,14 @@ export async function resolveDocument(document: Record<string, unknown>, origin:
   const claims = { names: new Set(definedNames.filter((name): name is string => typeof name === "string")), languages };
 
   const rawWorkspaces = arrayOf(document.workspace).map((raw) => salvage(WorkspaceSchema, raw));
-  const workspaceOutcomes = await Promise.all(
-    rawWorkspaces.map((raw, i) => (raw === null ? null : resolveWorkspace(i, raw, context.configDir, claims))),
-  );
+  const workspaceOutcomes = await Promise.all(rawWorkspaces.map((raw, i) => (raw === null ? null : resolveWorkspace(i, raw, context.configDir, claims))));
   workspaceOutcomes.forEach((outcome) => problems.push(...(outcome?.problems ?? [])));
-  problems.push(...duplicates("workspace", rawWorkspaces.map((raw) => raw?.data.name)));
+  problems.push(
+    ...duplicates(
+      "workspace",
+      rawWorkspaces.map((raw) => raw?.data.name),
+    ),
+  );
 
   if (problems.length > 0 || !parsed.success) throw configInvalid(configPath, problems);
   return {
@@ -88,9 +91,7 @@ export async function resolveDocument(document: Record<string, unknown>, origin:
     },
     // Both lists are complete here: any unresolved entry would have left a problem behind.
     servers: outcomes.map((outcome) => outcome?.server).filter((server): server is ResolvedServer => !!server),
-    workspaces: workspaceOutcomes
-      .map((outcome) => outcome?.workspace)
-      .filter((workspace): workspace is ResolvedWorkspace => !!workspace),
+    workspaces: workspaceOutcomes.map((outcome) => outcome?.workspace).filter((workspace): workspace is ResolvedWorkspace => !!workspace),
   };
 }
 

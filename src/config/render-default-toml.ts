@@ -31,7 +31,9 @@ export function renderDefaultToml(plan: DefaultPlan, dir: string, schemaPath: st
     lines.push(
       `# ${server.name}: serves ${server.serves.join(", ")} here.`,
       `# The profile runs ${[profile.command ?? "?", ...(profile.args ?? [])].join(" ")}` +
-        (profile.version_command ? `; the pin is checked against \`${profile.version_command.join(" ")}\`.` : "; the pin is checked against serverInfo.version."),
+        (profile.version_command
+          ? `; the pin is checked against \`${profile.version_command.join(" ")}\`.`
+          : "; the pin is checked against serverInfo.version."),
       "[[server]]",
       `name = ${str(server.name)}`,
       `profile = ${str(server.name)}`,

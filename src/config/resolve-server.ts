@@ -114,12 +114,7 @@ export async function resolveServer(index: number, raw: Salvaged<RawServer>, con
  * Lower-cases and dots every extension; one extension, or one file name, may belong to only one
  * language of a server. A file name is a whole base name ("Dockerfile"), matched exactly.
  */
-function normalizeLanguages(
-  languages: NonNullable<RawProfile["languages"]>,
-  base: KeyPath,
-  origin: string,
-  problems: ConfigProblem[],
-): LanguageClaim[] {
+function normalizeLanguages(languages: NonNullable<RawProfile["languages"]>, base: KeyPath, origin: string, problems: ConfigProblem[]): LanguageClaim[] {
   const owner = new Map<string, string>();
   const claim = (key: string, id: string, at: (string | number)[]): boolean => {
     if (owner.has(key)) {

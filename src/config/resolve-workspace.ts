@@ -26,12 +26,7 @@ export interface WorkspaceOutcome {
  * an extension claimed by two or more of its servers needs a `default_server` entry naming one of
  * them. Never throws; every problem is returned with its key path.
  */
-export async function resolveWorkspace(
-  index: number,
-  raw: Salvaged<RawWorkspace>,
-  configDir: string,
-  claims: ServerClaims,
-): Promise<WorkspaceOutcome> {
+export async function resolveWorkspace(index: number, raw: Salvaged<RawWorkspace>, configDir: string, claims: ServerClaims): Promise<WorkspaceOutcome> {
   const base: KeyPath = ["workspace", index];
   const { data } = raw;
   const problems: ConfigProblem[] = [];
@@ -108,9 +103,7 @@ function checkRouting(
 
   for (const [claimKey, names] of claimants) {
     if (names.length > 1 && !(claimKey in chosen) && !Object.keys(entries).some((key) => normalize(key) === claimKey)) {
-      problems.push(
-        problemAt(base, ["default_server", claimKey], `"${claimKey}" is claimed by ${names.map((n) => `"${n}"`).join(" and ")}; choose one here`),
-      );
+      problems.push(problemAt(base, ["default_server", claimKey], `"${claimKey}" is claimed by ${names.map((n) => `"${n}"`).join(" and ")}; choose one here`));
     }
   }
   return chosen;

@@ -22,8 +22,7 @@ const name = (what: string) =>
     .regex(NAME_PATTERN, { message: `a ${what} name is letters, digits, ".", "_" or "-", starting with a letter or digit` })
     .describe(`Unique ${what} name, used in tool arguments.`);
 
-const positiveInt = (fallback: number, description: string) =>
-  z.int().positive().default(fallback).describe(description);
+const positiveInt = (fallback: number, description: string) => z.int().positive().default(fallback).describe(description);
 
 /** Defaults of the optional server fields, applied after a profile is merged. */
 export const SERVER_DEFAULTS = {
@@ -68,7 +67,9 @@ const SharedSchema = z
       .string()
       .min(1)
       .optional()
-      .describe("Folder of the lease and log files, relative to this file. Default: $XDG_RUNTIME_DIR/lspmcp when set, else lspmcp-UID in the system temp folder (mode 0700, this user's)."),
+      .describe(
+        "Folder of the lease and log files, relative to this file. Default: $XDG_RUNTIME_DIR/lspmcp when set, else lspmcp-UID in the system temp folder (mode 0700, this user's).",
+      ),
     linger_ms: z
       .int()
       .nonnegative()
@@ -89,11 +90,7 @@ const SharedSchema = z
 const LanguageSchema = z
   .strictObject({
     id: z.string().min(1).describe('LSP language id sent in didOpen, e.g. "typescript".'),
-    extensions: z
-      .array(z.string().min(1))
-      .min(1)
-      .optional()
-      .describe('File extensions of this language, e.g. [".ts", ".mts"]; matched case-insensitively.'),
+    extensions: z.array(z.string().min(1)).min(1).optional().describe('File extensions of this language, e.g. [".ts", ".mts"]; matched case-insensitively.'),
     filenames: z
       .array(z.string().min(1))
       .min(1)
@@ -113,10 +110,7 @@ const serverFields = {
     .min(1)
     .describe("Executable: a path (relative to the file that sets it; a leading {cache}/ is lspmcp's tool cache) or a bare name looked up on PATH."),
   args: z.array(z.string()).meta({ default: SERVER_DEFAULTS.args }).describe("Arguments after the command."),
-  version: z
-    .string()
-    .min(1)
-    .describe("The pin: the exact version the server must report (whole-token match)."),
+  version: z.string().min(1).describe("The pin: the exact version the server must report (whole-token match)."),
   version_command: z
     .array(z.string().min(1))
     .min(1)
@@ -124,27 +118,39 @@ const serverFields = {
   languages: z.array(LanguageSchema).min(1).describe("Languages the server claims."),
   position_encoding: z
     .enum(["utf-8", "utf-16", "utf-32"])
-    .describe("What the server really counts in positions, when that differs from the encoding it negotiates (ccls and fortls count code points: utf-32; pylsp counts UTF-8 bytes)."),
+    .describe(
+      "What the server really counts in positions, when that differs from the encoding it negotiates (ccls and fortls count code points: utf-32; pylsp counts UTF-8 bytes).",
+    ),
   settle_after_progress: z
     .boolean()
     .meta({ default: false })
-    .describe("Treat a publishDiagnostics that arrives while the server's work-done progress runs as provisional: only one published with no progress running settles (Biome publishes an empty list while it scans the project)."),
+    .describe(
+      "Treat a publishDiagnostics that arrives while the server's work-done progress runs as provisional: only one published with no progress running settles (Biome publishes an empty list while it scans the project).",
+    ),
   ignored_progress: z
     .array(z.string().min(1))
     .meta({ default: [] })
-    .describe("Work-done progress tokens that have nothing to do with a document's diagnostics, which the settle rule and the wait for a loading server disregard (ccls's background \"index\", which stays open while the server runs)."),
+    .describe(
+      "Work-done progress tokens that have nothing to do with a document's diagnostics, which the settle rule and the wait for a loading server disregard (ccls's background \"index\", which stays open while the server runs).",
+    ),
   settle_barrier: z
     .boolean()
     .meta({ default: false })
-    .describe("gopls: a document's diagnostics depend on other documents, so before a wait may settle, every sync the session sent is covered by a request sent after it and answered (the server has then taken it in and started the progress of its diagnosis)."),
+    .describe(
+      "gopls: a document's diagnostics depend on other documents, so before a wait may settle, every sync the session sent is covered by a request sent after it and answered (the server has then taken it in and started the progress of its diagnosis).",
+    ),
   settle_flycheck: z
     .boolean()
     .meta({ default: false })
-    .describe("rust-analyzer's two diagnostics sources: its own analysis answers pulls once it is quiescent (experimental/serverStatus), and cargo check runs as flycheck; a document settles after a flycheck run that began after its sync has ended (the bridge asks for one when needed)."),
+    .describe(
+      "rust-analyzer's two diagnostics sources: its own analysis answers pulls once it is quiescent (experimental/serverStatus), and cargo check runs as flycheck; a document settles after a flycheck run that began after its sync has ended (the bridge asks for one when needed).",
+    ),
   watch_files: z
     .enum(["server", "bridge"])
     .meta({ default: "server" })
-    .describe('Who tells the server about files changed on disk: "server" (its own file watchers) or "bridge" (lspmcp declares client-side file watching and sends workspace/didChangeWatchedFiles for what it finds changed before it answers, so no answer waits on an asynchronous watcher).'),
+    .describe(
+      'Who tells the server about files changed on disk: "server" (its own file watchers) or "bridge" (lspmcp declares client-side file watching and sends workspace/didChangeWatchedFiles for what it finds changed before it answers, so no answer waits on an asynchronous watcher).',
+    ),
   env: z
     .record(z.string(), z.string())
     .meta({ default: SERVER_DEFAULTS.env })
@@ -194,7 +200,9 @@ export const WorkspaceSchema = z
       .record(z.string(), z.string())
       .optional()
       .meta({ default: {} })
-      .describe('Extension (or claimed file name) → server name, required for one claimed by several servers: { ".h" = "clangd" }. It answers every tool but diagnostics, which asks every claiming server.'),
+      .describe(
+        'Extension (or claimed file name) → server name, required for one claimed by several servers: { ".h" = "clangd" }. It answers every tool but diagnostics, which asks every claiming server.',
+      ),
     exclude: z
       .array(z.string().min(1))
       .optional()

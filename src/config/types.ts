@@ -108,9 +108,7 @@ export interface ResolvedWorkspace {
  * Where a configuration comes from: a bridge.toml (given with `--config` or discovered), or the
  * embedded default made for a root folder when no file was found (CONTRACT §2).
  */
-export type ConfigSource =
-  | { readonly kind: "file"; readonly path: string }
-  | { readonly kind: "default"; readonly root: string };
+export type ConfigSource = { readonly kind: "file"; readonly path: string } | { readonly kind: "default"; readonly root: string };
 
 /** A shipped profile that the embedded default left out, and how to get its server. */
 export interface OmittedServer {

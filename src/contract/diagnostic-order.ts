@@ -43,10 +43,7 @@ export function sortDiagnostics(items: readonly BridgeDiagnostic[]): BridgeDiagn
  * `["pull","push"]` when both channels had them, and once even when one channel repeated them.
  * The result is fresh objects in contract key order, sorted canonically.
  */
-export function mergeDiagnostics(
-  pull: readonly ChannelDiagnostic[] | null,
-  push: readonly ChannelDiagnostic[] | null,
-): BridgeDiagnostic[] {
+export function mergeDiagnostics(pull: readonly ChannelDiagnostic[] | null, push: readonly ChannelDiagnostic[] | null): BridgeDiagnostic[] {
   const merged = new Map<string, BridgeDiagnostic>();
   const add = (items: readonly ChannelDiagnostic[] | null, channel: DiagnosticChannel): void => {
     for (const d of items ?? []) {

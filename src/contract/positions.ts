@@ -80,11 +80,12 @@ export class LineIndex {
     }
     if (points !== wanted) {
       const length = this.#codePoints(line - 1);
-      throw new BridgeError(
-        "InvalidArguments",
-        `column ${column} is outside line ${line}, which has ${length} characters (columns 1..${length + 1})`,
-        { line, column, line_count: this.lineCount, line_length: length },
-      );
+      throw new BridgeError("InvalidArguments", `column ${column} is outside line ${line}, which has ${length} characters (columns 1..${length + 1})`, {
+        line,
+        column,
+        line_count: this.lineCount,
+        line_length: length,
+      });
     }
     return { line: line - 1, character: units };
   }

@@ -108,12 +108,7 @@ export function sortWorkspaceSymbols(items: readonly WorkspaceSymbolItem[]): Wor
 }
 
 function compareSymbolNodes(a: SymbolNode, b: SymbolNode): number {
-  return (
-    compareRanges(a.range, b.range) ||
-    compareStrings(a.name, b.name) ||
-    compareStrings(a.kind, b.kind) ||
-    compareStrings(a.detail, b.detail)
-  );
+  return compareRanges(a.range, b.range) || compareStrings(a.name, b.name) || compareStrings(a.kind, b.kind) || compareStrings(a.detail, b.detail);
 }
 
 function strictlyContains(outer: BridgeRange, inner: BridgeRange): boolean {

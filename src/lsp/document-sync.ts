@@ -1,8 +1,4 @@
-import {
-  DidChangeTextDocumentNotification,
-  DidCloseTextDocumentNotification,
-  DidOpenTextDocumentNotification,
-} from "vscode-languageserver-protocol";
+import { DidChangeTextDocumentNotification, DidCloseTextDocumentNotification, DidOpenTextDocumentNotification } from "vscode-languageserver-protocol";
 import type { MessageConnection, NotificationType } from "vscode-jsonrpc/node";
 import { BridgeError, errorText } from "../contract/errors.js";
 

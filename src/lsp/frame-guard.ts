@@ -81,7 +81,10 @@ export class FrameGuard extends Transform {
   // Handles one complete header line; true when the stream may go on.
   private endLine(): boolean {
     const block = Buffer.concat(this.header, this.headerLength);
-    const line = block.subarray(this.lineStart).toString("latin1").replace(/\r?\n$/, "");
+    const line = block
+      .subarray(this.lineStart)
+      .toString("latin1")
+      .replace(/\r?\n$/, "");
     this.lineStart = block.length;
     if (line === "") {
       if (this.contentLength === null) return this.failLater("the server sent an LSP header without Content-Length");

@@ -1,11 +1,5 @@
 import { pathToFileURL } from "node:url";
-import {
-  CancellationTokenSource,
-  createMessageConnection,
-  ResponseError,
-  StreamMessageReader,
-  type MessageConnection,
-} from "vscode-jsonrpc/node";
+import { CancellationTokenSource, createMessageConnection, ResponseError, StreamMessageReader, type MessageConnection } from "vscode-jsonrpc/node";
 import {
   DidChangeWatchedFilesNotification,
   ExitNotification,
@@ -332,11 +326,7 @@ export class LspClient {
     const unsubscribeClose = this.onClose(() => stop(this.closedError(type.method)));
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
-      const sent = (this.connection.sendRequest as (t: unknown, p: unknown, c: unknown) => Promise<R>)(
-        type,
-        params,
-        cancellation.token,
-      );
+      const sent = (this.connection.sendRequest as (t: unknown, p: unknown, c: unknown) => Promise<R>)(type, params, cancellation.token);
       this.pending += 1;
       // Answered, refused or dropped with the connection: the server holds it no longer.
       const answered = (): void => {

@@ -44,9 +44,7 @@ export interface ServerRequestContext {
  * here is answered by vscode-jsonrpc with MethodNotFound, which is the honest answer.
  */
 export function handleServerRequests(connection: MessageConnection, context: ServerRequestContext): void {
-  connection.onRequest(ConfigurationRequest.type, (params) =>
-    params.items.map((item) => lookupSetting(context.settings, item.section)),
-  );
+  connection.onRequest(ConfigurationRequest.type, (params) => params.items.map((item) => lookupSetting(context.settings, item.section)));
   connection.onRequest(WorkspaceFoldersRequest.type, () => [...context.workspaceFolders]);
   connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
   connection.onRequest(RegistrationRequest.type, (params) => {

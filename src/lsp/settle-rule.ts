@@ -134,9 +134,7 @@ export function stepSettle(state: SettleState, event: SettleEvent): SettleState 
   const { target } = state;
   switch (event.type) {
     case "register":
-      return event.method === DocumentDiagnosticRequest.method
-        ? { ...state, pullRegistrations: new Set([...state.pullRegistrations, event.id]) }
-        : state;
+      return event.method === DocumentDiagnosticRequest.method ? { ...state, pullRegistrations: new Set([...state.pullRegistrations, event.id]) } : state;
     case "unregister":
       return state.pullRegistrations.has(event.id) ? { ...state, pullRegistrations: without(state.pullRegistrations, event.id) } : state;
     case "progress":

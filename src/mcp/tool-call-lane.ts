@@ -92,7 +92,8 @@ export function toolCallRequest(params: unknown): ToolCallRequest | string {
   const meta = params._meta;
   if (meta !== undefined && !isRecord(meta)) return "tools/call params._meta must be an object";
   const token = meta?.progressToken;
-  if (token !== undefined && typeof token !== "string" && !Number.isSafeInteger(token)) return "tools/call params._meta.progressToken must be a string or an integer";
+  if (token !== undefined && typeof token !== "string" && !Number.isSafeInteger(token))
+    return "tools/call params._meta.progressToken must be a string or an integer";
   return { name: params.name, arguments: params.arguments as Record<string, unknown> | undefined, progressToken: token as string | number | undefined };
 }
 

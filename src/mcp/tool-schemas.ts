@@ -68,7 +68,9 @@ function withoutSafeIntegerBounds(node: Record<string, unknown>): void {
 function singleTyped(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(singleTyped);
   if (node === null || typeof node !== "object") return node;
-  const entries = Object.entries(node as Record<string, unknown>).map(([key, value]) => [key, key === "enum" || key === "const" || key === "default" ? value : singleTyped(value)] as const);
+  const entries = Object.entries(node as Record<string, unknown>).map(
+    ([key, value]) => [key, key === "enum" || key === "const" || key === "default" ? value : singleTyped(value)] as const,
+  );
   const object = Object.fromEntries(entries) as Record<string, unknown>;
   const type = object.type;
   if (!Array.isArray(type) || type.length < 2) return object;

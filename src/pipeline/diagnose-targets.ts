@@ -74,12 +74,14 @@ export async function diagnoseTargets(
     }
     options.onFileDone?.(++done, targets.length, item.target);
   };
-  const fileByFile = (refreshed: boolean) => (item: RunItem): Promise<void> =>
-    eachFile(item, async (context) => {
-      const { target } = item;
-      const args = { workspace: target.workspace.name, server: target.server.name, path: target.file.absolutePath };
-      return (results[item.index] = await fileDiagnostics(context, args, { close: options.close, onSynced: options.onSynced, refreshed }));
-    });
+  const fileByFile =
+    (refreshed: boolean) =>
+    (item: RunItem): Promise<void> =>
+      eachFile(item, async (context) => {
+        const { target } = item;
+        const args = { workspace: target.workspace.name, server: target.server.name, path: target.file.absolutePath };
+        return (results[item.index] = await fileDiagnostics(context, args, { close: options.close, onSynced: options.onSynced, refreshed }));
+      });
   await runPool(groupBySession(targets), config.bridge.max_sessions, failure, async (group) => {
     const { rest, refreshed } = await fromProject(group, results, {
       config,
@@ -104,11 +106,7 @@ export async function diagnoseTargets(
  * session and looks quickly at the disk, as for any other one-file call. The session is started
  * here, within one file's deadline, as the first file would start it.
  */
-async function fromProject(
-  group: SessionGroup,
-  results: FileDiagnostics[],
-  options: ProjectRunOptions,
-): Promise<{ rest: RunItem[]; refreshed: boolean }> {
+async function fromProject(group: SessionGroup, results: FileDiagnostics[], options: ProjectRunOptions): Promise<{ rest: RunItem[]; refreshed: boolean }> {
   if (group.server.watch_files !== "bridge" || group.items.length === 1) return { rest: [...group.items], refreshed: false };
   // Every file is read before the server starts, as file by file does: an unreadable one fails
   // the run before any server is asked.

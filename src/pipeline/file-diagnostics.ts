@@ -43,11 +43,7 @@ export interface FileDiagnostics {
  * the server has settled for the synced version, so an empty answer always means clean; a server
  * that does not settle within `context.deadline` fails with `Timeout`.
  */
-export async function fileDiagnostics(
-  context: CallContext,
-  args: FileDiagnosticsArgs,
-  options: FileDiagnosticsOptions = {},
-): Promise<FileDiagnostics> {
+export async function fileDiagnostics(context: CallContext, args: FileDiagnosticsArgs, options: FileDiagnosticsOptions = {}): Promise<FileDiagnostics> {
   const target = await openTarget(context, args, { refreshed: options.refreshed ?? false });
   const { client, synced, file } = target;
   try {

@@ -37,7 +37,9 @@ export async function findUses(target: OpenTarget, name: string, line: number | 
   for (let start = 0; start < occurrences.length; start += DEFINITIONS_IN_FLIGHT) {
     const batch = occurrences.slice(start, start + DEFINITIONS_IN_FLIGHT);
     const answers = await Promise.all(batch.map((occurrence) => requestDefinition(client, uri, occurrence.lsp, options)));
-    definitions.push(...answers.map((targets) => targets.map((t) => ({ uri: t.uri, line: t.selectionRange.start.line, character: t.selectionRange.start.character }))));
+    definitions.push(
+      ...answers.map((targets) => targets.map((t) => ({ uri: t.uri, line: t.selectionRange.start.line, character: t.selectionRange.start.character }))),
+    );
   }
   const groups = groupBySameDefinition(occurrences, definitions);
   // Name tokens the server cannot define are still code: each stands for itself.

@@ -55,12 +55,7 @@ export class FirstFailure {
  * item order. After a failure anywhere in the run (see {@link FirstFailure}) no further item
  * starts, and once the items in flight have finished the promise rejects with the first failure.
  */
-export async function runPool<T, R>(
-  items: readonly T[],
-  limit: number,
-  failure: FirstFailure,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> {
+export async function runPool<T, R>(items: readonly T[], limit: number, failure: FirstFailure, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -24,7 +24,9 @@ export class SessionRegistry {
       for (const serverName of workspace.servers) {
         const server = config.servers.find((candidate) => candidate.name === serverName);
         if (!server) continue;
-        this.sessions.set(keyOf(workspace.name, server.name), new Session({
+        this.sessions.set(
+          keyOf(workspace.name, server.name),
+          new Session({
             workspace,
             server,
             logger,
@@ -32,7 +34,8 @@ export class SessionRegistry {
             maxOpenDocuments: config.bridge.max_open_documents,
             idleStopMs: config.bridge.idle_stop_s * 1000,
             startTimeoutMs: config.bridge.start_timeout_ms,
-          }),);
+          }),
+        );
       }
     }
   }
@@ -88,7 +91,17 @@ export class SessionRegistry {
       const server = this.config.servers.find((candidate) => candidate.name === serverName);
       const key = keyOf(workspace.name, serverName);
       if (!server || this.sessions.has(key)) continue;
-      this.sessions.set(key, new Session({ workspace, server, logger: this.logger, timings: this.timings, maxOpenDocuments: this.config.bridge.max_open_documents, startTimeoutMs: this.config.bridge.start_timeout_ms }));
+      this.sessions.set(
+        key,
+        new Session({
+          workspace,
+          server,
+          logger: this.logger,
+          timings: this.timings,
+          maxOpenDocuments: this.config.bridge.max_open_documents,
+          startTimeoutMs: this.config.bridge.start_timeout_ms,
+        }),
+      );
     }
   }
 

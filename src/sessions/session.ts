@@ -4,14 +4,7 @@ import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { Deadline, type LoadWatch } from "../contract/deadline.js";
 import { LspClient } from "../lsp/lsp-client.js";
 import { setTimeout as delay } from "node:timers/promises";
-import {
-  scrubbedEnv,
-  spawnSupervised,
-  type ExitInfo,
-  type MemoryOverCap,
-  type SupervisedServer,
-  type SupervisionTimings,
-} from "../supervision/index.js";
+import { scrubbedEnv, spawnSupervised, type ExitInfo, type MemoryOverCap, type SupervisedServer, type SupervisionTimings } from "../supervision/index.js";
 import { IdleTimer } from "./idle-timer.js";
 import { sessionDeadError, sessionExit, toMiB, type SessionExit } from "./session-exit.js";
 import { StderrTail } from "./stderr-tail.js";
@@ -134,7 +127,10 @@ export class Session implements LoadWatch {
     deadline.watch(this);
     for (;;) {
       if (this.transition) {
-        await deadline.race(this.transition.catch(() => {}), `${this.key} to finish stopping`);
+        await deadline.race(
+          this.transition.catch(() => {}),
+          `${this.key} to finish stopping`,
+        );
         continue;
       }
       if (this.closed) throw new BridgeError("SessionDead", `session ${this.key} was closed: the bridge is shutting down`, { session: this.key });
@@ -217,7 +213,11 @@ export class Session implements LoadWatch {
    * yet or runs work-done progress: when that ends (at the latest when that time has passed).
    */
   loading(): Promise<void> | null {
-    if (this.phase === "starting" && this.starting) return this.starting.then(() => {}, () => {});
+    if (this.phase === "starting" && this.starting)
+      return this.starting.then(
+        () => {},
+        () => {},
+      );
     const loadEndsIn = this.startedAt === null ? 0 : this.startedAt + this.options.startTimeoutMs - Date.now();
     const client = this.client;
     if (this.phase !== "ready" || !client || loadEndsIn <= 0) return null;
@@ -270,9 +270,7 @@ export class Session implements LoadWatch {
     const env = scrubbedEnv(server.env);
     try {
       // The version command runs beside the server start: both must finish within the deadline.
-      const versionFromCommand = server.version_command
-        ? runVersionCommand(server, env, Math.max(1, deadline.remainingMs()))
-        : Promise.resolve(null);
+      const versionFromCommand = server.version_command ? runVersionCommand(server, env, Math.max(1, deadline.remainingMs())) : Promise.resolve(null);
       versionFromCommand.catch(() => {});
       const spawned = await spawnSupervised(
         { command: server.command, args: server.args, env, cwd: workspace.root, label: this.key, maxRssMb: server.max_rss_mb },
@@ -401,7 +399,9 @@ export class Session implements LoadWatch {
     let exit: ExitInfo | null = null;
     if (spawned) {
       // An orderly exit first; the supervisor then reaps whatever the server left running.
-      await Deadline.in(SHUTDOWN_GRACE_MS).race(spawned.exited, "server exit").catch(() => {});
+      await Deadline.in(SHUTDOWN_GRACE_MS)
+        .race(spawned.exited, "server exit")
+        .catch(() => {});
       await spawned.stop();
       exit = await Promise.race([spawned.exited, delay(EXIT_REPORT_MS, null, { ref: false })]);
     }

@@ -31,7 +31,12 @@ export function runVersionCommand(server: ResolvedServer, env: Record<string, st
         );
         return;
       }
-      resolve(stdout.split(/\r?\n/).map((line) => line.trim()).find((line) => line.length > 0) ?? "");
+      resolve(
+        stdout
+          .split(/\r?\n/)
+          .map((line) => line.trim())
+          .find((line) => line.length > 0) ?? "",
+      );
     });
   });
 }

@@ -87,7 +87,12 @@ export class FairScheduler {
       };
       const timer = setTimeout(() => {
         leave();
-        reject(new BridgeError("Timeout", `the call waited ${deadline.totalMs} ms for its turn at the shared server`, { timeout_ms: deadline.totalMs, waiting_for: "a turn" }));
+        reject(
+          new BridgeError("Timeout", `the call waited ${deadline.totalMs} ms for its turn at the shared server`, {
+            timeout_ms: deadline.totalMs,
+            waiting_for: "a turn",
+          }),
+        );
       }, deadline.remainingMs());
       const onAbort = (): void => {
         leave();

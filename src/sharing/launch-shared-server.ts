@@ -27,7 +27,10 @@ export function launchSharedServer(argv: readonly string[], paths: LeasePaths, u
   closeSync(log);
   return new Promise<LaunchReport>((resolve, reject) => {
     let output = "";
-    const timer = setTimeout(() => finish(new Error(`the shared server did not report within its deadline (log: ${paths.log})`)), Math.max(0, until - Date.now()));
+    const timer = setTimeout(
+      () => finish(new Error(`the shared server did not report within its deadline (log: ${paths.log})`)),
+      Math.max(0, until - Date.now()),
+    );
     let settled = false;
     const finish = (outcome: Error | LaunchReport): void => {
       if (settled) return;

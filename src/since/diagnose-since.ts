@@ -141,12 +141,17 @@ export async function diagnoseSince(
     );
     const runRevision = async () => {
       if (toRun.length === 0) return;
-      const answers = await diagnoseTargets(twinConfig, sessions, toRun.map(({ target }) => target), {
-        batchSize: options.batchSize,
-        close: true,
-        signal,
-        onFileDone: (_done, _total, target) => tick(target),
-      });
+      const answers = await diagnoseTargets(
+        twinConfig,
+        sessions,
+        toRun.map(({ target }) => target),
+        {
+          batchSize: options.batchSize,
+          close: true,
+          signal,
+          onFileDone: (_done, _total, target) => tick(target),
+        },
+      );
       answers.forEach((answer, index) => {
         const { plan } = toRun[index]!;
         plan.entry.remember(plan.twin, answer.server.name, answer.file.path, revisionAnswer(answer));

@@ -30,7 +30,7 @@ export function git(cwd: string, args: readonly string[], options: GitOptions = 
       [...args],
       { cwd, encoding: "utf8", maxBuffer: MAX_OUTPUT_BYTES, env: { ...inheritedEnv(), GIT_OPTIONAL_LOCKS: "0", ...options.env } },
       (error, stdout, stderr) => {
-        const status = error === null ? 0 : typeof (error as { code?: unknown }).code === "number" ? ((error as { code: number }).code) : null;
+        const status = error === null ? 0 : typeof (error as { code?: unknown }).code === "number" ? (error as { code: number }).code : null;
         resolve({ status, stdout, stderr });
       },
     );

@@ -20,14 +20,20 @@ export function placeFindings(config: ResolvedConfig, answers: SinceAnswers, kee
     const now = answers.current.filter((answer) => answer.workspace === workspace);
     const texts = new Map<string, string[]>();
     for (const answer of now) if (answer.diagnostics.length > 0 && !texts.has(answer.file.path)) texts.set(answer.file.path, lineContents(answer.text));
-    for (const diagnostic of kept(now.map((answer) => answer.diagnostics), keep)) {
+    for (const diagnostic of kept(
+      now.map((answer) => answer.diagnostics),
+      keep,
+    )) {
       current.push({ workspace: workspace.name, diagnostic, line: texts.get(diagnostic.path)?.[diagnostic.range.start.line - 1] ?? "" });
     }
     const then = answers.revision.filter((file) => file.workspace === workspace);
     const lines = new Map<string, string>();
     for (const file of then) for (const [line, text] of file.answer.lines) lines.set(`${file.path}\0${line}`, text);
     // The revision's answers carry their paths in the snapshot, which are the paths at the revision.
-    for (const diagnostic of kept(then.map((file) => file.answer.diagnostics), keep)) {
+    for (const diagnostic of kept(
+      then.map((file) => file.answer.diagnostics),
+      keep,
+    )) {
       revision.push({ workspace: workspace.name, diagnostic, line: lines.get(`${diagnostic.path}\0${diagnostic.range.start.line}`) ?? "" });
     }
   }

@@ -14,10 +14,7 @@ export type SweepLog = (msg: string, fields?: Record<string, unknown>) => void;
  * longer names a live process — so trees of other live bridges are never touched. Only processes
  * of the caller's own uid are considered. Logs one line per reaped tree. Never throws.
  */
-export async function sweepOrphans(
-  log: SweepLog = () => {},
-  timings: Partial<SupervisionTimings> = {},
-): Promise<{ reaped: number }> {
+export async function sweepOrphans(log: SweepLog = () => {}, timings: Partial<SupervisionTimings> = {}): Promise<{ reaped: number }> {
   try {
     const uid = process.getuid?.() ?? -1;
     const orphans = findOrphanTokens(uid);

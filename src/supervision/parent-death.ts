@@ -32,11 +32,7 @@ function executableBy(path: string): boolean {
  * the command starts directly: the caller's own reaping still holds, only the
  * SIGKILL-the-parent case then waits for a sweep.
  */
-export function withParentDeathSignal(
-  setpriv: string | undefined,
-  command: string,
-  args: readonly string[],
-): { file: string; argv: string[] } {
+export function withParentDeathSignal(setpriv: string | undefined, command: string, args: readonly string[]): { file: string; argv: string[] } {
   if (setpriv === undefined) return { file: command, argv: [...args] };
   return { file: setpriv, argv: ["--pdeathsig", "SIGKILL", "--", command, ...args] };
 }
@@ -49,12 +45,7 @@ const EXEC_POLL_MS = 2;
  * false when it exits first or the deadline passes. Node's `spawn` event only confirms the exec
  * of setpriv itself; a failure of the second exec shows up as setpriv exiting with 126/127.
  */
-export async function waitForExecPast(
-  pid: number,
-  wrapper: string,
-  deadlineMs: number,
-  hasExited: () => boolean,
-): Promise<boolean> {
+export async function waitForExecPast(pid: number, wrapper: string, deadlineMs: number, hasExited: () => boolean): Promise<boolean> {
   const until = Date.now() + deadlineMs;
   while (!hasExited() && Date.now() < until) {
     const argv0 = readArgv0(pid);

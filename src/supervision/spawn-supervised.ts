@@ -46,10 +46,7 @@ const SUPERVISOR_PROGRAM = readSupervisorProgram();
  * fails to exec, or when the supervisor cannot start; nothing is left running then. A server that
  * starts and exits at once may also resolve: `exited` then settles right after.
  */
-export async function spawnSupervised(
-  spec: SpawnSpec,
-  timings: Partial<SupervisionTimings> = {},
-): Promise<SupervisedServer> {
+export async function spawnSupervised(spec: SpawnSpec, timings: Partial<SupervisionTimings> = {}): Promise<SupervisedServer> {
   const resolved = resolveTimings(timings);
   const failed = (message: string, details: Record<string, unknown> = {}, cause?: unknown): BridgeError =>
     new BridgeError("ServerStartFailed", message, { server: spec.label, ...details }, { cause });

@@ -77,8 +77,7 @@ export class SupervisedProcess implements SupervisedServer {
     else if (message.type === "over-memory") {
       this.overCap = { rssKiB: message.rssKiB, capKiB: message.capKiB };
       this.settleOverMemory(this.overCap);
-    }
-    else if (message.type === "exited") this.onServerExit({ code: message.code, signal: message.signal });
+    } else if (message.type === "exited") this.onServerExit({ code: message.code, signal: message.signal });
   }
 
   memory(): MemorySample | null {

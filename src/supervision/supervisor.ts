@@ -86,7 +86,8 @@ export function runSupervisor(control: Duplex): void {
 
   async function confirmStart(message: StartMessage, setpriv: string | undefined): Promise<void> {
     const pid = server?.pid;
-    if (pid === undefined || serverId === undefined) return failStart(`cannot start ${message.command}: no pid`, { command: message.command, errno: "UNKNOWN" });
+    if (pid === undefined || serverId === undefined)
+      return failStart(`cannot start ${message.command}: no pid`, { command: message.command, errno: "UNKNOWN" });
     const execd = setpriv === undefined || (await waitForExecPast(pid, setpriv, EXEC_DEADLINE_MS, () => serverExited));
     if (!execd) {
       // setpriv exits 127 (not found) or 126 (cannot execute) when its exec fails; any other

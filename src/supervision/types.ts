@@ -63,8 +63,7 @@ export const DEFAULT_TIMINGS: SupervisionTimings = {
 
 /** Defaults with the caller's overrides; negative or non-numeric values fall back to the default. */
 export function resolveTimings(overrides: Partial<SupervisionTimings> = {}): SupervisionTimings {
-  const pick = (value: number | undefined, fallback: number): number =>
-    typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : fallback;
+  const pick = (value: number | undefined, fallback: number): number => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : fallback);
   return {
     termGraceMs: pick(overrides.termGraceMs, DEFAULT_TIMINGS.termGraceMs),
     confirmDeadlineMs: pick(overrides.confirmDeadlineMs, DEFAULT_TIMINGS.confirmDeadlineMs),

@@ -42,7 +42,10 @@ export const callHierarchyTool = defineTool({
       text: [
         pageHeading(envelope, args.direction === "incoming" ? "callers" : "callees", positionAbout(symbol?.name, opened.file.path, at)) +
           (symbol ? "" : " (no function there)"),
-        ...page.map((item) => `${item.kind} ${item.name}  ${item.path}:${item.selection_range.start.line}:${item.selection_range.start.column}  calls at ${item.call_sites.map((s) => `${s.start.line}:${s.start.column}`).join(", ")}`),
+        ...page.map(
+          (item) =>
+            `${item.kind} ${item.name}  ${item.path}:${item.selection_range.start.line}:${item.selection_range.start.column}  calls at ${item.call_sites.map((s) => `${s.start.line}:${s.start.column}`).join(", ")}`,
+        ),
       ].join("\n"),
     }));
   },

@@ -49,10 +49,7 @@ export const pageFields = {
 export const positionArgs = {
   line: wholeNumber(1).optional().describe("1-based line."),
   column: wholeNumber(1).optional().describe("1-based column (code points)."),
-  symbol: z
-    .string()
-    .optional()
-    .describe("Instead of column: a name in the file, or A.b; line narrows."),
+  symbol: z.string().optional().describe("Instead of column: a name in the file, or A.b; line narrows."),
 };
 
 /** A location item (CONTRACT §4.1). */

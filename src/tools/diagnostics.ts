@@ -2,17 +2,7 @@ import { z } from "zod";
 import { mergeServerDiagnostics, type BridgeDiagnostic } from "../contract/diagnostic-order.js";
 import { severityRank } from "../contract/names.js";
 import { boundedPage, limitBytes } from "./bounded-answer.js";
-import {
-  limitArg,
-  maxBytesArg,
-  offsetArg,
-  pageFields,
-  pathArg,
-  RangeSchema,
-  serverArg,
-  SeveritySchema,
-  workspaceArg,
-} from "./common-schemas.js";
+import { limitArg, maxBytesArg, offsetArg, pageFields, pathArg, RangeSchema, serverArg, SeveritySchema, workspaceArg } from "./common-schemas.js";
 import { DEFAULT_BATCH_SIZE, diagnoseTargets } from "../pipeline/diagnose-targets.js";
 import { discoverInWorkspace, type DiagnosticsTarget } from "../pipeline/discover-targets.js";
 import type { ResolvedWorkspace } from "../config/types.js";
@@ -36,7 +26,9 @@ const inputSchema = z
   .strictObject({
     workspace: workspaceArg,
     server: serverArg,
-    path: pathArg.optional().describe('A file, or a folder (every claimed file under it; "." is the workspace root), relative to the workspace root or absolute inside it.'),
+    path: pathArg
+      .optional()
+      .describe('A file, or a folder (every claimed file under it; "." is the workspace root), relative to the workspace root or absolute inside it.'),
     paths: z.array(pathArg).min(1).max(1000).optional().describe("Several files and folders at once; results are merged in canonical order."),
     min_severity: SeveritySchema.optional().describe("Leave out diagnostics less severe than this."),
     since: z
@@ -44,11 +36,15 @@ const inputSchema = z
       .min(1)
       .max(1000)
       .optional()
-      .describe('A git revision ("HEAD", "HEAD~3", "origin/main", a tag or commit): compare with it and return only what changed (see `show`); the same scope is also checked in a snapshot of that revision.'),
+      .describe(
+        'A git revision ("HEAD", "HEAD~3", "origin/main", a tag or commit): compare with it and return only what changed (see `show`); the same scope is also checked in a snapshot of that revision.',
+      ),
     show: z
       .enum(["introduced", "resolved"])
       .optional()
-      .describe("With `since`: `introduced` (default) lists findings present now and not at the revision; `resolved` lists those gone since, where they were at the revision."),
+      .describe(
+        "With `since`: `introduced` (default) lists findings present now and not at the revision; `resolved` lists those gone since, where they were at the revision.",
+      ),
     offset: offsetArg,
     limit: limitArg,
     max_bytes: maxBytesArg,

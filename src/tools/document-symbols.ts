@@ -44,8 +44,6 @@ export const documentSymbolsTool = defineTool({
 
 function renderText(path: string, page: FlatSymbol[], envelope: PageEnvelope): string {
   const header = pageHeading(envelope, "symbols", ` in ${path}`);
-  const lines = page.map(
-    (symbol) => `${"  ".repeat(symbol.depth)}${symbol.kind} ${symbol.name} ${symbol.range.start.line}:${symbol.range.start.column}`,
-  );
+  const lines = page.map((symbol) => `${"  ".repeat(symbol.depth)}${symbol.kind} ${symbol.name} ${symbol.range.start.line}:${symbol.range.start.column}`);
   return [header, ...lines].join("\n");
 }

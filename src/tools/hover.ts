@@ -32,7 +32,10 @@ export const hoverTool = defineTool({
     return boundedSingle(
       {
         structured: { path: file.path, range, contents },
-        text: contents.length > 0 ? `hover${positionAbout(args.symbol, file.path, at)}:\n${contents.trim()}` : `no hover information${positionAbout(args.symbol, file.path, at)}`,
+        text:
+          contents.length > 0
+            ? `hover${positionAbout(args.symbol, file.path, at)}:\n${contents.trim()}`
+            : `no hover information${positionAbout(args.symbol, file.path, at)}`,
       },
       limitBytes(context.config, args.max_bytes),
     );

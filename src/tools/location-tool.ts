@@ -6,17 +6,7 @@ import type { TargetLocation } from "../lsp/features/location-answer.js";
 import type { LspClient, RequestOptions } from "../lsp/lsp-client.js";
 import { openNavigation, type NavigationFeature, type OpenNavigation } from "../pipeline/open-navigation.js";
 import { boundedPage, limitBytes, pageHeading } from "./bounded-answer.js";
-import {
-  limitArg,
-  LocationItemSchema,
-  maxBytesArg,
-  offsetArg,
-  pageFields,
-  filePathArg,
-  positionArgs,
-  serverArg,
-  workspaceArg,
-} from "./common-schemas.js";
+import { limitArg, LocationItemSchema, maxBytesArg, offsetArg, pageFields, filePathArg, positionArgs, serverArg, workspaceArg } from "./common-schemas.js";
 import { defineTool, type Tool, type ToolAnswer, type ToolContext } from "./tool-definition.js";
 
 /** The arguments every location tool takes. */
@@ -62,7 +52,9 @@ export function positionAbout(symbol: string | undefined, path: string, at: Brid
 
 /** A heading, then one line per item: `path:line:column  text`. */
 export function renderLocations(heading: string, items: readonly LocationItem[]): string {
-  const lines = items.map((item) => `${item.path}:${item.selection_range.start.line}:${item.selection_range.start.column}${item.text === null ? "" : `  ${item.text.trim()}`}`);
+  const lines = items.map(
+    (item) => `${item.path}:${item.selection_range.start.line}:${item.selection_range.start.column}${item.text === null ? "" : `  ${item.text.trim()}`}`,
+  );
   return [heading, ...lines].join("\n");
 }
 

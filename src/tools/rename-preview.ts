@@ -43,7 +43,11 @@ export const renamePreviewTool = defineTool({
           path: place.path,
           in_workspace: place.inWorkspace,
           edits: await Promise.all(
-            edits.map(async (edit) => ({ range: await texts.range(uri, edit.range), new_text: edit.newText, text: await texts.lineText(uri, edit.range.start.line) })),
+            edits.map(async (edit) => ({
+              range: await texts.range(uri, edit.range),
+              new_text: edit.newText,
+              text: await texts.lineText(uri, edit.range.start.line),
+            })),
           ),
         };
       }),

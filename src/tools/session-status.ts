@@ -74,7 +74,12 @@ export const sessionStatusTool = defineTool({
     const bytes = context.config.bridge.max_result_bytes;
     const render = (keep: number) => {
       const trimmed = sessions.map((status) => ({ ...status, stderr_tail: keep === 0 ? [] : status.stderr_tail.slice(-keep) }));
-      return { structured: { sessions: trimmed, left_out: leftOut }, text: [`${trimmed.length} session${trimmed.length === 1 ? "" : "s"} (workspace/server: state)`, ...trimmed.map(renderStatusLine), ...leftOutLines].join("\n") };
+      return {
+        structured: { sessions: trimmed, left_out: leftOut },
+        text: [`${trimmed.length} session${trimmed.length === 1 ? "" : "s"} (workspace/server: state)`, ...trimmed.map(renderStatusLine), ...leftOutLines].join(
+          "\n",
+        ),
+      };
     };
     // Many sessions with chatty servers could outgrow the bound: the oldest stderr lines go first.
     for (const keep of TAIL_STEPS) {

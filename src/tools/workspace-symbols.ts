@@ -4,12 +4,7 @@ import { sortWorkspaceSymbols, type WorkspaceSymbolItem } from "../contract/symb
 import { WorkspaceSymbolRequest } from "vscode-languageserver-protocol";
 import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { BridgeError } from "../contract/errors.js";
-import {
-  offersWorkspaceSymbols,
-  requestWorkspaceSymbols,
-  requireWorkspaceSymbols,
-  type RawWorkspaceSymbol,
-} from "../lsp/features/workspace-symbols.js";
+import { offersWorkspaceSymbols, requestWorkspaceSymbols, requireWorkspaceSymbols, type RawWorkspaceSymbol } from "../lsp/features/workspace-symbols.js";
 import { holdProjectAnchor } from "../pipeline/project-anchor.js";
 import { pickWorkspace, serversToAsk } from "../pipeline/resolve-target.js";
 import { TargetTexts } from "../pipeline/target-texts.js";
@@ -54,7 +49,9 @@ export const workspaceSymbolsTool = defineTool({
       structured: { items: page, ...envelope },
       text: [
         pageHeading(envelope, "symbols", ` matching "${args.query}"`),
-        ...page.map((s) => `${s.path}${s.range ? `:${s.range.start.line}:${s.range.start.column}` : ""}: ${s.kind} ${s.name}${s.container ? ` in ${s.container}` : ""}`),
+        ...page.map(
+          (s) => `${s.path}${s.range ? `:${s.range.start.line}:${s.range.start.column}` : ""}: ${s.kind} ${s.name}${s.container ? ` in ${s.container}` : ""}`,
+        ),
       ].join("\n"),
     }));
   },

@@ -12,7 +12,9 @@ describe("check --baseline", () => {
     const root = mkdtempSync(join(tmpdir(), "lspmcp-check-baseline-"));
     writeFileSync(join(root, "tsconfig.json"), '{ "compilerOptions": { "strict": true, "lib": ["ES2022"], "types": [] } }\n');
     writeFileSync(join(root, "a.ts"), ERROR_LINE);
-    const config = writeConfig(`[[server]]\nname = "typescript"\nprofile = "typescript"\n\n[[workspace]]\nname = "b"\nroot = ${JSON.stringify(root)}\nservers = ["typescript"]\n`);
+    const config = writeConfig(
+      `[[server]]\nname = "typescript"\nprofile = "typescript"\n\n[[workspace]]\nname = "b"\nroot = ${JSON.stringify(root)}\nservers = ["typescript"]\n`,
+    );
     const baseline = join(root, "..", `${root.split("/").at(-1)}-baseline.json`);
     const first = await runCheckCli(["--config", config, "--fail-on", "never", "--write-baseline", baseline], { cwd: root });
     expect(first.code).toBe(0);

@@ -26,7 +26,10 @@ describe("check exits 3 with the reason, and prints no report, when a server fai
     expect(result.stdout).toBe("");
     // Both files are in flight and neither settles: the reason names whichever timed out first,
     // and names the same file as the request that did not finish.
-    const reason = /^lspmcp check: no report: ([ab])\.fake \(ws\/fake\) did not settle: diagnostics for .*\/ws\/([ab])\.fake version 1 did not finish within 1500 ms \(Timeout\)$/m.exec(result.stderr);
+    const reason =
+      /^lspmcp check: no report: ([ab])\.fake \(ws\/fake\) did not settle: diagnostics for .*\/ws\/([ab])\.fake version 1 did not finish within 1500 ms \(Timeout\)$/m.exec(
+        result.stderr,
+      );
     expect(reason, result.stderr).not.toBeNull();
     expect(reason![1]).toBe(reason![2]);
   });

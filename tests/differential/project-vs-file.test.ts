@@ -47,10 +47,7 @@ describe("project-level diagnostics equal file-by-file diagnostics (ajv 8.20.0)"
   });
 
   test('"." answers the same set both ways, and only the project path leaves a single document open', async () => {
-    const [fromProject, fromFiles] = await Promise.all([
-      diagnostics(project, { path: ".", limit: 1000 }),
-      diagnostics(fileByFile, { path: ".", limit: 1000 }),
-    ]);
+    const [fromProject, fromFiles] = await Promise.all([diagnostics(project, { path: ".", limit: 1000 }), diagnostics(fileByFile, { path: ".", limit: 1000 })]);
     expect(fromFiles.total).toBeGreaterThan(30);
     expect(findingKeys(fromProject.items)).toEqual(findingKeys(fromFiles.items));
     expect(fromProject.items).toEqual(fromFiles.items);
@@ -81,13 +78,16 @@ function mixedWorkspace(): string {
   };
   const strict = '{ "compilerOptions": { "strict": true, "lib": ["ES2022"], "types": [], "noEmit": true }';
   put("app/tsconfig.json", `${strict}, "include": ["src"] }`);
-  put("app/src/a.ts", 'export function a(x: number): number { return x; }\nexport const bad: string = a(1);\n');
+  put("app/src/a.ts", "export function a(x: number): number { return x; }\nexport const bad: string = a(1);\n");
   put("app/src/b.ts", 'import { a } from "./a";\nexport const ok: number = a(2);\nexport const worse: number = a("s");\n');
   put("app/scratch/c.ts", "export const loose = (x) => x;\n");
   put("loose/x.ts", "const y: number = 'no';\nexport {};\n");
   put("loose/y.js", "function f(a) { return a.b.c; }\n");
   put("sol/tsconfig.json", '{ "files": [], "references": [{ "path": "./tsconfig.lib.json" }] }');
-  put("sol/tsconfig.lib.json", `${strict.replace('"noEmit": true', '"composite": true, "emitDeclarationOnly": true, "declaration": true, "outDir": "out"')}, "include": ["lib"] }`);
+  put(
+    "sol/tsconfig.lib.json",
+    `${strict.replace('"noEmit": true', '"composite": true, "emitDeclarationOnly": true, "declaration": true, "outDir": "out"')}, "include": ["lib"] }`,
+  );
   put("sol/lib/l.ts", "export const l: number = 'x';\n");
   put("sol/lib/m.ts", 'import { l } from "./l";\nexport const m: string = l;\n');
   execFileSync("git", ["init", "-q"], { cwd: root });
@@ -106,10 +106,7 @@ describe("project-level diagnostics equal file-by-file diagnostics on mixed layo
   });
 
   test('"." answers the same set both ways', async () => {
-    const [fromProject, fromFiles] = await Promise.all([
-      diagnostics(project, { path: ".", limit: 1000 }),
-      diagnostics(fileByFile, { path: ".", limit: 1000 }),
-    ]);
+    const [fromProject, fromFiles] = await Promise.all([diagnostics(project, { path: ".", limit: 1000 }), diagnostics(fileByFile, { path: ".", limit: 1000 })]);
     expect(new Set(fromFiles.items.map((item) => item.path.split("/")[0])).size).toBe(3);
     expect(fromProject.items).toEqual(fromFiles.items);
   }, 600_000);

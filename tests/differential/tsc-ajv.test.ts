@@ -46,14 +46,18 @@ describe("lspmcp check against tsc --noEmit, on ajv 8.20.0", () => {
     expect(new Set(cli.map((key) => key.split(":")[0])).size).toBeGreaterThan(5);
   });
 
-  test.each([["default (32)"], ["1"]])("batch size %s: every finding matches, exit 1", async (batch) => {
-    const args = ["--config", CONFIG, "--format", "json", "--quiet", ...(batch.startsWith("default") ? [] : ["--batch-size", batch])];
-    const run = await runCheckCli(args, { cwd: ROOT });
-    expect(run.stderr).toBe("");
-    expect(run.code).toBe(1);
-    const report = JSON.parse(run.stdout) as { items: Finding[] };
-    expect(startKeys(withoutSuggestions(report.items))).toEqual(cli);
-  }, 600_000);
+  test.each([["default (32)"], ["1"]])(
+    "batch size %s: every finding matches, exit 1",
+    async (batch) => {
+      const args = ["--config", CONFIG, "--format", "json", "--quiet", ...(batch.startsWith("default") ? [] : ["--batch-size", batch])];
+      const run = await runCheckCli(args, { cwd: ROOT });
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(1);
+      const report = JSON.parse(run.stdout) as { items: Finding[] };
+      expect(startKeys(withoutSuggestions(report.items))).toEqual(cli);
+    },
+    600_000,
+  );
 });
 
 describe("the diagnostics tool against tsc --noEmit, on ajv 8.20.0", () => {

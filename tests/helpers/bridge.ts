@@ -5,7 +5,6 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { BRIDGE_MAIN } from "./paths.js";
 import { tempDir } from "./temp.js";
 
-
 /** A running `lspmcp serve` driven by the MCP SDK's real client over stdio. */
 export interface Bridge {
   readonly client: Client;
@@ -51,7 +50,12 @@ export async function startBridge(
     command: options.bare ? (options.bin ?? BRIDGE_MAIN) : (options.bin ?? process.execPath),
     args: options.bare
       ? []
-      : [...(options.bin === undefined ? [BRIDGE_MAIN] : []), "serve", ...(options.shared ? [] : ["--standalone"]), ...(configPath === null ? [] : ["--config", configPath])],
+      : [
+          ...(options.bin === undefined ? [BRIDGE_MAIN] : []),
+          "serve",
+          ...(options.shared ? [] : ["--standalone"]),
+          ...(configPath === null ? [] : ["--config", configPath]),
+        ],
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LSPMCP_LOG_LEVEL: "warn", ...env },
     stderr: "pipe",
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),

@@ -20,7 +20,13 @@ interface RustcDiagnostic {
   children: RustcDiagnostic[];
 }
 
-const SEVERITY: Readonly<Record<string, string>> = { error: "error", "error: internal compiler error": "error", warning: "warning", note: "information", help: "hint" };
+const SEVERITY: Readonly<Record<string, string>> = {
+  error: "error",
+  "error: internal compiler error": "error",
+  warning: "warning",
+  note: "information",
+  help: "hint",
+};
 
 /**
  * What rust-analyzer's flycheck runs, run by hand: `cargo check --workspace --all-targets

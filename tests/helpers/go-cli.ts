@@ -15,7 +15,15 @@ export async function goFindings(root: string): Promise<{ compiler: Finding[]; v
   const lines = new Map<string, string[]>();
   const at = (file: string, row: number, byteColumn: number) => {
     const text = (lines.get(file) ?? lines.set(file, readFileSync(join(root, file), "utf8").split("\n")).get(file)!)[row - 1] ?? "";
-    return { line: row, column: [...Buffer.from(text).subarray(0, byteColumn - 1).toString("utf8")].length + 1 };
+    return {
+      line: row,
+      column:
+        [
+          ...Buffer.from(text)
+            .subarray(0, byteColumn - 1)
+            .toString("utf8"),
+        ].length + 1,
+    };
   };
 
   const build = await run("go", ["build", "-gcflags=-e", "./..."], root, env);

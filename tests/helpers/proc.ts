@@ -72,7 +72,9 @@ export function isAlive(pid: number): boolean {
 
 /** Pids of the live direct children of `parent`, from the parent links in /proc. */
 export function childrenOf(parent: number): number[] {
-  return allProcs().filter((p) => p.ppid === parent).map((p) => p.pid);
+  return allProcs()
+    .filter((p) => p.ppid === parent)
+    .map((p) => p.pid);
 }
 
 /** Processes whose environment has `name=value`, plus all their descendants (and `extraRoots`'). */
@@ -94,7 +96,9 @@ export function treeByEnv(name: string, value: string, extraRoots: readonly numb
 
 /** Pids of live processes whose own environment has `name=value` (descendants that dropped it are not counted). */
 export function pidsWithEnv(name: string, value: string): number[] {
-  return allProcs().filter((p) => environ(p.pid).includes(`${name}=${value}`)).map((p) => p.pid);
+  return allProcs()
+    .filter((p) => environ(p.pid).includes(`${name}=${value}`))
+    .map((p) => p.pid);
 }
 
 /** Pids of live processes carrying `marker=value` whose executable's base name is `name`. */

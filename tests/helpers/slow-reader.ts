@@ -74,7 +74,10 @@ export function runThroughSlowReader(args: readonly string[], options: CliOption
  * `lspmcp ARGS` whose stdout reader takes the first bytes and closes its end (`| head -c N`).
  * Resolves with the exit code and stderr, or rejects after `deadlineMs` (a hang).
  */
-export function runWithEarlyClose(args: readonly string[], options: CliOptions & { deadlineMs: number }): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+export function runWithEarlyClose(
+  args: readonly string[],
+  options: CliOptions & { deadlineMs: number },
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
   const child = spawn(process.execPath, [BRIDGE_MAIN, ...args], { cwd: options.cwd, env: { ...baseEnv(), ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));

@@ -39,7 +39,8 @@ export function vendoredRepo(fixture: string, under: string, options: { extra?: 
     top,
     root,
     git,
-    footprint: () => `${git("status", "--porcelain", "--ignored")}\n--\n${git("worktree", "list", "--porcelain")}\n--\n${readdirSync(join(top, ".git")).sort().join(" ")}`,
+    footprint: () =>
+      `${git("status", "--porcelain", "--ignored")}\n--\n${git("worktree", "list", "--porcelain")}\n--\n${readdirSync(join(top, ".git")).sort().join(" ")}`,
     read: (path) => readFileSync(join(root, path), "utf8"),
     write,
   };

@@ -71,9 +71,7 @@ export function profilesConfig(
   profiles: readonly string[],
   options: { timeoutMs?: number; overrides?: Record<string, string>; extra?: string } = {},
 ): string {
-  const servers = profiles
-    .map((name) => `[[server]]\nname = "${name}"\nprofile = "${name}"\n${options.overrides?.[name] ?? ""}\n`)
-    .join("\n");
+  const servers = profiles.map((name) => `[[server]]\nname = "${name}"\nprofile = "${name}"\n${options.overrides?.[name] ?? ""}\n`).join("\n");
   return `
 [bridge]
 max_sessions = ${profiles.length}

@@ -18,7 +18,10 @@ let recordFile: string;
 beforeAll(async () => {
   recordFile = join(fakeWorkspace([]).root, "slow.jsonl");
   const workspace = fakeWorkspace(
-    [...SESSIONS.map((name) => ({ name, extension: `.${name}` })), { name: "slow", extension: ".slow", flags: ["--fault", "never-answer", "--record", recordFile] }],
+    [
+      ...SESSIONS.map((name) => ({ name, extension: `.${name}` })),
+      { name: "slow", extension: ".slow", flags: ["--fault", "never-answer", "--record", recordFile] },
+    ],
     "request_timeout_ms = 10000",
   );
   bridge = await startBridge(workspace.config);

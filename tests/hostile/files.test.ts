@@ -78,7 +78,14 @@ describe("files that are not plain text", () => {
   test("/proc paths are outside the workspace, also through a symlink", async () => {
     symlinkSync("/proc/self/environ", join(root, "environ.fk"));
     symlinkSync("/proc/self/fd/0", join(root, "stdin.fk"));
-    for (const path of ["/proc/self/environ", "/proc/1/cmdline", `/proc/${bridge.pid}/status`, "environ.fk", "stdin.fk", "../../../../../../proc/self/environ"]) {
+    for (const path of [
+      "/proc/self/environ",
+      "/proc/1/cmdline",
+      `/proc/${bridge.pid}/status`,
+      "environ.fk",
+      "stdin.fk",
+      "../../../../../../proc/self/environ",
+    ]) {
       expect([path, await codeOf(path)]).toEqual([path, "PathOutsideWorkspace"]);
     }
   });
@@ -109,7 +116,9 @@ describe("files that change under the bridge", () => {
 describe("a 20 MB source file", () => {
   test("diagnostics, symbols and hover answer within the deadline, paged and bounded", async () => {
     // One symbol per 64 lines keeps the symbol answer (~2 MB) under the server-message bound.
-    const block = "fn f0123456789 padding padding padding padding padding padding padding\n" + "  let x = 1; // padding padding padding padding padding padding pad\n".repeat(63);
+    const block =
+      "fn f0123456789 padding padding padding padding padding padding padding\n" +
+      "  let x = 1; // padding padding padding padding padding padding pad\n".repeat(63);
     const blocks = Math.ceil((20 * 1024 * 1024) / block.length);
     const lines = blocks * 64 + 1;
     writeFileSync(join(root, "big.fk"), block.repeat(blocks) + "bad 😀 end\n");
@@ -123,7 +132,9 @@ describe("a 20 MB source file", () => {
     const hover = await bridge.ok("hover", { path: "big.fk", line: lines, column: 7 });
     // Column 7 is the "e" after the emoji: UTF-16 character 7, converted exactly.
     expect(hover.contents).toBe(`hover ${lines - 1}:7`);
-    console.log(`[figure] big-file bytes=${blocks * block.length} diagnostics_ms=${diagnosticsMs} three_calls_ms=${Date.now() - started} bridge_peak_rss_kib=${memoryOf(bridge.pid).hwmKiB}`);
+    console.log(
+      `[figure] big-file bytes=${blocks * block.length} diagnostics_ms=${diagnosticsMs} three_calls_ms=${Date.now() - started} bridge_peak_rss_kib=${memoryOf(bridge.pid).hwmKiB}`,
+    );
     rmSync(join(root, "big.fk"));
   });
 });

@@ -24,7 +24,13 @@ let root: string;
 let config: string;
 
 beforeAll(async () => {
-  ({ root, config } = fakeWorkspace([{ name: "fake", extension: ".fk" }, { name: "other", extension: ".ot" }], `request_timeout_ms = ${TIMEOUT_MS}`));
+  ({ root, config } = fakeWorkspace(
+    [
+      { name: "fake", extension: ".fk" },
+      { name: "other", extension: ".ot" },
+    ],
+    `request_timeout_ms = ${TIMEOUT_MS}`,
+  ));
   writeFileSync(join(root, "b.fk"), "fn one\n");
   bridge = await startBridge(config);
 });
@@ -54,7 +60,9 @@ describe("property: odd tool arguments always get a valid result or a typed erro
       }),
       { numRuns: RUNS, seed: Number(process.env.FC_SEED ?? 7), endOnFailure: true },
     );
-    console.log(`[figure] property calls=${RUNS} slowest_ms=${slowest} peak_rss_kib=${memoryOf(bridge.pid).hwmKiB} outcomes=${JSON.stringify(Object.fromEntries(codes))}`);
+    console.log(
+      `[figure] property calls=${RUNS} slowest_ms=${slowest} peak_rss_kib=${memoryOf(bridge.pid).hwmKiB} outcomes=${JSON.stringify(Object.fromEntries(codes))}`,
+    );
     // The generator must reach the servers, not only the schema check.
     expect(codes.get("ok") ?? 0).toBeGreaterThan(RUNS / 10);
     // Still serving, and nothing lost.
@@ -63,10 +71,12 @@ describe("property: odd tool arguments always get a valid result or a typed erro
 
   test("non-object arguments and unknown tools are refused, not crashed on", async () => {
     for (const args of [[1, 2], "text", 5, null]) {
-      const result = await bridge.client.request(
-        { method: "tools/call", params: { name: "hover", arguments: args as any } },
-        (await import("@modelcontextprotocol/sdk/types.js")).CallToolResultSchema,
-      ).catch((error: Error) => error);
+      const result = await bridge.client
+        .request(
+          { method: "tools/call", params: { name: "hover", arguments: args as any } },
+          (await import("@modelcontextprotocol/sdk/types.js")).CallToolResultSchema,
+        )
+        .catch((error: Error) => error);
       if (result instanceof Error) expect(result.message).toMatch(/-32602|Invalid/i);
       else checkResult(result);
     }
@@ -96,7 +106,12 @@ function rawBridge(): { child: ChildProcess; lines: () => any[]; write: (data: s
   return { child, lines: () => parsed, write: (data) => child.stdin!.write(data), exited };
 }
 
-const INIT = { jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } };
+const INIT = {
+  jsonrpc: "2.0",
+  id: "init",
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+};
 
 describe("raw stdin", () => {
   let raw: ReturnType<typeof rawBridge>;
@@ -117,7 +132,10 @@ describe("raw stdin", () => {
       ['{"jsonrpc":"1.0","id":"one","method":"ping"}', -32600],
       ['{"jsonrpc":"2.0","id":{"x":1},"method":"ping"}', -32600],
       ['{"jsonrpc":"2.0","method":5}', -32600],
-      [Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":9,"method":"ping","params":{"pad":"'), Buffer.alloc(10 * 1024 * 1024, 0x61), Buffer.from('"}}')]), -32700],
+      [
+        Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":9,"method":"ping","params":{"pad":"'), Buffer.alloc(10 * 1024 * 1024, 0x61), Buffer.from('"}}')]),
+        -32700,
+      ],
     ];
     for (const [line] of bad) raw.write(Buffer.concat([Buffer.from(line), Buffer.from("\n")]));
     raw.write(JSON.stringify(INIT) + "\n");
@@ -135,7 +153,10 @@ describe("raw stdin", () => {
 
   test("stdin closed mid-request: the bridge exits 0 and leaves no process", async () => {
     const record = join(root, "slow.jsonl");
-    const { config: hangConfig } = fakeWorkspace([{ name: "slow", extension: ".sl", flags: ["--fault", "never-answer", "--record", record] }], "request_timeout_ms = 30000");
+    const { config: hangConfig } = fakeWorkspace(
+      [{ name: "slow", extension: ".sl", flags: ["--fault", "never-answer", "--record", record] }],
+      "request_timeout_ms = 30000",
+    );
     const child = spawn(process.execPath, [BRIDGE_MAIN, "serve", "--standalone", "--config", hangConfig], { stdio: ["pipe", "pipe", "ignore"] });
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     let out = "";
@@ -145,7 +166,12 @@ describe("raw stdin", () => {
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
     send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "session_restart", arguments: { server: "slow" } } });
     expect(await pollUntil(() => out.includes('"id":2'), 10_000)).toBe(true);
-    const serverPid = JSON.parse(out.trim().split("\n").find((line) => line.includes('"id":2'))!).result.structuredContent.pid as number;
+    const serverPid = JSON.parse(
+      out
+        .trim()
+        .split("\n")
+        .find((line) => line.includes('"id":2'))!,
+    ).result.structuredContent.pid as number;
     expect(isAlive(serverPid)).toBe(true);
     send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "hover", arguments: { path: "a.sl", line: 1, column: 1 } } });
     // The hover is in flight at the server (which never answers); now the client goes away.

@@ -23,10 +23,13 @@ describe("memory plateau", () => {
     for (const target of ["standalone", "shared"]) {
       const run = report[target];
       for (const [name, verdict] of Object.entries<any>(run.plateau)) {
-        console.log(`[figure] plateau ${name} growth_kib=${verdict.growth_kib} last_growth_kib=${verdict.last_growth_kib} heap_growth_after_gc_kib=${run.heap_growth_after_gc_kib[name]} cpu_ms=${run.cpu_ms[name]}`);
+        console.log(
+          `[figure] plateau ${name} growth_kib=${verdict.growth_kib} last_growth_kib=${verdict.last_growth_kib} heap_growth_after_gc_kib=${run.heap_growth_after_gc_kib[name]} cpu_ms=${run.cpu_ms[name]}`,
+        );
       }
       expect(run.failures, run.first_failures.join("\n")).toBe(0);
-      for (const [name, growth] of Object.entries<number>(run.heap_growth_after_gc_kib)) expect(growth, `${name}'s heap after GC`).toBeLessThan(HEAP_GROWTH_LIMIT_KIB);
+      for (const [name, growth] of Object.entries<number>(run.heap_growth_after_gc_kib))
+        expect(growth, `${name}'s heap after GC`).toBeLessThan(HEAP_GROWTH_LIMIT_KIB);
       for (const [name, verdict] of Object.entries<any>(run.plateau)) expect(verdict.ok, `${name}: ${JSON.stringify(verdict)}`).toBe(true);
     }
     expect(report.ok).toBe(true);

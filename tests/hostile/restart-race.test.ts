@@ -54,7 +54,10 @@ describe("session_restart under concurrent calls", () => {
     await Promise.all(callers);
     // Each restart had calls in flight (the slow hovers queue at the server) when it was asked.
     const overlapping = asked.map((at) => calls.filter((call) => call.sent < at && call.done > at).length);
-    expect(overlapping.every((n) => n > 0), `calls in flight at each restart: ${overlapping}`).toBe(true);
+    expect(
+      overlapping.every((n) => n > 0),
+      `calls in flight at each restart: ${overlapping}`,
+    ).toBe(true);
     expect(restarts.map((status) => status.state)).toEqual(["ready", "ready", "ready"]);
     expect(unexpected).toEqual([]);
     expect(outcomes.get("ok")).toBeGreaterThan(0);

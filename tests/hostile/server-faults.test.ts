@@ -20,8 +20,7 @@ let baseline: string;
 
 const hover = (server: string) => bridge.call("hover", { path: `a.${server}`, line: 1, column: 4 });
 const goodDiagnostics = async () => JSON.stringify(await bridge.call("diagnostics", { path: "a.good" }));
-const statusOf = async (server: string) =>
-  ((await bridge.ok("session_status")).sessions as any[]).find((session) => session.server === server);
+const statusOf = async (server: string) => ((await bridge.ok("session_status")).sessions as any[]).find((session) => session.server === server);
 
 beforeAll(async () => {
   recordFile = join(fakeWorkspace([]).root, "never-answer.jsonl");
@@ -97,7 +96,11 @@ describe("server faults give typed errors and the other session keeps answering"
     const started = Date.now();
     const error = errorOf(await hover("huge"));
     expect(error.code).toBe("ServerCrashed");
-    expect(error.details).toMatchObject({ method: "textDocument/hover", message_bytes: expect.any(Number), reason: expect.stringMatching(/over the bound of 33554432 bytes/) });
+    expect(error.details).toMatchObject({
+      method: "textDocument/hover",
+      message_bytes: expect.any(Number),
+      reason: expect.stringMatching(/over the bound of 33554432 bytes/),
+    });
     console.log(`[figure] fault=huge answer_ms=${Date.now() - started}`);
     // Nothing of the 100 MB was buffered: the peak stays far below the message's size.
     expect(memoryOf(bridge.pid).hwmKiB).toBeLessThan(200 * 1024);
@@ -119,7 +122,11 @@ describe("server faults give typed errors and the other session keeps answering"
     expect(error.code).toBe("Timeout");
     expect(error.details).toMatchObject({ timeout_ms: TIMEOUT_MS, waiting_for: "textDocument/hover" });
     expect(elapsed).toBeLessThan(TIMEOUT_MS + 1500);
-    const received = () => readFileSync(recordFile, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    const received = () =>
+      readFileSync(recordFile, "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line));
     const hoverId = received().find((message) => message.method === "textDocument/hover").id;
     expect(await pollUntil(() => received().some((m) => m.method === "$/cancelRequest" && m.params?.id === hoverId), 2000)).toBe(true);
     expect((await statusOf("never-answer")).state).toBe("ready");

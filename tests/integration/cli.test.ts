@@ -50,7 +50,11 @@ describe("the command line", () => {
     const invalid = run("validate", "--config", writeConfig(INVALID));
     expect(invalid.status).toBe(2);
     expect(invalid.stderr.trim().split("\n").length).toBeGreaterThanOrEqual(6);
-    const valid = run("validate", "--config", writeConfig('[[server]]\nname = "c"\nprofile = "clangd"\n[[workspace]]\nname = "w"\nroot = "."\nservers = ["c"]\n'));
+    const valid = run(
+      "validate",
+      "--config",
+      writeConfig('[[server]]\nname = "c"\nprofile = "clangd"\n[[workspace]]\nname = "w"\nroot = "."\nservers = ["c"]\n'),
+    );
     expect(valid).toMatchObject({ status: 0, stdout: expect.stringContaining("OK") });
   });
 

@@ -16,7 +16,12 @@ function repoWith(files: Record<string, string>): TempRepo {
 }
 
 const run = (cwd: string, args: string[], env: Record<string, string> = {}) =>
-  spawnSync(process.execPath, [BRIDGE_MAIN, ...args], { cwd, encoding: "utf8", input: "", env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", ...env } });
+  spawnSync(process.execPath, [BRIDGE_MAIN, ...args], {
+    cwd,
+    encoding: "utf8",
+    input: "",
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", ...env },
+  });
 
 describe("lspmcp init", () => {
   test("writes a commented bridge.toml that validates, and refuses a second time leaving the file byte-identical", () => {
@@ -77,7 +82,10 @@ describe("validate, check and serve without --config", () => {
   });
 
   test("a discovered bridge.toml is named on stderr", () => {
-    const repo = repoWith({ "a.ts": BROKEN_TS, "bridge.toml": '[[server]]\nname = "ts"\nprofile = "typescript"\n\n[[workspace]]\nname = "w"\nroot = "."\nservers = ["ts"]\n' });
+    const repo = repoWith({
+      "a.ts": BROKEN_TS,
+      "bridge.toml": '[[server]]\nname = "ts"\nprofile = "typescript"\n\n[[workspace]]\nname = "w"\nroot = "."\nservers = ["ts"]\n',
+    });
     const result = run(repo.root, ["status"]);
     expect(result.stderr).toContain(`config: ${join(repo.root, "bridge.toml")}`);
     expect(result.status).toBe(1);

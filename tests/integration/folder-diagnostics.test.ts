@@ -8,7 +8,6 @@ import { runCheckCli } from "../check/helpers/cli.js";
 import { startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
 import { generateTsWorkspace, profileConfig, type GeneratedTsWorkspace } from "../helpers/generated-workspace.js";
 
-
 const FILES = 200;
 const LIB_FILES = 50;
 
@@ -24,7 +23,8 @@ beforeAll(async () => {
 afterAll(async () => bridge?.close());
 
 type Item = { path: string; range: unknown; severity: string; code: string | null; source: string | null; message: string; channels: string[] };
-const all = (args: Record<string, unknown>) => bridge.ok<{ items: Item[]; total: number; returned: number; offset: number; files: number }>("diagnostics", { limit: 1000, ...args });
+const all = (args: Record<string, unknown>) =>
+  bridge.ok<{ items: Item[]; total: number; returned: number; offset: number; files: number }>("diagnostics", { limit: 1000, ...args });
 const errorPaths = (items: Item[]) => [...new Set(items.filter((item) => item.severity === "error").map((item) => item.path))].sort();
 
 describe("a folder, the workspace root, and paths mixing both", () => {
@@ -61,7 +61,11 @@ describe("a folder, the workspace root, and paths mixing both", () => {
     const whole = await all({ path: "." });
     const pages: Item[] = [];
     for (let offset = 0; offset < whole.total; offset += 37) {
-      const page = await bridge.ok<{ items: Item[]; total: number; returned: number; offset: number; files: number }>("diagnostics", { path: ".", offset, limit: 37 });
+      const page = await bridge.ok<{ items: Item[]; total: number; returned: number; offset: number; files: number }>("diagnostics", {
+        path: ".",
+        offset,
+        limit: 37,
+      });
       expect(page).toMatchObject({ total: whole.total, offset, files: FILES });
       pages.push(...page.items);
     }

@@ -114,7 +114,15 @@ describe("call hierarchy", () => {
     const result = await bridge.ok("call_hierarchy", { ...at("ts/geometry.ts", "totalArea"), direction: "outgoing" });
     expect(result.items.map((item: any) => `${item.name} ${item.in_workspace}`)).toEqual(["area true", "map false", "reduce false"]);
     const area = result.items[0];
-    expect(area.call_sites).toEqual([{ start: positionOf(source("ts/geometry.ts"), "shape.area()"), end: { ...positionOf(source("ts/geometry.ts"), "shape.area()"), column: positionOf(source("ts/geometry.ts"), "shape.area()").column + "shape.area".length } }]);
+    expect(area.call_sites).toEqual([
+      {
+        start: positionOf(source("ts/geometry.ts"), "shape.area()"),
+        end: {
+          ...positionOf(source("ts/geometry.ts"), "shape.area()"),
+          column: positionOf(source("ts/geometry.ts"), "shape.area()").column + "shape.area".length,
+        },
+      },
+    ]);
   });
 });
 
@@ -258,7 +266,12 @@ describe("bad input for every new tool", () => {
     expect(pastEnd).toMatchObject({ code: "InvalidArguments", details: { line_count: lineCount } });
     const pastLine = await bridge.fail(tool, { path: "ts/report.ts", line: 1, column: 500, ...extra });
     expect(pastLine.code).toBe("InvalidArguments");
-    for (const position of [{ line: 0, column: 1 }, { line: 1, column: 0 }, { line: -1, column: 1 }, { line: 1, column: -3 }]) {
+    for (const position of [
+      { line: 0, column: 1 },
+      { line: 1, column: 0 },
+      { line: -1, column: 1 },
+      { line: 1, column: -3 },
+    ]) {
       const error = await bridge.fail(tool, { path: "ts/report.ts", ...position, ...extra });
       expect(error.code).toBe("InvalidArguments");
       expect(error.details.fields).toEqual([position.line < 1 ? "line" : "column"]);

@@ -21,8 +21,8 @@ function peakOpen(messages: { method?: string }[]): { opens: number; closes: num
   let opens = 0;
   let closes = 0;
   for (const { method } of messages) {
-    if (method === "textDocument/didOpen") (open++, opens++);
-    if (method === "textDocument/didClose") (open--, closes++);
+    if (method === "textDocument/didOpen") open++, opens++;
+    if (method === "textDocument/didClose") open--, closes++;
     peak = Math.max(peak, open);
   }
   return { opens, closes, peak };
@@ -31,7 +31,10 @@ function peakOpen(messages: { method?: string }[]): { opens: number; closes: num
 describe("max_open_documents", () => {
   test("with the cap at 5, touching 20 files keeps at most 5 open in the server, and the first file's diagnostics are unchanged after its eviction", async () => {
     const record = join(fakeWorkspace([]).root, "record.jsonl");
-    const { root, config } = fakeWorkspace([{ name: "fake", extension: ".fk", flags: ["--record", record] }], "request_timeout_ms = 10000\nmax_open_documents = 5");
+    const { root, config } = fakeWorkspace(
+      [{ name: "fake", extension: ".fk", flags: ["--record", record] }],
+      "request_timeout_ms = 10000\nmax_open_documents = 5",
+    );
     const files = Array.from({ length: 20 }, (_, i) => `f${String(i).padStart(2, "0")}.fk`);
     files.forEach((file, i) => writeFileSync(join(root, file), `fn f${i}\n  a bad line\n${"  bad again\n".repeat(i % 3)}`));
     bridge = await startBridge(config);
@@ -51,7 +54,8 @@ describe("max_open_documents", () => {
 
   test("a real server's answers are the same before and after the document was closed and reopened", async () => {
     const root = copyFixtureWorkspace("poly");
-    for (let i = 0; i < 4; i++) writeFileSync(join(root, `src/extra${i}.ts`), `import { Circle } from "./shapes";\nexport const c${i} = new Circle(${i}).area();\n`);
+    for (let i = 0; i < 4; i++)
+      writeFileSync(join(root, `src/extra${i}.ts`), `import { Circle } from "./shapes";\nexport const c${i} = new Circle(${i}).area();\n`);
     const config = polyConfig(root).replace("request_timeout_ms = 60000", "request_timeout_ms = 60000\nmax_open_documents = 2");
     bridge = await startBridge(writeConfig(config));
     const shapes = "src/shapes.ts";

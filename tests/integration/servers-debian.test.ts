@@ -89,15 +89,10 @@ describe("diagnostics of the Debian servers, at exact code-point columns", () =>
 });
 
 describe("hover of the Debian servers", () => {
-  const hover = async (path: string, needle: string, after = "") =>
-    bridge.ok("hover", { path, ...positionOf(source(path), needle, after) });
+  const hover = async (path: string, needle: string, after = "") => bridge.ok("hover", { path, ...positionOf(source(path), needle, after) });
 
   test("each server describes the symbol under the cursor", async () => {
-    const [pylsp, ccls, fortls] = await Promise.all([
-      hover("inventory_lint.py", "brew(2)"),
-      hover("cafe.c", "pour(c)"),
-      hover("cafe.f90", "brew(2)"),
-    ]);
+    const [pylsp, ccls, fortls] = await Promise.all([hover("inventory_lint.py", "brew(2)"), hover("cafe.c", "pour(c)"), hover("cafe.f90", "brew(2)")]);
     expect(pylsp.contents).toContain("Brew some coffee.");
     expect(ccls.contents).toContain("int pour(struct cup c)");
     expect(fortls.contents).toContain("FUNCTION brew(cups) RESULT(brew)");
@@ -112,8 +107,7 @@ describe("hover of the Debian servers", () => {
 });
 
 describe("definition of the Debian servers", () => {
-  const definition = async (path: string, needle: string, after = "") =>
-    bridge.ok("definition", { path, ...positionOf(source(path), needle, after) });
+  const definition = async (path: string, needle: string, after = "") => bridge.ok("definition", { path, ...positionOf(source(path), needle, after) });
 
   test("each server goes from a call to the name where it is defined", async () => {
     const [pylsp, ccls, fortls] = await Promise.all([
@@ -135,9 +129,7 @@ describe("pylsp without pyflakes", () => {
     const stubs = join(root, "..", "no-pyflakes");
     mkdirSync(join(stubs, "pyflakes"), { recursive: true });
     writeFileSync(join(stubs, "pyflakes", "__init__.py"), "raise ImportError('pyflakes is not installed')\n");
-    const other = await startBridge(
-      writeConfig(profilesConfig(root, ["pylsp"], { overrides: { pylsp: `env = { PYTHONPATH = ${JSON.stringify(stubs)} }` } })),
-    );
+    const other = await startBridge(writeConfig(profilesConfig(root, ["pylsp"], { overrides: { pylsp: `env = { PYTHONPATH = ${JSON.stringify(stubs)} }` } })));
     try {
       const error = await other.fail("diagnostics", { path: "inventory_lint.py" });
       expect(error.code).toBe("ServerStartFailed");

@@ -105,7 +105,7 @@ describe("diagnostics of the npm-installed servers, at exact code-point columns"
     ]);
   });
 
-  test("svelte-language-server: the TypeScript error in <script lang=\"ts\">", () => {
+  test('svelte-language-server: the TypeScript error in <script lang="ts">', () => {
     expect(diagnostics.svelte.items).toEqual([
       {
         path: "Widget.svelte",
@@ -138,8 +138,7 @@ describe("diagnostics of the npm-installed servers, at exact code-point columns"
 });
 
 describe("hover of the npm-installed servers", () => {
-  const hover = async (path: string, needle: string) =>
-    (await bridge.ok("hover", { path, ...positionOf(source(path), needle) })).contents as string;
+  const hover = async (path: string, needle: string) => (await bridge.ok("hover", { path, ...positionOf(source(path), needle) })).contents as string;
 
   test("each server describes the symbol under the cursor", async () => {
     const [yaml, json, css, html, docker, svelte, graphql] = await Promise.all([

@@ -59,7 +59,15 @@ describe("rust-analyzer's diagnostics against cargo check", () => {
   test("rust-analyzer's own analysis adds its type mismatch, pulled, and nothing else", () => {
     const own = answer.items.filter((item) => item.source !== "rustc");
     expect(own.map((item) => [item.path, item.range, item.severity, item.code, item.source, item.message, item.channels])).toEqual([
-      ["cafe/src/lib.rs", cli.find((finding) => finding.code === "E0308")!.range, "error", "E0308", "rust-analyzer", "expected u32, found &'static str", ["pull"]],
+      [
+        "cafe/src/lib.rs",
+        cli.find((finding) => finding.code === "E0308")!.range,
+        "error",
+        "E0308",
+        "rust-analyzer",
+        "expected u32, found &'static str",
+        ["pull"],
+      ],
     ]);
   });
 

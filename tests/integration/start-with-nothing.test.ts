@@ -30,17 +30,22 @@ afterAll(async () => {
 describe("serve with no config, from a sub-folder of a repo", () => {
   test("session_status lists exactly the shipped profiles whose languages occur: typescript and pyright", async () => {
     const status = await bridge.ok("session_status");
-    expect(status.sessions.map((session: any) => `${session.workspace}/${session.server}`).sort()).toEqual(
-      [`${repo.root.split("/").at(-1)}/pyright`, `${repo.root.split("/").at(-1)}/typescript`],
-    );
+    expect(status.sessions.map((session: any) => `${session.workspace}/${session.server}`).sort()).toEqual([
+      `${repo.root.split("/").at(-1)}/pyright`,
+      `${repo.root.split("/").at(-1)}/typescript`,
+    ]);
     expect(status.left_out).toEqual([]);
   });
 
   test("diagnostics for both files come from the shipped, pinned profiles", { timeout: 300_000 }, async () => {
     const ts = await bridge!.ok("diagnostics", { path: "web/src/app.ts" });
-    expect(ts.items).toEqual([expect.objectContaining({ severity: "error", code: "2322", range: expect.objectContaining({ start: { line: 1, column: 14 } }) })]);
+    expect(ts.items).toEqual([
+      expect.objectContaining({ severity: "error", code: "2322", range: expect.objectContaining({ start: { line: 1, column: 14 } }) }),
+    ]);
     const py = await bridge!.ok("diagnostics", { path: "tools/report.py" });
-    expect(py.items).toEqual([expect.objectContaining({ severity: "error", source: "Pyright", range: expect.objectContaining({ start: { line: 1, column: 14 } }) })]);
+    expect(py.items).toEqual([
+      expect.objectContaining({ severity: "error", source: "Pyright", range: expect.objectContaining({ start: { line: 1, column: 14 } }) }),
+    ]);
   });
 
   test("after the bridge ends, the repo is as it was and the runtime folder holds no lease and no lock", async () => {

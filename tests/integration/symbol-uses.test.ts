@@ -78,7 +78,9 @@ describe.each([
   ])("a name %s uses for two different things (%s) lists the first use of each as candidates", { timeout: 300_000 }, async (path, symbol) => {
     const error = await bridge.fail("definition", { path, symbol });
     const lines = text(path).split("\n");
-    const uses = lines.flatMap((line, i) => (line.includes(`.${symbol}(`) ? [{ line: i + 1, column: [...line.slice(0, line.indexOf(`.${symbol}(`))].length + 2, text: line }] : []));
+    const uses = lines.flatMap((line, i) =>
+      line.includes(`.${symbol}(`) ? [{ line: i + 1, column: [...line.slice(0, line.indexOf(`.${symbol}(`))].length + 2, text: line }] : [],
+    );
     expect(uses).toHaveLength(2);
     expect(error).toMatchObject({ code: "InvalidArguments", details: { fields: ["symbol"], symbol, candidates: uses } });
     expect(error.message).toContain(`"${symbol}" names 2 different things`);

@@ -52,7 +52,10 @@ describe("the other commands through a slow pipe reader", () => {
     for (let i = 0; i < 10_000; i++) invalid.push(`[[workspace]]\nname = "w${i}"\nroot = "/nonexistent/${i}"\nservers = ["ghost${i}"]\n`);
     writeFileSync(join(dir, "valid.toml"), valid.join(""));
     writeFileSync(join(dir, "invalid.toml"), invalid.join(""));
-    for (const [file, stream, code] of [["valid.toml", "stdout", 0], ["invalid.toml", "stderr", 2]] as const) {
+    for (const [file, stream, code] of [
+      ["valid.toml", "stdout", 0],
+      ["invalid.toml", "stderr", 2],
+    ] as const) {
       const args = ["validate", "--config", join(dir, file)];
       const toFile = await runToFile(args, { cwd: dir, stream });
       expect(toFile.code).toBe(code);
@@ -63,16 +66,19 @@ describe("the other commands through a slow pipe reader", () => {
     }
   });
 
-  test.each([[["--help"]], [["--version"]], [["status", "--config", "CONFIG"]], [["status", "--config", "CONFIG", "--format", "json"]]])("%j", async (template) => {
-    const dir = tempDir();
-    const config = writeConfig('[[server]]\nname = "c"\nprofile = "clangd"\n[[workspace]]\nname = "w"\nroot = "."\nservers = ["c"]\n', dir);
-    const args = template.map((arg) => (arg === "CONFIG" ? config : arg));
-    const toFile = await runToFile(args, { cwd: dir });
-    expect(toFile.bytes.length).toBeGreaterThan(0);
-    const piped = await runThroughSlowReader(args, { cwd: dir });
-    expect(piped.code).toBe(toFile.code);
-    expect(piped.bytes.equals(toFile.bytes)).toBe(true);
-  });
+  test.each([[["--help"]], [["--version"]], [["status", "--config", "CONFIG"]], [["status", "--config", "CONFIG", "--format", "json"]]])(
+    "%j",
+    async (template) => {
+      const dir = tempDir();
+      const config = writeConfig('[[server]]\nname = "c"\nprofile = "clangd"\n[[workspace]]\nname = "w"\nroot = "."\nservers = ["c"]\n', dir);
+      const args = template.map((arg) => (arg === "CONFIG" ? config : arg));
+      const toFile = await runToFile(args, { cwd: dir });
+      expect(toFile.bytes.length).toBeGreaterThan(0);
+      const piped = await runThroughSlowReader(args, { cwd: dir });
+      expect(piped.code).toBe(toFile.code);
+      expect(piped.bytes.equals(toFile.bytes)).toBe(true);
+    },
+  );
 
   test("init: its account (stderr) arrives whole and the file is written", async () => {
     const dir = tempDir();

@@ -37,7 +37,14 @@ describe("workspace_symbols before any file is open", () => {
   test("a workspace with no file the server claims has no symbols (not an error)", async () => {
     const empty = copyFixtureWorkspace("nav");
     for (const file of ["ts/broken.ts", "ts/geometry.ts", "ts/report.ts", "ts/summary.ts"]) writeFileSync(join(empty, file), "");
-    const other = await startBridge(writeConfig(navConfig(empty, ["typescript"]).replace(/\[\[workspace\]\][\s\S]*$/, `[[workspace]]\nname = "nav"\nroot = ${JSON.stringify(join(empty, "py"))}\nservers = ["typescript"]\n`)));
+    const other = await startBridge(
+      writeConfig(
+        navConfig(empty, ["typescript"]).replace(
+          /\[\[workspace\]\][\s\S]*$/,
+          `[[workspace]]\nname = "nav"\nroot = ${JSON.stringify(join(empty, "py"))}\nservers = ["typescript"]\n`,
+        ),
+      ),
+    );
     try {
       const result = await other.ok("workspace_symbols", { query: "totalArea" });
       expect(result.items).toEqual([]);

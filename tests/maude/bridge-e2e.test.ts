@@ -107,7 +107,9 @@ describe("lspmcp → maude server over MCP", () => {
 
   test("document_symbols: modules by name, declarations nested", async () => {
     const r = await call("document_symbols", { path: "clean.maude" });
-    const rows = (r.items as unknown as Array<{ name: string; kind: string; depth: number; container: string | null }>).map((s) => `${"  ".repeat(s.depth)}${s.kind} ${s.name}`);
+    const rows = (r.items as unknown as Array<{ name: string; kind: string; depth: number; container: string | null }>).map(
+      (s) => `${"  ".repeat(s.depth)}${s.kind} ${s.name}`,
+    );
     expect(rows.slice(0, 3)).toEqual(["module GREETING", "  class Greeting", "  class Name"]);
     expect(rows).toContain("module COUNTER");
     expect(rows).toContain("  event tick");

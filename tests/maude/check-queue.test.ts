@@ -60,7 +60,14 @@ describe("CheckQueue", () => {
 });
 
 describe("CheckScheduler", () => {
-  const report = (snap: DocumentSnapshot): CheckReport => ({ uri: snap.uri, version: snap.version, diagnostics: new Map(), failure: null, otherStderr: [], durationMs: 0 });
+  const report = (snap: DocumentSnapshot): CheckReport => ({
+    uri: snap.uri,
+    version: snap.version,
+    diagnostics: new Map(),
+    failure: null,
+    otherStderr: [],
+    durationMs: 0,
+  });
   const snap = (version: number, text = `v${version}`): DocumentSnapshot => ({ uri: "file:///a.maude", version, text });
 
   test("the same text shares one check; a queued check takes the newest text", async () => {

@@ -35,7 +35,9 @@ describe("start", () => {
   test("bad options name the key", async () => {
     requireMaude();
     server = new ServerProcess();
-    await expect(server.initialize({ timeoutMs: -1, maxConcurentChecks: 2 })).rejects.toThrow(/unknown option "maxConcurentChecks".*timeoutMs must be an integer from 1 to 86400000, got -1/);
+    await expect(server.initialize({ timeoutMs: -1, maxConcurentChecks: 2 })).rejects.toThrow(
+      /unknown option "maxConcurentChecks".*timeoutMs must be an integer from 1 to 86400000, got -1/,
+    );
   });
 });
 

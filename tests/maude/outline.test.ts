@@ -73,7 +73,7 @@ describe("outlineMaude", () => {
   });
 
   test("comments and strings hide keywords; load directives are found", () => {
-    const text = ['--- fmod NOT is endfm', '***( fmod NOR is', ' endfm )', 'load lib/x.maude', 'red "fmod Q is" .', "fmod YES is endfm"].join("\n");
+    const text = ["--- fmod NOT is endfm", "***( fmod NOR is", " endfm )", "load lib/x.maude", 'red "fmod Q is" .', "fmod YES is endfm"].join("\n");
     const r = outlineMaude(text);
     expect(render(r.symbols)).toEqual(["module YES (fmod)"]);
     expect(r.loads.map((l) => [l.command, l.path, l.line])).toEqual([["load", "lib/x.maude", 3]]);
@@ -112,31 +112,77 @@ describe("outlineMaude", () => {
 
   test("positions count lines as LSP does: \\n, \\r\\n and a lone \\r each end one", () => {
     const at = (text: string) => lexMaude(text).tokens.map((t) => [t.text, t.line, t.character]);
-    expect(at("a\rb\r\nc\nd")).toEqual([["a", 0, 0], ["b", 1, 0], ["c", 2, 0], ["d", 3, 0]]);
+    expect(at("a\rb\r\nc\nd")).toEqual([
+      ["a", 0, 0],
+      ["b", 1, 0],
+      ["c", 2, 0],
+      ["d", 3, 0],
+    ]);
     expect(outlineMaude("fmod A is\r  sort S .\rendfm\r").symbols[0]?.range).toEqual({ start: { line: 0, character: 0 }, end: { line: 2, character: 5 } });
   });
 
   test("never throws, and keeps ranges inside the text (property)", () => {
     const maudeish = fc.array(
       fc.oneof(
-        fc.constantFrom("fmod", "mod", "th", "view", "endfm", "endm", "endv", "is", "sort", "sorts", "op", "ops", "var", "eq", "rl", "[", "]", "{", "}", "(", ")", ":", ".", "->", "load", "***(", "---", '"', "`", "\n", " ", "🎉", "label"),
+        fc.constantFrom(
+          "fmod",
+          "mod",
+          "th",
+          "view",
+          "endfm",
+          "endm",
+          "endv",
+          "is",
+          "sort",
+          "sorts",
+          "op",
+          "ops",
+          "var",
+          "eq",
+          "rl",
+          "[",
+          "]",
+          "{",
+          "}",
+          "(",
+          ")",
+          ":",
+          ".",
+          "->",
+          "load",
+          "***(",
+          "---",
+          '"',
+          "`",
+          "\n",
+          " ",
+          "🎉",
+          "label",
+        ),
         fc.string(),
       ),
       { maxLength: 60 },
     );
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string({ unit: "binary" }), maudeish.map((parts) => parts.join(" "))), (text) => {
-        const r = outlineMaude(text);
-        const lines = lexMaude(text).document.lineCount;
-        const check = (s: MaudeSymbol): void => {
-          expect(s.range.end.line).toBeLessThan(lines);
-          expect(s.selectionRange.start.line).toBeGreaterThanOrEqual(s.range.start.line);
-          s.children.forEach(check);
-        };
-        r.symbols.forEach(check);
-        new WarningLocator(text).rangeFor(3, "bad token x.");
-        parseMaudeStderr(text);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.string({ unit: "binary" }),
+          maudeish.map((parts) => parts.join(" ")),
+        ),
+        (text) => {
+          const r = outlineMaude(text);
+          const lines = lexMaude(text).document.lineCount;
+          const check = (s: MaudeSymbol): void => {
+            expect(s.range.end.line).toBeLessThan(lines);
+            expect(s.selectionRange.start.line).toBeGreaterThanOrEqual(s.range.start.line);
+            s.children.forEach(check);
+          };
+          r.symbols.forEach(check);
+          new WarningLocator(text).rangeFor(3, "bad token x.");
+          parseMaudeStderr(text);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

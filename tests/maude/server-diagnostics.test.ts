@@ -181,7 +181,19 @@ describe("document symbols", () => {
       ["GREETING", 2],
       ["COUNTER", 2],
     ]);
-    expect(symbols[0]!.children!.map((c) => c.name)).toEqual(["Greeting", "Name", "Name < Greeting", "hello", "greet", "_and_", "N", "G", "H", "greet-name", "idem"]);
+    expect(symbols[0]!.children!.map((c) => c.name)).toEqual([
+      "Greeting",
+      "Name",
+      "Name < Greeting",
+      "hello",
+      "greet",
+      "_and_",
+      "N",
+      "G",
+      "H",
+      "greet-name",
+      "idem",
+    ]);
     expect(symbols[1]!.children!.find((c) => c.name === "tick")).toMatchObject({ kind: 24, detail: "rl" });
   });
 });

@@ -11,7 +11,11 @@ describe("parseMaudeStderr", () => {
 
   test("without a context, and with a space before the colon", () => {
     const r = parseMaudeStderr(
-      ['Warning: "a.maude", line 12: no parse for term.', 'Warning: "a.maude", line 9 (fmod M) : unexpected end of tokens.', 'Warning: "a.maude", line 17 : unexpected end of tokens.'].join("\n"),
+      [
+        'Warning: "a.maude", line 12: no parse for term.',
+        'Warning: "a.maude", line 9 (fmod M) : unexpected end of tokens.',
+        'Warning: "a.maude", line 17 : unexpected end of tokens.',
+      ].join("\n"),
     );
     expect(r.warnings.map((w) => [w.line, w.context, w.message])).toEqual([
       [12, null, "no parse for term."],
@@ -50,7 +54,9 @@ describe("parseMaudeStderr", () => {
   });
 
   test("other lines are kept, and other headers end a continuation", () => {
-    const r = parseMaudeStderr(['noise before', 'Warning: "a.maude", line 1: x.', "Advisory: something.", "fatal flex scanner internal error--end of buffer missed"].join("\n"));
+    const r = parseMaudeStderr(
+      ["noise before", 'Warning: "a.maude", line 1: x.', "Advisory: something.", "fatal flex scanner internal error--end of buffer missed"].join("\n"),
+    );
     expect(r.warnings.map((w) => w.message)).toEqual(["x."]);
     expect(r.other).toEqual(["noise before", "Advisory: something.", "fatal flex scanner internal error--end of buffer missed"]);
   });
@@ -65,7 +71,9 @@ describe("parseMaudeStderr", () => {
   });
 
   test("round trip: warnings printed the way Maude prints them parse back (property)", () => {
-    const text = fc.string({ minLength: 1, maxLength: 30 }).filter((t) => !/[\n\r]/.test(t) && t.trim() === t && t !== "" && !/^(Warning|Advisory|Error|Fatal error|Maude internal error)\b|^fatal /i.test(t));
+    const text = fc
+      .string({ minLength: 1, maxLength: 30 })
+      .filter((t) => !/[\n\r]/.test(t) && t.trim() === t && t !== "" && !/^(Warning|Advisory|Error|Fatal error|Maude internal error)\b|^fatal /i.test(t));
     const warning = fc.record({
       file: fc.option(fc.stringMatching(/^[a-z][a-z0-9-]{0,12}\.maude$/), { nil: null }),
       line: fc.integer({ min: 1, max: 100_000 }),

@@ -33,7 +33,16 @@ describe("parseOptions", () => {
 });
 
 describe("classifyRun", () => {
-  const run = (over: Partial<MaudeRun>): MaudeRun => ({ exitCode: 0, signal: null, timedOut: false, spawnError: null, stderr: "", stderrTruncated: false, durationMs: 1, ...over });
+  const run = (over: Partial<MaudeRun>): MaudeRun => ({
+    exitCode: 0,
+    signal: null,
+    timedOut: false,
+    spawnError: null,
+    stderr: "",
+    stderrTruncated: false,
+    durationMs: 1,
+    ...over,
+  });
   const parsed = parseMaudeStderr("");
   test.each([
     [run({}), null],
@@ -51,8 +60,19 @@ describe("classifyRun", () => {
 
 describe("attributeWarnings", () => {
   test("by base name; <standard input> and unknown files go to the main file", () => {
-    const w = parseMaudeStderr(['Warning: "a.maude", line 2: x.', 'Warning: "b.maude", line 3: y.', "Warning: <standard input>, line 4: z.", 'Warning: "c.maude", line 5: w.'].join("\n")).warnings;
-    const out = attributeWarnings(w, "/p/a.maude", new Map([["a.maude", "/p/a.maude"], ["b.maude", "/p/lib/b.maude"]]));
+    const w = parseMaudeStderr(
+      ['Warning: "a.maude", line 2: x.', 'Warning: "b.maude", line 3: y.', "Warning: <standard input>, line 4: z.", 'Warning: "c.maude", line 5: w.'].join(
+        "\n",
+      ),
+    ).warnings;
+    const out = attributeWarnings(
+      w,
+      "/p/a.maude",
+      new Map([
+        ["a.maude", "/p/a.maude"],
+        ["b.maude", "/p/lib/b.maude"],
+      ]),
+    );
     expect(Object.fromEntries(out)).toEqual({
       "/p/a.maude": [
         { line: 2, message: "x." },

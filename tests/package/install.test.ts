@@ -21,9 +21,16 @@ beforeAll(async () => {
   requireBinary("maude");
   work = realpathSync(mkdtempSync(join(tmpdir(), "lspmcp-pack-")));
   // dist/ is built before the tests run; --ignore-scripts skips prepack's second build.
-  const tarball = execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", work, REPO], { cwd: work, encoding: "utf8" }).trim().split("\n").at(-1)!;
+  const tarball = execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", work, REPO], { cwd: work, encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .at(-1)!;
   // --prefer-offline: the dependencies come from npm's cache, filled by `npm ci`, when they are there.
-  execFileSync("npm", ["install", "-g", "--prefix", join(work, "prefix"), "--prefer-offline", "--no-audit", "--no-fund", "--loglevel", "error", join(work, tarball)], { cwd: work, stdio: "ignore" });
+  execFileSync(
+    "npm",
+    ["install", "-g", "--prefix", join(work, "prefix"), "--prefer-offline", "--no-audit", "--no-fund", "--loglevel", "error", join(work, tarball)],
+    { cwd: work, stdio: "ignore" },
+  );
   bin = join(work, "prefix", "bin", "lspmcp");
   installed = join(work, "prefix", "lib", "node_modules", "lspmcp");
   repo = tempRepo({ "src/app.ts": BROKEN_TS, "spec/broken.maude": readFileSync(join(REPO, "tests/fixtures/maude/recoverable.maude"), "utf8") });
@@ -45,7 +52,9 @@ describe("the packed and installed lspmcp", () => {
     const ts = await bridge!.ok("diagnostics", { path: "src/app.ts" });
     expect(ts.items).toEqual([expect.objectContaining({ code: "2322", severity: "error" })]);
     const maude = await bridge!.ok("diagnostics", { path: "spec/broken.maude" });
-    expect(maude.items).toEqual([expect.objectContaining({ severity: "warning", range: expect.objectContaining({ start: expect.objectContaining({ line: 6 }) }) })]);
+    expect(maude.items).toEqual([
+      expect.objectContaining({ severity: "warning", range: expect.objectContaining({ start: expect.objectContaining({ line: 6 }) }) }),
+    ]);
     const { sessions } = await bridge.ok("session_status");
     expect(sessions.map((session: any) => [session.server, session.reported_version])).toEqual([
       ["typescript", "5.3.0"],

@@ -100,7 +100,14 @@ describe("election", () => {
   it("a lease whose owner is alive but answers as another lspmcp version is taken over", async () => {
     const fixture = run.use(sharedFixture());
     const config = await loadConfig(fixture.config);
-    const url = await fakeServer({ kind: "lspmcp-shared", token: "ab".repeat(32), version: "0.0.0-older", build: installedBuild(), config_digest: configDigest(config), leaseholder: true });
+    const url = await fakeServer({
+      kind: "lspmcp-shared",
+      token: "ab".repeat(32),
+      version: "0.0.0-older",
+      build: installedBuild(),
+      config_digest: configDigest(config),
+      leaseholder: true,
+    });
     plantLease(JSON.stringify(liveForeignLease(url, { version: "0.0.0-older", config_digest: configDigest(config) })));
     await expectTakenOver(await run.attach());
   });
@@ -109,7 +116,14 @@ describe("election", () => {
     const fixture = run.use(sharedFixture());
     const config = await loadConfig(fixture.config);
     const other = "e".repeat(64);
-    const url = await fakeServer({ kind: "lspmcp-shared", token: "ab".repeat(32), version: packageVersion(), build: other, config_digest: configDigest(config), leaseholder: true });
+    const url = await fakeServer({
+      kind: "lspmcp-shared",
+      token: "ab".repeat(32),
+      version: packageVersion(),
+      build: other,
+      config_digest: configDigest(config),
+      leaseholder: true,
+    });
     plantLease(JSON.stringify(liveForeignLease(url, { build: other, config_digest: configDigest(config) })));
     await expectTakenOver(await run.attach());
   });
@@ -125,7 +139,14 @@ describe("election", () => {
   it("a lease whose owner process is gone is taken over", async () => {
     const fixture = run.use(sharedFixture());
     const config = await loadConfig(fixture.config);
-    const url = await fakeServer({ kind: "lspmcp-shared", token: "ab".repeat(32), version: packageVersion(), build: installedBuild(), config_digest: configDigest(config), leaseholder: true });
+    const url = await fakeServer({
+      kind: "lspmcp-shared",
+      token: "ab".repeat(32),
+      version: packageVersion(),
+      build: installedBuild(),
+      config_digest: configDigest(config),
+      leaseholder: true,
+    });
     // A pid that is not running (the highest pid is far above any live one here) with a start time.
     const dead = Math.max(...allProcs().map((p) => p.pid)) + 100_000;
     plantLease(JSON.stringify(liveForeignLease(url, { pid: dead, config_digest: configDigest(config) })));

@@ -24,7 +24,10 @@ const SHARED = '[shared]\nlease_dir = "leases"\nlinger_ms = 200';
 describe("an attached serve", () => {
   test("an aborted call reaches the language server as $/cancelRequest through the shared server, and the forwarder goes on", async () => {
     const recordFile = join(fakeWorkspace([]).root, "slow.jsonl");
-    config = fakeWorkspace([{ name: "slow", extension: ".slow", flags: ["--fault", "never-answer", "--record", recordFile] }], `request_timeout_ms = 10000\n${SHARED}`).config;
+    config = fakeWorkspace(
+      [{ name: "slow", extension: ".slow", flags: ["--fault", "never-answer", "--record", recordFile] }],
+      `request_timeout_ms = 10000\n${SHARED}`,
+    ).config;
     bridge = await startBridge(config, {}, { shared: true });
     await waitAttached(leasesBeside(config), bridge.pid);
     expect(sharedServers({ config })).toHaveLength(1);
@@ -55,10 +58,19 @@ describe("an attached serve", () => {
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
     child.stdin.write("{not json\n");
     child.stdin.write("x".repeat(5 * 1024 * 1024) + "\n");
-    child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } }) + "\n");
+    child.stdin.write(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+      }) + "\n",
+    );
     expect(await pollUntil(() => lines.some((line) => line.id === 1), 20_000)).toBe(true);
     child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
-    child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "document_symbols", arguments: { path: "a.fake" } } }) + "\n");
+    child.stdin.write(
+      JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "document_symbols", arguments: { path: "a.fake" } } }) + "\n",
+    );
     expect(await pollUntil(() => lines.some((line) => line.id === 2), 20_000)).toBe(true);
 
     expect(lines.filter((line) => line.error?.code === -32700)).toHaveLength(2);

@@ -54,7 +54,12 @@ describe("answers standalone and attached", () => {
     const fixture = run.use(sharedFixture());
     const standalone = rawServe(fixture.config, true);
     const attached = rawServe(fixture.config, false);
-    const initialize = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } };
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+    };
     const requests = [
       { jsonrpc: "2.0", id: 1, method: "tools/list" },
       { jsonrpc: "2.0", id: 2, method: "ping" },

@@ -37,7 +37,10 @@ const buildOf = (root: string): string => (JSON.parse(readFileSync(join(root, "d
 
 /** The shared server's own status, asked with the secret of the lease it was started under. */
 async function statusOf(lease: Record<string, any>): Promise<{ server: Record<string, any> }> {
-  const response = await fetch(new URL("/lspmcp/status", lease.url), { headers: { authorization: `Bearer ${lease.token}` }, signal: AbortSignal.timeout(5000) });
+  const response = await fetch(new URL("/lspmcp/status", lease.url), {
+    headers: { authorization: `Bearer ${lease.token}` },
+    signal: AbortSignal.timeout(5000),
+  });
   return (await response.json()) as { server: Record<string, any> };
 }
 

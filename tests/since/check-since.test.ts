@@ -18,7 +18,9 @@ function fixture() {
     "c.ts": "export const fine = 1;\n",
   });
   const runtime = tempDir("lspmcp-since-runtime-");
-  const config = writeConfig(`[shared]\nlease_dir = ${JSON.stringify(runtime)}\n\n[[server]]\nname = "typescript"\nprofile = "typescript"\n\n[[workspace]]\nname = "w"\nroot = ${JSON.stringify(repo.root)}\nservers = ["typescript"]\n`);
+  const config = writeConfig(
+    `[shared]\nlease_dir = ${JSON.stringify(runtime)}\n\n[[server]]\nname = "typescript"\nprofile = "typescript"\n\n[[workspace]]\nname = "w"\nroot = ${JSON.stringify(repo.root)}\nservers = ["typescript"]\n`,
+  );
   const check = (...args: string[]) => runCheckCli(["--config", config, "--quiet", ...args], { cwd: repo.root });
   const footprint = () => `${repo.status()}\n${execFileSync("git", ["worktree", "list"], { cwd: repo.root, encoding: "utf8" })}`;
   return { repo, check, footprint, snapshots: () => readdirSync(runtime).filter((name) => name.startsWith("since-")) };
@@ -69,7 +71,10 @@ describe("lspmcp check --since", () => {
     const moved = await check("--since", "HEAD", "--format", "sarif");
     expect(moved.code).toBe(1);
     const states = (text: string) =>
-      JSON.parse(text).runs[0].results.map((result: any) => `${result.locations[0].physicalLocation.artifactLocation.uri}:${result.locations[0].physicalLocation.region.startLine} ${result.baselineState}`);
+      JSON.parse(text).runs[0].results.map(
+        (result: any) =>
+          `${result.locations[0].physicalLocation.artifactLocation.uri}:${result.locations[0].physicalLocation.region.startLine} ${result.baselineState}`,
+      );
     expect(states(moved.stdout)).toEqual(["a.ts:3 unchanged", "c.ts:1 new"]);
 
     writeFileSync(join(repo.root, "a.ts"), "export const count: number = 3;\n");

@@ -25,12 +25,17 @@ describe("since with typescript and Biome on the same files, and no free slots f
     const runtime = tempDir("lspmcp-since-runtime-");
     const routing = `default_server = { ${SHARED.map((extension) => `"${extension}" = "typescript"`).join(", ")} }`;
     const bridge = await startBridge(
-      writeConfig(`[bridge]\nmax_sessions = 2\n\n[shared]\nlease_dir = ${JSON.stringify(runtime)}\n\n[[server]]\nname = "typescript"\nprofile = "typescript"\n\n[[server]]\nname = "biome"\nprofile = "biome"\n\n[[workspace]]\nname = "w"\nroot = ${JSON.stringify(repo.root)}\nservers = ["typescript", "biome"]\n${routing}\n`),
+      writeConfig(
+        `[bridge]\nmax_sessions = 2\n\n[shared]\nlease_dir = ${JSON.stringify(runtime)}\n\n[[server]]\nname = "typescript"\nprofile = "typescript"\n\n[[server]]\nname = "biome"\nprofile = "biome"\n\n[[workspace]]\nname = "w"\nroot = ${JSON.stringify(repo.root)}\nservers = ["typescript", "biome"]\n${routing}\n`,
+      ),
     );
     try {
       writeFileSync(join(repo.root, "lint.ts"), `${LINT}export function pour(): string {\n  debugger;\n  return 4;\n}\n`);
       const answer = await bridge.ok("diagnostics", { path: ".", since: "HEAD", min_severity: "error" });
-      expect(answer.items.map((item: any) => `${item.source} ${item.code} ${item.range.start.line}`)).toEqual(["biome lint/suspicious/noDebugger 7", "typescript 2322 8"]);
+      expect(answer.items.map((item: any) => `${item.source} ${item.code} ${item.range.start.line}`)).toEqual([
+        "biome lint/suspicious/noDebugger 7",
+        "typescript 2322 8",
+      ]);
       expect(answer).toMatchObject({ introduced: 2, unchanged: 2, resolved: 0 });
       // Answered from the kept snapshot, with the working tree's sessions still running.
       expect((await bridge.ok("diagnostics", { path: ".", since: "HEAD", min_severity: "error" })).introduced).toBe(2);

@@ -99,7 +99,10 @@ describe("diagnostics since HEAD, against pyright's CLI on both trees (packaging
     repo.write(fixedFile, `# pyright: basic\n${text}`);
     try {
       const after = findingKeys(await pyrightCliFindings(repo.root));
-      const gone = minus(head, after.map((key) => (key.startsWith(`${fixedFile}:`) ? shiftUp(key) : key)));
+      const gone = minus(
+        head,
+        after.map((key) => (key.startsWith(`${fixedFile}:`) ? shiftUp(key) : key)),
+      );
       expect(gone.length).toBeGreaterThan(0);
       const answer = await since(bridge, { show: "resolved" });
       expect(findingKeys(withoutHints(answer.items))).toEqual(gone.sort());

@@ -242,12 +242,13 @@ describe.each([
   }, 600_000);
 
   // Only the default mode has a last peer; standalone has no such test (not a skipped one).
-  if (shared) test("SIGKILL of the last peer: the shared server notices, ends, and removes the snapshot", async () => {
-    const { bridge, holder, pristine } = await withSnapshot();
-    process.kill(bridge.pid, "SIGKILL");
-    expect(await waitForExit(holder, 60_000)).toBe(true);
-    expect(snapshots(runtime)).toEqual([]);
-    await bridge.close().catch(() => {});
-    await nothingLeft(pristine);
-  }, 600_000);
+  if (shared)
+    test("SIGKILL of the last peer: the shared server notices, ends, and removes the snapshot", async () => {
+      const { bridge, holder, pristine } = await withSnapshot();
+      process.kill(bridge.pid, "SIGKILL");
+      expect(await waitForExit(holder, 60_000)).toBe(true);
+      expect(snapshots(runtime)).toEqual([]);
+      await bridge.close().catch(() => {});
+      await nothingLeft(pristine);
+    }, 600_000);
 });

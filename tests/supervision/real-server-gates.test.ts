@@ -32,7 +32,9 @@ let tsserverDecoy: ChildProcess;
 let tsserverDecoyProc: Proc;
 beforeAll(async () => {
   decoy = await startDecoy();
-  tsserverDecoy = spawn(process.execPath, [join(REPO, "node_modules/typescript/lib/tsserver.js"), "--serverMode", "semantic"], { stdio: ["pipe", "ignore", "ignore"] });
+  tsserverDecoy = spawn(process.execPath, [join(REPO, "node_modules/typescript/lib/tsserver.js"), "--serverMode", "semantic"], {
+    stdio: ["pipe", "ignore", "ignore"],
+  });
   tsserverDecoyProc = proc(tsserverDecoy.pid!)!;
 });
 afterAll(() => {
@@ -92,7 +94,15 @@ describe.each(cases)("tree gates: real %s", (_name, makeCase) => {
   test("bridge SIGKILL: the supervisor reaps the tree", async () => {
     const c = makeCase();
     const mark = crypto.randomUUID();
-    const bridge = await startDyingBridge({ command: c.command, args: c.args, env: scrubbedEnv({ [MARK_VAR]: mark }), cwd: "/tmp", rootUri: c.rootUri, open: c.open, minLive: c.minLive });
+    const bridge = await startDyingBridge({
+      command: c.command,
+      args: c.args,
+      env: scrubbedEnv({ [MARK_VAR]: mark }),
+      cwd: "/tmp",
+      rootUri: c.rootUri,
+      open: c.open,
+      minLive: c.minLive,
+    });
     const tree = [...treeByEnv(MARK_VAR, mark, [bridge.serverPid]), proc(bridge.supervisorPid)!];
     expect(tree.length).toBeGreaterThanOrEqual(c.minLive + 1);
     const clock = new GateClock([bridge.supervisorPid]);
@@ -106,7 +116,10 @@ describe.each(cases)("tree gates: real %s", (_name, makeCase) => {
     const user = sweepUser(3);
     giveTo(fileURLToPath(c.rootUri), user);
     const mark = crypto.randomUUID();
-    const bridge = await startDyingBridge({ command: c.command, args: c.args, env: scrubbedEnv({ [MARK_VAR]: mark }), cwd: "/tmp", rootUri: c.rootUri, open: c.open, minLive: c.minLive }, user);
+    const bridge = await startDyingBridge(
+      { command: c.command, args: c.args, env: scrubbedEnv({ [MARK_VAR]: mark }), cwd: "/tmp", rootUri: c.rootUri, open: c.open, minLive: c.minLive },
+      user,
+    );
     const tree = treeByEnv(MARK_VAR, mark, [bridge.serverPid]);
     const supervisor = proc(bridge.supervisorPid)!;
     const bridgeProc = proc(bridge.pid)!;

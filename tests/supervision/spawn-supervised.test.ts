@@ -16,7 +16,14 @@ import { allProcs } from "../helpers/proc.js";
 import { tempDir } from "../helpers/temp.js";
 
 const dir = tempDir("lspmcp-spawn-");
-const spec = (over: Partial<SpawnSpec>): SpawnSpec => ({ command: process.execPath, args: [FAKE_SERVER], env: scrubbedEnv({}), cwd: "/tmp", label: "test/spawn", ...over });
+const spec = (over: Partial<SpawnSpec>): SpawnSpec => ({
+  command: process.execPath,
+  args: [FAKE_SERVER],
+  env: scrubbedEnv({}),
+  cwd: "/tmp",
+  label: "test/spawn",
+  ...over,
+});
 let running: SupervisedServer | undefined;
 afterEach(async () => {
   await running?.stop();

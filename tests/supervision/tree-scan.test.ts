@@ -39,7 +39,9 @@ describe("scanTree", () => {
   test("finds token carriers and, by parent link, their children with a cleared environment", async () => {
     const token = newSessionToken();
     const { parent, child } = await parentWithCleanChild({ [TOKEN_VAR]: token });
-    const pids = scanTree({ token }).map((id) => id.pid).sort();
+    const pids = scanTree({ token })
+      .map((id) => id.pid)
+      .sort();
     expect(pids).toEqual([parent, child].sort());
   });
 
@@ -68,11 +70,17 @@ describe("scanTree", () => {
     const token = newSessionToken();
     const { parent, child } = await parentWithCleanChild({ [TOKEN_VAR]: token });
     const tokenMemo = new Map<string, boolean>();
-    const first = scanTree({ token, tokenMemo }).map((id) => id.pid).sort();
+    const first = scanTree({ token, tokenMemo })
+      .map((id) => id.pid)
+      .sort();
     expect(first).toEqual([parent, child].sort());
     const parentKey = `${parent}:${identify(parent)!.startTime}`;
     expect(tokenMemo.get(parentKey)).toBe(true);
-    expect(scanTree({ token, tokenMemo }).map((id) => id.pid).sort()).toEqual(first);
+    expect(
+      scanTree({ token, tokenMemo })
+        .map((id) => id.pid)
+        .sort(),
+    ).toEqual(first);
     // Entries of processes that are gone leave the memo once it outgrows the process table.
     for (let i = 0; i < 5000; i++) tokenMemo.set(`${4_000_000 + i}:1`, false);
     scanTree({ token, tokenMemo });

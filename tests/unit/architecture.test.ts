@@ -45,7 +45,16 @@ function arrowsInDocs(): Map<string, Set<string>> {
   const arrows = new Map<string, Set<string>>();
   for (const line of block.split("\n")) {
     const match = /^(\S+)\s+→\s*(.*)$/.exec(line);
-    if (match) arrows.set(match[1]!, new Set(match[2]!.split(",").map((room) => room.trim()).filter(Boolean)));
+    if (match)
+      arrows.set(
+        match[1]!,
+        new Set(
+          match[2]!
+            .split(",")
+            .map((room) => room.trim())
+            .filter(Boolean),
+        ),
+      );
   }
   return arrows;
 }

@@ -6,14 +6,7 @@ import type { MaudeRun } from "./run-maude.js";
 import type { MaudeWarning, ParsedStderr } from "./stderr-parser.js";
 
 /** Why a check could not be done; each is the `code` of the one `error` diagnostic. */
-export type FailureCode =
-  | "maude/crashed"
-  | "maude/timeout"
-  | "maude/unreadable"
-  | "maude/binary"
-  | "maude/failed"
-  | "maude/spawn-failed"
-  | "maude/internal";
+export type FailureCode = "maude/crashed" | "maude/timeout" | "maude/unreadable" | "maude/binary" | "maude/failed" | "maude/spawn-failed" | "maude/internal";
 
 /** An unrecoverable check: its code and a message that says what happened. */
 export interface CheckFailure {
@@ -49,11 +42,7 @@ export function classifyRun(run: MaudeRun, parsed: ParsedStderr, timeoutMs: numb
  * `<standard input>` and the main file's own name go to `mainPath`. A warning about a file the
  * server could not find goes on line 1 of the main file, with the place Maude named kept in front.
  */
-export function attributeWarnings(
-  warnings: readonly MaudeWarning[],
-  mainPath: string,
-  byBase: ReadonlyMap<string, string>,
-): Map<string, FileWarning[]> {
+export function attributeWarnings(warnings: readonly MaudeWarning[], mainPath: string, byBase: ReadonlyMap<string, string>): Map<string, FileWarning[]> {
   const out = new Map<string, FileWarning[]>([[mainPath, []]]);
   const add = (path: string, w: FileWarning): void => {
     const list = out.get(path);

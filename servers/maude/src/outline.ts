@@ -170,8 +170,7 @@ class Walker {
       // own at the start of a line still closes it, so an unbalanced parenthesis cannot swallow
       // the modules after it.
       const closes =
-        END_KEYWORDS.has(t.text) &&
-        ((depth === 0 && (current.length === 0 || t.text === expectedEnd)) || (t.text === expectedEnd && this.startsLine(t)));
+        END_KEYWORDS.has(t.text) && ((depth === 0 && (current.length === 0 || t.text === expectedEnd)) || (t.text === expectedEnd && this.startsLine(t)));
       if (closes) {
         endTok = t;
         this.i++;

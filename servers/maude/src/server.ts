@@ -61,7 +61,9 @@ export function startServer(connection: Connection, log: Log): void {
     const parsed = parseOptions(params.initializationOptions, process.env, process.cwd());
     if (!parsed.ok) return new ResponseError(-32602, `${SERVER_NAME} cannot start: ${parsed.problems.join("; ")}`, { retry: false });
     scheduler = startCheck(parsed.options);
-    log(`${SERVER_NAME} ${SERVER_VERSION}: maude ${parsed.options.maudePath}, timeout ${parsed.options.timeoutMs} ms, ${parsed.options.maxConcurrentChecks} at once`);
+    log(
+      `${SERVER_NAME} ${SERVER_VERSION}: maude ${parsed.options.maudePath}, timeout ${parsed.options.timeoutMs} ms, ${parsed.options.maxConcurrentChecks} at once`,
+    );
     return {
       capabilities: {
         positionEncoding: "utf-16",

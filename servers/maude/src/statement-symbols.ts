@@ -4,17 +4,7 @@
  */
 import type { TextRange, Token } from "./lexer.js";
 
-export type MaudeSymbolKind =
-  | "module"
-  | "view"
-  | "sort"
-  | "subsort"
-  | "operator"
-  | "variable"
-  | "equation"
-  | "membership"
-  | "rule"
-  | "strategy";
+export type MaudeSymbolKind = "module" | "view" | "sort" | "subsort" | "operator" | "variable" | "equation" | "membership" | "rule" | "strategy";
 
 /** A declaration found in the text; ranges are zero-based UTF-16 positions. */
 export interface MaudeSymbol {

@@ -112,6 +112,9 @@ export class WarningLocator {
 function occurrenceFromMarker(message: string, token: string): number | null {
   const marker = message.split("\n").find((l) => l.endsWith(HERE_MARKER));
   if (marker === undefined) return null;
-  const count = marker.slice(0, -HERE_MARKER.length).split(/\s+/).filter((w) => w === token).length;
+  const count = marker
+    .slice(0, -HERE_MARKER.length)
+    .split(/\s+/)
+    .filter((w) => w === token).length;
   return count > 0 ? count : null;
 }

@@ -51,8 +51,6 @@ export async function requestCallHierarchy(
     return { symbol, calls: (calls ?? []).map((call) => ({ item: call.from, callSites: call.fromRanges })) };
   }
   const method = CallHierarchyOutgoingCallsRequest.method;
-  const calls = await withCapability("callHierarchyProvider", method, () =>
-    client.request(CallHierarchyOutgoingCallsRequest.type, { item: symbol }, options),
-  );
+  const calls = await withCapability("callHierarchyProvider", method, () => client.request(CallHierarchyOutgoingCallsRequest.type, { item: symbol }, options));
   return { symbol, calls: (calls ?? []).map((call) => ({ item: call.to, callSites: call.fromRanges })) };
 }

@@ -21,7 +21,10 @@ export async function requestHover(client: LspClient, uri: string, position: Pos
 export function renderHoverContents(contents: Hover["contents"]): string {
   if (MarkupContent.is(contents)) return contents.value;
   const parts = Array.isArray(contents) ? contents : [contents];
-  return parts.map(renderMarkedString).filter((part) => part.length > 0).join("\n\n");
+  return parts
+    .map(renderMarkedString)
+    .filter((part) => part.length > 0)
+    .join("\n\n");
 }
 
 function renderMarkedString(part: MarkedString): string {

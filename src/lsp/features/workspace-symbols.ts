@@ -1,10 +1,4 @@
-import {
-  WorkspaceSymbolRequest,
-  type Location,
-  type SymbolInformation,
-  type SymbolKind,
-  type WorkspaceSymbol,
-} from "vscode-languageserver-protocol";
+import { WorkspaceSymbolRequest, type Location, type SymbolInformation, type SymbolKind, type WorkspaceSymbol } from "vscode-languageserver-protocol";
 import { BridgeError } from "../../contract/errors.js";
 import type { LspClient, RequestOptions } from "../lsp-client.js";
 

@@ -73,7 +73,11 @@ export async function diagnoseFromProject(
   try {
     const { fromProject, fileByFile } = await placeInProjects(client, state, items, options, scope);
     await runPool(fromProject, options.inFlight, options.failure, (item) =>
-      options.eachFile(item, async (context) => (results[item.index] = await answerFromProject(client, state, item.target, context, changed.has(item.target.file.absolutePath) ? null : texts))),
+      options.eachFile(
+        item,
+        async (context) =>
+          (results[item.index] = await answerFromProject(client, state, item.target, context, changed.has(item.target.file.absolutePath) ? null : texts)),
+      ),
     );
     return fileByFile;
   } finally {

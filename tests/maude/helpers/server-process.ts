@@ -118,19 +118,16 @@ export class ServerProcess {
   }
 
   async pull(uri: string, deadlineMs = 30_000): Promise<Diagnostic[]> {
-    const r = (await withDeadline(
-      this.conn.sendRequest("textDocument/diagnostic", { textDocument: { uri } }),
-      deadlineMs,
-      `pull diagnostics for ${uri}`,
-    )) as { kind: string; items: Diagnostic[] };
+    const r = (await withDeadline(this.conn.sendRequest("textDocument/diagnostic", { textDocument: { uri } }), deadlineMs, `pull diagnostics for ${uri}`)) as {
+      kind: string;
+      items: Diagnostic[];
+    };
     if (r.kind !== "full") throw new Error(`expected a full report, got ${r.kind}`);
     return r.items;
   }
 
   symbols(uri: string): Promise<DocumentSymbol[]> {
-    return withDeadline(this.conn.sendRequest("textDocument/documentSymbol", { textDocument: { uri } }), 10_000, "documentSymbol") as Promise<
-      DocumentSymbol[]
-    >;
+    return withDeadline(this.conn.sendRequest("textDocument/documentSymbol", { textDocument: { uri } }), 10_000, "documentSymbol") as Promise<DocumentSymbol[]>;
   }
 
   /** shutdown + exit, then asserts that the server and every maude it started are gone. */

@@ -71,18 +71,22 @@ export function leaseFileName(fixture: SharedFixture): string | undefined {
  * has found or elected the shared server; a test that needs the attachment waits for it here.
  */
 export async function waitAttached(leaseDir: string, pid: number, ms = 100_000): Promise<void> {
-  const attached = await pollUntil(async () => {
-    // A lease may be planted, half-written or foreign (the takeover tests): only a server's own answer counts.
-    const lease = leaseIn(leaseDir);
-    if (lease === undefined) return false;
-    // A planted lease's url may not even parse: that throws inside the chain, which ends undefined.
-    const status = (await Promise.resolve()
-      // A planted server may never answer (the takeover tests): each look is bounded.
-      .then(() => fetch(new URL("/lspmcp/status", lease.url), { headers: { authorization: `Bearer ${lease.token}` }, signal: AbortSignal.timeout(1000) }))
-      .then((response) => (response.ok ? response.json() : undefined))
-      .catch(() => undefined)) as { peers?: { peer_pid: number | null }[] } | undefined;
-    return status?.peers?.some((peer) => peer.peer_pid === pid) === true;
-  }, ms, 20);
+  const attached = await pollUntil(
+    async () => {
+      // A lease may be planted, half-written or foreign (the takeover tests): only a server's own answer counts.
+      const lease = leaseIn(leaseDir);
+      if (lease === undefined) return false;
+      // A planted lease's url may not even parse: that throws inside the chain, which ends undefined.
+      const status = (await Promise.resolve()
+        // A planted server may never answer (the takeover tests): each look is bounded.
+        .then(() => fetch(new URL("/lspmcp/status", lease.url), { headers: { authorization: `Bearer ${lease.token}` }, signal: AbortSignal.timeout(1000) }))
+        .then((response) => (response.ok ? response.json() : undefined))
+        .catch(() => undefined)) as { peers?: { peer_pid: number | null }[] } | undefined;
+      return status?.peers?.some((peer) => peer.peer_pid === pid) === true;
+    },
+    ms,
+    20,
+  );
   if (attached) return;
   throw new Error(`lspmcp ${pid} did not attach to a shared server within ${ms} ms`);
 }

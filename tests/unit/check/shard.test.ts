@@ -2,12 +2,14 @@ import { describe, expect, test } from "vitest";
 import { inShard, parseShard } from "../../../src/check/shard.js";
 import type { DiagnosticsTarget } from "../../../src/pipeline/discover-targets.js";
 
-const target = (path: string, workspace = "app") => ({ workspace: { name: workspace }, server: { name: "ts" }, file: { path } }) as unknown as DiagnosticsTarget;
+const target = (path: string, workspace = "app") =>
+  ({ workspace: { name: workspace }, server: { name: "ts" }, file: { path } }) as unknown as DiagnosticsTarget;
 
 describe("shards", () => {
   test("K/N parses; anything else is InvalidArguments", () => {
     expect(parseShard("2/5")).toEqual({ index: 2, count: 5 });
-    for (const bad of ["0/1", "3/2", "1/0", "-1/2", "1/2/3", "a/b", "", "1"]) expect(() => parseShard(bad)).toThrow(expect.objectContaining({ code: "InvalidArguments" }));
+    for (const bad of ["0/1", "3/2", "1/0", "-1/2", "1/2/3", "a/b", "", "1"])
+      expect(() => parseShard(bad)).toThrow(expect.objectContaining({ code: "InvalidArguments" }));
   });
 
   test("every file is in exactly one of N shards, and the shares are roughly even", () => {

@@ -42,13 +42,7 @@ describe("each ConfigInvalid case of CONTRACT §3", () => {
   test("wrong types and out-of-range values", async () => {
     const toml = `[bridge]\nmax_sessions = 0\nmax_result_bytes = 1.5\nrequest_timeout_ms = "30s"\n${serverToml("one")}args = "--stdio"\nenv = { A = 1 }\n${WORKSPACE}`;
     const problems = await problemsOf(await configDir(toml));
-    expect(pathsOf(problems)).toEqual([
-      "bridge.max_result_bytes",
-      "bridge.max_sessions",
-      "bridge.request_timeout_ms",
-      "server[0].args",
-      "server[0].env.A",
-    ]);
+    expect(pathsOf(problems)).toEqual(["bridge.max_result_bytes", "bridge.max_sessions", "bridge.request_timeout_ms", "server[0].args", "server[0].env.A"]);
     expect(problems[1]?.message).toMatch(/>0/);
   });
 
@@ -256,6 +250,6 @@ default_server = { ".h" = "ts" }
     const error = await loadConfig(join(dir, "bridge.toml")).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(BridgeError);
     expect((error as BridgeError).message).toContain("(13 problems)");
-    expect((error as BridgeError).message).toContain("\n  workspace[0].servers[3]: unknown server \"nobody\"");
+    expect((error as BridgeError).message).toContain('\n  workspace[0].servers[3]: unknown server "nobody"');
   });
 });

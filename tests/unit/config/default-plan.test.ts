@@ -71,13 +71,22 @@ describe("the embedded default's plan", () => {
       const plan = await planDefault(gitInit(await writeFiles(await tempDir(), { "a.py": "", ...files })), { packageRoot: pkg, searchPath: "" });
       return { servers: plan.servers.map((server) => [server.name, server.serves]), defaultServer: plan.defaultServer };
     };
-    const both = (marker: string) => ({ servers: [["pyright", [".py"]], ["ruff", [marker]]], defaultServer: { ".py": "pyright", ".pyi": "pyright" } });
+    const both = (marker: string) => ({
+      servers: [
+        ["pyright", [".py"]],
+        ["ruff", [marker]],
+      ],
+      defaultServer: { ".py": "pyright", ".pyi": "pyright" },
+    });
     expect(await planFor({})).toEqual({ servers: [["pyright", [".py"]]], defaultServer: {} });
     expect(await planFor({ "pyproject.toml": "[project]\nname = 'a'\n" })).toEqual({ servers: [["pyright", [".py", "pyproject.toml"]]], defaultServer: {} });
     expect(await planFor({ "ruff.toml": "" })).toEqual(both("ruff.toml"));
     expect(await planFor({ ".ruff.toml": "" })).toEqual(both(".ruff.toml"));
     expect(await planFor({ "pyproject.toml": "[tool.ruff.lint]\nselect = ['F']\n" })).toEqual({
-      servers: [["pyright", [".py", "pyproject.toml"]], ["ruff", ["pyproject.toml [tool.ruff]"]]],
+      servers: [
+        ["pyright", [".py", "pyproject.toml"]],
+        ["ruff", ["pyproject.toml [tool.ruff]"]],
+      ],
       defaultServer: { ".py": "pyright", ".pyi": "pyright" },
     });
   });
@@ -89,7 +98,9 @@ describe("the embedded default's plan", () => {
     const plan = await planDefault(repo, { packageRoot: pkg, searchPath: dirname(cargo) });
     expect(plan.servers.map((server) => [server.name, server.serves])).toEqual([["rust-analyzer", ["Cargo.toml"]]]);
     const without = await planDefault(repo, { packageRoot: pkg, searchPath: "/nonexistent" });
-    expect(without.omitted).toEqual([{ server: "rust-analyzer", reason: '"cargo" not found on PATH', install: expect.stringContaining("cargo install ra_ap_rust-analyzer") }]);
+    expect(without.omitted).toEqual([
+      { server: "rust-analyzer", reason: '"cargo" not found on PATH', install: expect.stringContaining("cargo install ra_ap_rust-analyzer") },
+    ]);
   });
 
   test("outside git, the folder is walked (dependencies and dot-folders skipped)", async () => {

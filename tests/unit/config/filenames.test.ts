@@ -32,7 +32,8 @@ describe("languages claiming whole file names (CONTRACT §3 `filenames`)", () =>
   });
 
   test("a file name claimed twice needs a default_server entry keyed by that name; diagnostics asks both", async () => {
-    const two = server("a", '[{ id = "d", filenames = ["Dockerfile"] }]') + server("b", '[{ id = "d", filenames = ["Dockerfile"] }, { id = "t", extensions = [".ts"] }]');
+    const two =
+      server("a", '[{ id = "d", filenames = ["Dockerfile"] }]') + server("b", '[{ id = "d", filenames = ["Dockerfile"] }, { id = "t", extensions = [".ts"] }]');
     const missing = await problemsOf(await configDir(`${two}[[workspace]]\nname = "ws"\nroot = "."\nservers = ["a", "b"]\n`));
     expect(missing).toEqual([{ path: "workspace[0].default_server.Dockerfile", message: '"Dockerfile" is claimed by "a" and "b"; choose one here' }]);
 
@@ -54,8 +55,6 @@ describe("languages claiming whole file names (CONTRACT §3 `filenames`)", () =>
 
   test("a file name with a slash is ConfigInvalid", async () => {
     const dir = await configDir(server("one", '[{ id = "y", filenames = ["a/b"] }]') + `[[workspace]]\nname = "ws"\nroot = "."\nservers = ["one"]\n`);
-    expect(await problemsOf(dir)).toEqual([
-      { path: "server[0].languages[0].filenames[0]", message: '"a/b" is not a file name such as "Dockerfile"' },
-    ]);
+    expect(await problemsOf(dir)).toEqual([{ path: "server[0].languages[0].filenames[0]", message: '"a/b" is not a file name such as "Dockerfile"' }]);
   });
 });

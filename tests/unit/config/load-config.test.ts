@@ -28,7 +28,14 @@ servers = ["one"]
     // The test runs with cwd = the repository, so these paths can only come from the file's folder.
     const config = await loadConfig(join(dir, "bridge.toml"));
     expect(config.configPath).toBe(join(dir, "bridge.toml"));
-    expect(config.bridge).toEqual({ max_sessions: 4, max_result_bytes: 32768, request_timeout_ms: 30000, start_timeout_ms: 120000, max_open_documents: 256, idle_stop_s: 0 });
+    expect(config.bridge).toEqual({
+      max_sessions: 4,
+      max_result_bytes: 32768,
+      request_timeout_ms: 30000,
+      start_timeout_ms: 120000,
+      max_open_documents: 256,
+      idle_stop_s: 0,
+    });
     expect(config.servers).toEqual([
       {
         name: "one",
@@ -77,7 +84,14 @@ exclude = ["build/**"]
 `,
     });
     const config = await loadConfig(join(dir, "bridge.toml"));
-    expect(config.bridge).toEqual({ max_sessions: 2, max_result_bytes: 1000, request_timeout_ms: 5, start_timeout_ms: 120000, max_open_documents: 256, idle_stop_s: 600 });
+    expect(config.bridge).toEqual({
+      max_sessions: 2,
+      max_result_bytes: 1000,
+      request_timeout_ms: 5,
+      start_timeout_ms: 120000,
+      max_open_documents: 256,
+      idle_stop_s: 600,
+    });
     expect(config.servers[0]).toMatchObject({
       args: ["--stdio"],
       max_rss_mb: 2048,
@@ -116,9 +130,7 @@ exclude = ["build/**"]
     await writeFiles(dir, {
       "bridge.toml": `[[server]]\nname = "one"\ncommand = "mylsp"\nversion = "1"\nlanguages = [{ id = "x", extensions = [".x"] }]\n[[workspace]]\nname = "ws"\nroot = "."\nservers = ["one"]\n`,
     });
-    expect(await problemsOf(dir, { searchPath: join(dir, "nowhere") })).toEqual([
-      { path: "server[0].command", message: '"mylsp" not found on PATH' },
-    ]);
+    expect(await problemsOf(dir, { searchPath: join(dir, "nowhere") })).toEqual([{ path: "server[0].command", message: '"mylsp" not found on PATH' }]);
   });
 
   test("routes a contested extension through default_server, normalizing its key", async () => {

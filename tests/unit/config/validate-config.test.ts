@@ -8,7 +8,9 @@ describe("validateConfig (lspmcp validate)", () => {
   test("a valid file gives one OK line naming its servers and workspaces", async () => {
     const dir = await tempDir();
     await fakeExecutable(dir, "bin/ls1");
-    await writeFiles(dir, { "bridge.toml": `${serverToml("one")}${serverToml("two", [".y"])}[[workspace]]\nname = "ws"\nroot = "."\nservers = ["one", "two"]\n` });
+    await writeFiles(dir, {
+      "bridge.toml": `${serverToml("one")}${serverToml("two", [".y"])}[[workspace]]\nname = "ws"\nroot = "."\nservers = ["one", "two"]\n`,
+    });
     expect(await validateConfig(join(dir, "bridge.toml"))).toEqual({
       ok: true,
       text: `OK ${join(dir, "bridge.toml")}: 2 servers (one, two), 1 workspace (ws)\n`,

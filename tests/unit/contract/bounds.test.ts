@@ -31,7 +31,13 @@ describe("paginate", () => {
   });
 
   test("refuses negative or fractional offsets and limits", () => {
-    for (const [offset, limit] of [[-1, undefined], [1.5, undefined], [0, -1], [0, 2.5], [Number.NaN, 1]] as const) {
+    for (const [offset, limit] of [
+      [-1, undefined],
+      [1.5, undefined],
+      [0, -1],
+      [0, 2.5],
+      [Number.NaN, 1],
+    ] as const) {
       const e = errorOf(() => paginate(items, offset, limit));
       expect(e.code).toBe("InvalidArguments");
       expect(e.details).toEqual({ offset, limit: limit ?? null });

@@ -93,7 +93,10 @@ describe("diagnostic order", () => {
   });
 
   test("sortDiagnostics does not change its input", () => {
-    const items: BridgeDiagnostic[] = [{ ...diag({ path: "b" }), channels: ["pull"] }, { ...diag({ path: "a" }), channels: ["pull"] }];
+    const items: BridgeDiagnostic[] = [
+      { ...diag({ path: "b" }), channels: ["pull"] },
+      { ...diag({ path: "a" }), channels: ["pull"] },
+    ];
     sortDiagnostics(items);
     expect(items.map((d) => d.path)).toEqual(["b", "a"]);
   });
@@ -122,7 +125,14 @@ describe("mergeDiagnostics", () => {
   });
 
   test("emits keys in contract order, whatever the input's key order", () => {
-    const scrambled = { message: "m", source: null, code: "1", severity: "error", range: { end: { column: 2, line: 1 }, start: { column: 1, line: 1 } }, path: "a.ts" } as const;
+    const scrambled = {
+      message: "m",
+      source: null,
+      code: "1",
+      severity: "error",
+      range: { end: { column: 2, line: 1 }, start: { column: 1, line: 1 } },
+      path: "a.ts",
+    } as const;
     expect(JSON.stringify(mergeDiagnostics([scrambled], [scrambled])[0])).toBe(
       '{"path":"a.ts","range":{"start":{"line":1,"column":1},"end":{"line":1,"column":2}},"severity":"error","code":"1","source":null,"message":"m","channels":["pull","push"]}',
     );
@@ -150,7 +160,8 @@ describe("mergeDiagnostics", () => {
           const keys = a.map(({ channels: _c, ...d }) => JSON.stringify(d));
           expect(new Set(keys).size).toBe(keys.length);
           // Every input is represented, on exactly the channels that had it.
-          const id = (d: ChannelDiagnostic) => JSON.stringify(mergeDiagnostics([d], null)[0]!.range) + JSON.stringify([d.path, d.severity, d.code, d.source, d.message]);
+          const id = (d: ChannelDiagnostic) =>
+            JSON.stringify(mergeDiagnostics([d], null)[0]!.range) + JSON.stringify([d.path, d.severity, d.code, d.source, d.message]);
           const pullIds = new Set(pull.map(id));
           const pushIds = new Set(push.map(id));
           expect(a.length).toBe(new Set([...pullIds, ...pushIds]).size);

@@ -59,7 +59,13 @@ describe("lineExcerpt", () => {
 
 describe("sortCallItems", () => {
   test("orders callers as locations, then name, and their call sites once each in document order", () => {
-    const call = (name: string, path: string, sites: BridgeRange[]) => ({ name, kind: "function", detail: null, ...item(path, r(1, 1, 1, 5)), call_sites: sites });
+    const call = (name: string, path: string, sites: BridgeRange[]) => ({
+      name,
+      kind: "function",
+      detail: null,
+      ...item(path, r(1, 1, 1, 5)),
+      call_sites: sites,
+    });
     const sorted = sortCallItems([call("b", "x.ts", [r(3, 1, 3, 2), r(2, 1, 2, 2), r(3, 1, 3, 2)]), call("a", "x.ts", [])]);
     expect(sorted.map((c) => c.name)).toEqual(["a", "b"]);
     expect(sorted[1]!.call_sites).toEqual([r(2, 1, 2, 2), r(3, 1, 3, 2)]);
@@ -70,7 +76,14 @@ describe("sortPreviewFiles", () => {
   test("files as locations, edits by range", () => {
     const sorted = sortPreviewFiles([
       { path: "/abs/x.ts", in_workspace: false, edits: [] },
-      { path: "b.ts", in_workspace: true, edits: [{ range: r(4, 1, 4, 2), new_text: "n", text: "l4" }, { range: r(1, 1, 1, 2), new_text: "n", text: "l1" }] },
+      {
+        path: "b.ts",
+        in_workspace: true,
+        edits: [
+          { range: r(4, 1, 4, 2), new_text: "n", text: "l4" },
+          { range: r(1, 1, 1, 2), new_text: "n", text: "l1" },
+        ],
+      },
       { path: "a.ts", in_workspace: true, edits: [] },
     ]);
     expect(sorted.map((f) => f.path)).toEqual(["a.ts", "b.ts", "/abs/x.ts"]);

@@ -10,7 +10,9 @@ function modelLines(text: string): string[] {
   return text.split(/\r\n|\r|\n/);
 }
 function modelOffset(line: string, column: number, enc: PositionEncoding): number {
-  const prefix = Array.from(line).slice(0, column - 1).join("");
+  const prefix = Array.from(line)
+    .slice(0, column - 1)
+    .join("");
   if (enc === "utf-32") return column - 1;
   if (enc === "utf-16") return prefix.length;
   return Buffer.byteLength(prefix, "utf8");
@@ -150,11 +152,15 @@ describe("LineIndex", () => {
 
   test("lineText is a line without its terminator, for every terminator", () => {
     fc.assert(
-      fc.property(fc.string({ unit: "grapheme" }).filter((t) => !/[\r\n]/.test(t)), fc.constantFrom("\n", "\r\n", "\r"), (text, eol) => {
-        const lines = [text, "", text + "x"];
-        const ix = new LineIndex(lines.join(eol));
-        lines.forEach((line, i) => expect(ix.lineText(i + 1)).toBe(line));
-      }),
+      fc.property(
+        fc.string({ unit: "grapheme" }).filter((t) => !/[\r\n]/.test(t)),
+        fc.constantFrom("\n", "\r\n", "\r"),
+        (text, eol) => {
+          const lines = [text, "", text + "x"];
+          const ix = new LineIndex(lines.join(eol));
+          lines.forEach((line, i) => expect(ix.lineText(i + 1)).toBe(line));
+        },
+      ),
     );
     expect(errorOf(() => new LineIndex("a").lineText(2)).code).toBe("InvalidArguments");
   });

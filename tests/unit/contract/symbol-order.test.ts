@@ -1,12 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import {
-  flattenSymbols,
-  nestSymbolsByRange,
-  sortWorkspaceSymbols,
-  type SymbolNode,
-  type WorkspaceSymbolItem,
-} from "../../../src/contract/ordering.js";
+import { flattenSymbols, nestSymbolsByRange, sortWorkspaceSymbols, type SymbolNode, type WorkspaceSymbolItem } from "../../../src/contract/ordering.js";
 
 const range = (l1: number, c1: number, l2: number, c2: number) => ({
   start: { line: l1, column: c1 },
@@ -68,9 +62,14 @@ describe("flattenSymbols", () => {
       .tuple(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 0, max: 2 }), fc.constantFrom("a", "b", "B"), fc.constantFrom("class", "method"))
       .map(([line, len, name, kind]) => node(name, range(line, 1, line + len, 1), [], kind));
     fc.assert(
-      fc.property(fc.array(leaf, { maxLength: 12 }).chain((xs) => fc.tuple(fc.constant(xs), fc.shuffledSubarray(xs, { minLength: xs.length, maxLength: xs.length }))), ([xs, ys]) => {
-        expect(JSON.stringify(flattenSymbols([node("root", range(1, 1, 9, 1), ys)]))).toBe(JSON.stringify(flattenSymbols([node("root", range(1, 1, 9, 1), xs)])));
-      }),
+      fc.property(
+        fc.array(leaf, { maxLength: 12 }).chain((xs) => fc.tuple(fc.constant(xs), fc.shuffledSubarray(xs, { minLength: xs.length, maxLength: xs.length }))),
+        ([xs, ys]) => {
+          expect(JSON.stringify(flattenSymbols([node("root", range(1, 1, 9, 1), ys)]))).toBe(
+            JSON.stringify(flattenSymbols([node("root", range(1, 1, 9, 1), xs)])),
+          );
+        },
+      ),
     );
   });
 });
@@ -110,7 +109,13 @@ describe("nestSymbolsByRange", () => {
 
 describe("sortWorkspaceSymbols", () => {
   test("orders by path, start, name, kind, with a null range first", () => {
-    const item = (name: string, path: string, r: ReturnType<typeof range> | null, kind = "class"): WorkspaceSymbolItem => ({ name, kind, container: null, path, range: r });
+    const item = (name: string, path: string, r: ReturnType<typeof range> | null, kind = "class"): WorkspaceSymbolItem => ({
+      name,
+      kind,
+      container: null,
+      path,
+      range: r,
+    });
     const items = [
       item("b", "src/a.ts", range(3, 1, 3, 2)),
       item("a", "src/a.ts", range(3, 1, 3, 2), "function"),

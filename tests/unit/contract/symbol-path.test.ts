@@ -13,10 +13,7 @@ const node = (name: string, line: number, lines: number, children: SymbolNode[] 
 });
 
 const symbols = withNamePaths(
-  flattenSymbols([
-    node("Circle", 1, 5, [node("area", 2, 1)]),
-    node("Widget", 10, 5, [node("area", 11, 1), node("Inner", 13, 1, [node("area", 13, 0)])]),
-  ]),
+  flattenSymbols([node("Circle", 1, 5, [node("area", 2, 1)]), node("Widget", 10, 5, [node("area", 11, 1), node("Inner", 13, 1, [node("area", 13, 0)])])]),
 );
 
 function failure(query: string, line?: number): BridgeError {

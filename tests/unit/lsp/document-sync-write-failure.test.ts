@@ -10,7 +10,9 @@ const deadPipe = {
 
 describe("DocumentSync against a server that is gone", () => {
   test("a failed didOpen is the server's crash (ServerCrashed), never Internal", async () => {
-    const error = await new DocumentSync(deadPipe, { currentSequence: () => 0, onClosed: () => {}, maxOpen: 10 }).sync("file:///a.ts", "typescript", "x").catch((e: unknown) => e);
+    const error = await new DocumentSync(deadPipe, { currentSequence: () => 0, onClosed: () => {}, maxOpen: 10 })
+      .sync("file:///a.ts", "typescript", "x")
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BridgeError);
     expect(error).toMatchObject({ code: "ServerCrashed", details: { method: "textDocument/didOpen" } });
     expect((error as BridgeError).message).toContain("EPIPE");

@@ -32,7 +32,10 @@ describe("settle_after_progress with pull (the client offers pull by registratio
   const pulled = (items: Diagnostic[]): SettleEvent => ({ type: "pull-answer", uri: URI, report: { kind: "full", items } });
 
   test("no pull while the scan runs; an answer given while it ran is provisional; the pull after it settles", () => {
-    const scanning: SettleEvent[] = [{ type: "progress", token: "scan", kind: "begin" }, { type: "sync", uri: URI, version: 1 }];
+    const scanning: SettleEvent[] = [
+      { type: "progress", token: "scan", kind: "begin" },
+      { type: "sync", uri: URI, version: 1 },
+    ];
     expect(settleOver(target, scanning)).toEqual({ kind: "wait" });
     const ended: SettleEvent[] = [{ type: "sync", uri: URI, version: 1 }];
     expect(settleOver(target, ended)).toEqual({ kind: "pull" });

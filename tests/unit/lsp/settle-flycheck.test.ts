@@ -42,7 +42,11 @@ describe("the flycheck rule", () => {
     const events = [flycheckSet(d("before")), history, quiescent, sync];
     expect(decideSettle(events.reduce(stepSettle, startSettle(target))).kind).toBe("flycheck");
     // The run it asked for republishes nothing for the file (unchanged): the earlier set stands.
-    expect(settleOver(target, [...events, { type: "flycheck-requested" }, begin, end, pullSent, answer()])).toEqual({ kind: "settled", pull: [], push: [d("before")] });
+    expect(settleOver(target, [...events, { type: "flycheck-requested" }, begin, end, pullSent, answer()])).toEqual({
+      kind: "settled",
+      pull: [],
+      push: [d("before")],
+    });
   });
 
   test("after an earlier run, a run that began after the sync is asked for, once, and awaited", () => {

@@ -78,7 +78,13 @@ describe("recorded: the same, pull not offered (pyright pushes a first pass, the
 
   test("so push alone is no settle signal for pyright: the rule would take the first pass", () => {
     const uri = "file:///WORKSPACE/packaging/version.py";
-    const settled = settleOver({ uri, version: 1, pullStatic: false }, events.slice(0, events.findIndex((event) => event.type === "progress")));
+    const settled = settleOver(
+      { uri, version: 1, pullStatic: false },
+      events.slice(
+        0,
+        events.findIndex((event) => event.type === "progress"),
+      ),
+    );
     expect(settled).toEqual({ kind: "settled", pull: null, push: [] });
     expect(final(uri).diagnostics).toHaveLength(54);
   });
@@ -162,7 +168,10 @@ describe("synthetic orders", () => {
   });
 
   test("`unchanged` with no previous result is no answer: pulled again, at most MAX_PULLS times", () => {
-    const round: SettleEvent[] = [{ type: "pull-sent", uri: A }, { type: "pull-answer", uri: A, report: { kind: "unchanged" } }];
+    const round: SettleEvent[] = [
+      { type: "pull-sent", uri: A },
+      { type: "pull-answer", uri: A, report: { kind: "unchanged" } },
+    ];
     expect(settleOver(target, [sync, register, ...round])).toEqual({ kind: "pull" });
     const all = [sync, register, ...Array.from({ length: MAX_PULLS }, () => round).flat()];
     expect(settleOver(target, all)).toEqual({ kind: "failed", reason: "no-full-answer" });

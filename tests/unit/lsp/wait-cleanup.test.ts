@@ -1,12 +1,6 @@
 import { getEventListeners } from "node:events";
 import { PassThrough } from "node:stream";
-import {
-  createMessageConnection,
-  StreamMessageReader,
-  StreamMessageWriter,
-  type CancellationToken,
-  type MessageConnection,
-} from "vscode-jsonrpc/node";
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type CancellationToken, type MessageConnection } from "vscode-jsonrpc/node";
 import {
   DocumentDiagnosticRequest,
   HoverRequest,
@@ -34,7 +28,15 @@ async function connect(capabilities: ServerCapabilities, wire: (server: MessageC
   wire(server);
   server.listen();
   peers.push(server);
-  const client = LspClient.connect({ input: toClient, output: toServer, rootPath: "/w", workspaceName: "w", initializationOptions: {}, settings: {}, log: () => {} });
+  const client = LspClient.connect({
+    input: toClient,
+    output: toServer,
+    rootPath: "/w",
+    workspaceName: "w",
+    initializationOptions: {},
+    settings: {},
+    log: () => {},
+  });
   await client.initialize(Deadline.in(5_000));
   const document = await client.documents.sync("file:///w/a.py", "python", "x = 1\n");
   return { client, server, document, toClient };

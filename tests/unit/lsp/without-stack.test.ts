@@ -3,7 +3,8 @@ import { withoutStack } from "../../../src/lsp/lsp-client.js";
 
 describe("a server's error message as the caller sees it", () => {
   test("tsserver's stack frames are dropped, what it said is kept on one line", () => {
-    const tsserver = "<semantic> TypeScript Server Error (5.9.3)\nNo Project.\nError: No Project.\n    at Object.ThrowNoProject (/x/typescript/lib/typescript.js:1:2)\n    at ProjectService.getDefaultProjectForFile (/x/typescript/lib/typescript.js:3:4)";
+    const tsserver =
+      "<semantic> TypeScript Server Error (5.9.3)\nNo Project.\nError: No Project.\n    at Object.ThrowNoProject (/x/typescript/lib/typescript.js:1:2)\n    at ProjectService.getDefaultProjectForFile (/x/typescript/lib/typescript.js:3:4)";
     expect(withoutStack(tsserver)).toBe("<semantic> TypeScript Server Error (5.9.3) No Project. Error: No Project.");
   });
 

@@ -46,9 +46,7 @@ describe("BoundedLineTransport", () => {
     for (let i = 0; i < big.length; i += 65536) h.input.write(big.slice(i, i + 65536));
     h.input.write("\n" + ping(2) + "\n");
     await tick();
-    expect(h.replies()).toEqual([
-      { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: message exceeds 4194304 bytes" } },
-    ]);
+    expect(h.replies()).toEqual([{ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: message exceeds 4194304 bytes" } }]);
     expect(h.messages).toEqual([{ jsonrpc: "2.0", id: 2, method: "ping" }]);
     expect(h.closed()).toBe(0);
   });
@@ -63,9 +61,7 @@ describe("BoundedLineTransport", () => {
     h.input.write(exact + "\r\n" + over + "\r\n");
     await tick();
     expect(h.messages).toHaveLength(1);
-    expect(h.replies()).toEqual([
-      { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: message exceeds 64 bytes" } },
-    ]);
+    expect(h.replies()).toEqual([{ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: message exceeds 64 bytes" } }]);
   });
 
   test("a long line of many small chunks is dropped as a whole, once", async () => {
@@ -106,11 +102,12 @@ describe("BoundedLineTransport", () => {
   test("messages split anywhere across chunks, several per chunk, CRLF, multi-byte UTF-8", async () => {
     const h = harness();
     await h.transport.start();
-    const text = [
-      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "a", params: { s: "h\u00e9llo \u{1F600} \u4e16" } }),
-      JSON.stringify({ jsonrpc: "2.0", method: "notifications/b" }),
-      JSON.stringify({ jsonrpc: "2.0", id: "r", result: { ok: true } }),
-    ].join("\r\n") + "\n";
+    const text =
+      [
+        JSON.stringify({ jsonrpc: "2.0", id: 1, method: "a", params: { s: "h\u00e9llo \u{1F600} \u4e16" } }),
+        JSON.stringify({ jsonrpc: "2.0", method: "notifications/b" }),
+        JSON.stringify({ jsonrpc: "2.0", id: "r", result: { ok: true } }),
+      ].join("\r\n") + "\n";
     const bytes = Buffer.from(text, "utf8");
     // Every byte on its own: every possible split point, including inside the emoji.
     for (const b of bytes) h.input.write(Buffer.from([b]));

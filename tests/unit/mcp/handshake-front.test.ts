@@ -7,7 +7,12 @@ import { initializeResult } from "../../../src/mcp/server-identity.js";
 import { TOOL_LIST } from "../../../src/mcp/tool-list.generated.js";
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-const INITIALIZE = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } };
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+};
 const line = (message: object): string => `${JSON.stringify(message)}\n`;
 
 async function frontOnStreams() {
@@ -18,7 +23,11 @@ async function frontOnStreams() {
   const stdio = new BoundedLineTransport(input, output);
   const front = new HandshakeFront(stdio, "9.9.9");
   await stdio.start();
-  const replies = (): any[] => written.split("\n").filter(Boolean).map((text) => JSON.parse(text));
+  const replies = (): any[] =>
+    written
+      .split("\n")
+      .filter(Boolean)
+      .map((text) => JSON.parse(text));
   return { input, stdio, front, replies, raw: () => written };
 }
 

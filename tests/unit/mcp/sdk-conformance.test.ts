@@ -42,16 +42,19 @@ async function sdkAnswers(requests: readonly JSONRPCRequest[]): Promise<JSONRPCM
 }
 
 describe("the local answers are the SDK server's, byte for byte", () => {
-  test.each(["2025-06-18", "2024-11-05", "2025-11-25", "1999-01-01"])("initialize asking for protocol %s, then tools/list and ping", async (protocolVersion) => {
-    const requests: JSONRPCRequest[] = [
-      initialize(1, { ...client, protocolVersion }),
-      { jsonrpc: "2.0", id: "list", method: "tools/list" },
-      { jsonrpc: "2.0", id: 3, method: "ping" },
-    ];
-    const sdk = await sdkAnswers(requests);
-    const local = requests.map((request, i) => answerLocally(request, VERSION, i > 0)?.reply);
-    expect(local.map((reply) => JSON.stringify(reply))).toEqual(sdk.map((answer) => JSON.stringify(answer)));
-  });
+  test.each(["2025-06-18", "2024-11-05", "2025-11-25", "1999-01-01"])(
+    "initialize asking for protocol %s, then tools/list and ping",
+    async (protocolVersion) => {
+      const requests: JSONRPCRequest[] = [
+        initialize(1, { ...client, protocolVersion }),
+        { jsonrpc: "2.0", id: "list", method: "tools/list" },
+        { jsonrpc: "2.0", id: 3, method: "ping" },
+      ];
+      const sdk = await sdkAnswers(requests);
+      const local = requests.map((request, i) => answerLocally(request, VERSION, i > 0)?.reply);
+      expect(local.map((reply) => JSON.stringify(reply))).toEqual(sdk.map((answer) => JSON.stringify(answer)));
+    },
+  );
 
   test("an initialize is answered locally exactly when the SDK's schema accepts it; a second one never", () => {
     const samples: unknown[] = [
@@ -80,7 +83,16 @@ describe("the local answers are the SDK server's, byte for byte", () => {
 
 describe("the request a cancellation names", () => {
   test("agrees with the SDK's CancelledNotificationSchema", () => {
-    const samples: unknown[] = [{ requestId: 3 }, { requestId: "a", reason: "r" }, { requestId: 1.5 }, { requestId: null }, { requestId: {} }, {}, undefined, { requestId: 2 ** 60 }];
+    const samples: unknown[] = [
+      { requestId: 3 },
+      { requestId: "a", reason: "r" },
+      { requestId: 1.5 },
+      { requestId: null },
+      { requestId: {} },
+      {},
+      undefined,
+      { requestId: 2 ** 60 },
+    ];
     for (const params of samples) {
       const message = { jsonrpc: "2.0", method: "notifications/cancelled", params } as JSONRPCMessage;
       const sdk = CancelledNotificationSchema.safeParse(message);

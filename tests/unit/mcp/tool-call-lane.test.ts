@@ -25,7 +25,11 @@ const settled = () => new Promise((resolve) => setImmediate(resolve));
 describe("the tools/call lane", () => {
   test("answers a call with the SDK's response shape and passes every other message to the SDK", async () => {
     const { transport, sent, toSdk } = memoryTransport();
-    installToolCallLane(transport, async (request) => ({ content: [{ type: "text", text: `ran ${request.name}` }] }), () => {});
+    installToolCallLane(
+      transport,
+      async (request) => ({ content: [{ type: "text", text: `ran ${request.name}` }] }),
+      () => {},
+    );
     transport.onmessage!({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "hover", arguments: { path: "a.ts" } } });
     transport.onmessage!({ jsonrpc: "2.0", id: 8, method: "tools/list" });
     transport.onmessage!({ jsonrpc: "2.0", method: "notifications/initialized" });
@@ -38,8 +42,18 @@ describe("the tools/call lane", () => {
   test("params the SDK's schema refuses are -32602 and the runner never runs", async () => {
     const { transport, sent } = memoryTransport();
     let ran = 0;
-    installToolCallLane(transport, async () => (ran++, { content: [] }), () => {});
-    const bad = [undefined, { name: 5 }, { name: "hover", arguments: [1] }, { name: "hover", arguments: "x" }, { name: "hover", _meta: { progressToken: 1.5 } }];
+    installToolCallLane(
+      transport,
+      async () => (ran++, { content: [] }),
+      () => {},
+    );
+    const bad = [
+      undefined,
+      { name: 5 },
+      { name: "hover", arguments: [1] },
+      { name: "hover", arguments: "x" },
+      { name: "hover", _meta: { progressToken: 1.5 } },
+    ];
     bad.forEach((params, id) => transport.onmessage!({ jsonrpc: "2.0", id, method: "tools/call", ...(params ? { params } : {}) } as JSONRPCMessage));
     await settled();
     expect(ran).toBe(0);
@@ -103,7 +117,10 @@ describe("the tools/call lane", () => {
     transport.onmessage!({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "diagnostics", _meta: { progressToken: "t" } } });
     await settled();
     expect(sent).toEqual([
-      { message: { method: "notifications/progress", params: { progressToken: "t", progress: 1, total: 2 }, jsonrpc: "2.0" }, options: { relatedRequestId: 3 } },
+      {
+        message: { method: "notifications/progress", params: { progressToken: "t", progress: 1, total: 2 }, jsonrpc: "2.0" },
+        options: { relatedRequestId: 3 },
+      },
     ]);
     await transport.close();
     expect(seen.aborted).toBe(true);

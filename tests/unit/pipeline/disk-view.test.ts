@@ -63,7 +63,12 @@ describe("DiskView", () => {
     writeFileSync(join(sub, "deeper", "deep.ts"), "d");
     mkdirSync(join(sub, "node_modules"));
     writeFileSync(join(sub, "node_modules", "skipped.ts"), "s");
-    expect(view.lookAtRecorded().map(({ path, kind }) => [path.slice(sub.length + 1), kind]).sort()).toEqual([
+    expect(
+      view
+        .lookAtRecorded()
+        .map(({ path, kind }) => [path.slice(sub.length + 1), kind])
+        .sort(),
+    ).toEqual([
       ["deeper/deep.ts", "created"],
       ["new.ts", "created"],
       ["r.ts", "changed"],

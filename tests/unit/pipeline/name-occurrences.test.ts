@@ -65,7 +65,10 @@ describe("groupBySameDefinition", () => {
       ["import", "use", "other", "overload-use", "comment"],
       [[target("base", 1)], [target("base", 1)], [target("app", 9)], [target("app", 9), target("app", 12)], []],
     );
-    expect(groups).toEqual([["import", "use"], ["other", "overload-use"]]);
+    expect(groups).toEqual([
+      ["import", "use"],
+      ["other", "overload-use"],
+    ]);
   });
 
   test("sharing is transitive: a chain of shared targets is one thing", () => {

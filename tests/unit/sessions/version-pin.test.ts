@@ -39,6 +39,8 @@ describe("assertPinned", () => {
   });
 
   test("no reported version is a mismatch with reported: null", () => {
-    expect(() => assertPinned(server, null)).toThrow(expect.objectContaining({ code: "ServerVersionMismatch", details: expect.objectContaining({ reported: null }) }));
+    expect(() => assertPinned(server, null)).toThrow(
+      expect.objectContaining({ code: "ServerVersionMismatch", details: expect.objectContaining({ reported: null }) }),
+    );
   });
 });

@@ -17,7 +17,12 @@ import { SocketUpstream } from "../../../src/attach/socket-upstream.js";
 
 const TOKEN = "ab".repeat(32);
 const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Logger;
-const INITIALIZE = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } };
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+};
 
 let dir: string;
 let path: string;
@@ -64,7 +69,9 @@ afterEach(async () => {
 // promise's continuation runs, so the code's own 'close' handling is done by then.)
 // (Not events.once: it rejects on an 'error' first, as a connection to nothing has.)
 const clientSockets: Promise<void>[] = [];
-subscribe("net.client.socket", (message) => clientSockets.push(new Promise((resolve) => (message as { socket: Socket }).socket.once("close", () => resolve()))));
+subscribe("net.client.socket", (message) =>
+  clientSockets.push(new Promise((resolve) => (message as { socket: Socket }).socket.once("close", () => resolve()))),
+);
 const lastClientSocketClosed = (): Promise<void> => clientSockets.at(-1)!;
 
 /** A raw client: what it has read (lines) and whether the server closed on it. */
@@ -80,7 +87,10 @@ async function connect(): Promise<{ socket: Socket; lines: any[]; raw: () => str
     socket,
     raw: () => text,
     get lines() {
-      return text.split("\n").filter(Boolean).map((line) => JSON.parse(line));
+      return text
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line));
     },
     closed,
   };
@@ -140,7 +150,9 @@ describe("the shared server's peer socket", () => {
     const client = await connect();
     client.socket.write(line(helloMessage(TOKEN, 7)) + line(INITIALIZE));
     await until(() => client.lines.some((m) => m.id === 1));
-    client.socket.write(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "x", arguments: { big: "y".repeat(4 * 1024 * 1024) } } }) + "\n");
+    client.socket.write(
+      JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "x", arguments: { big: "y".repeat(4 * 1024 * 1024) } } }) + "\n",
+    );
     client.socket.write(line({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "x", arguments: {} } }));
     await until(() => client.lines.some((m) => m.id === 4));
     expect(client.lines.find((m) => m.error)).toMatchObject({ id: null, error: { code: -32700 } });
@@ -184,7 +196,12 @@ describe("the forwarder's end (SocketUpstream)", () => {
   test("sends the hello first, hands on each line the server writes, and reports the server's loss once", async () => {
     const lines: string[] = [];
     const lost: string[] = [];
-    const upstream = await SocketUpstream.connect(path, TOKEN, (l) => lines.push(l), (reason) => lost.push(reason));
+    const upstream = await SocketUpstream.connect(
+      path,
+      TOKEN,
+      (l) => lines.push(l),
+      (reason) => lost.push(reason),
+    );
     upstream.send(INITIALIZE as never);
     upstream.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "x", arguments: { n: 1 } } });
     await until(() => lines.length === 2);
@@ -199,10 +216,22 @@ describe("the forwarder's end (SocketUpstream)", () => {
 
   test("its own close is not a loss; nothing listening is a rejection", async () => {
     const lost: string[] = [];
-    const upstream = await SocketUpstream.connect(path, TOKEN, () => {}, (reason) => lost.push(reason));
+    const upstream = await SocketUpstream.connect(
+      path,
+      TOKEN,
+      () => {},
+      (reason) => lost.push(reason),
+    );
     await upstream.close();
     await lastClientSocketClosed();
     expect(lost).toEqual([]);
-    await expect(SocketUpstream.connect(join(dir, "none.sock"), TOKEN, () => {}, () => {})).rejects.toThrow(/ENOENT/);
+    await expect(
+      SocketUpstream.connect(
+        join(dir, "none.sock"),
+        TOKEN,
+        () => {},
+        () => {},
+      ),
+    ).rejects.toThrow(/ENOENT/);
   });
 });

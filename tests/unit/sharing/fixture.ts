@@ -75,7 +75,10 @@ export async function fakeServer(answer: () => Answer): Promise<FakeServer> {
 }
 
 /** The probe answer a healthy shared server gives for `lease`. */
-export function probeOf(lease: Lease, leaseholder = true): { kind: string; token: string; version: string; build: string; config_digest: string; leaseholder: boolean } {
+export function probeOf(
+  lease: Lease,
+  leaseholder = true,
+): { kind: string; token: string; version: string; build: string; config_digest: string; leaseholder: boolean } {
   return { kind: "lspmcp-shared", token: lease.token, version: lease.version, build: lease.build, config_digest: lease.config_digest, leaseholder };
 }
 

@@ -37,7 +37,13 @@ async function take(path: string, until = Date.now() + 10_000): Promise<HeldLock
 
 /** Resolves with "pending" when `promise` has not settled within `ms` (a negative check, not a readiness wait). */
 function stillPending<T>(promise: Promise<T>, ms: number): Promise<"pending" | "settled"> {
-  return Promise.race([promise.then(() => "settled" as const, () => "settled" as const), new Promise<"pending">((r) => setTimeout(() => r("pending"), ms))]);
+  return Promise.race([
+    promise.then(
+      () => "settled" as const,
+      () => "settled" as const,
+    ),
+    new Promise<"pending">((r) => setTimeout(() => r("pending"), ms)),
+  ]);
 }
 
 /** Spawns `command`, resolves once it printed `held` on stdout. */
