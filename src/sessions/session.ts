@@ -310,14 +310,19 @@ export class Session implements LoadWatch {
       logger.info("session ready", { session: this.key, pid: spawned.serverPid, version: reported });
       return client;
     } catch (error) {
-      this.lastError = this.startFailure(error);
+      // Judged before the tree is reaped: an exit the reaping causes is not why the start failed.
+      const judged = this.startFailure(error);
+      this.lastError = judged;
       // Dead before the tree is reaped, so that calls arriving meanwhile answer SessionDead.
       if (this.phase === "starting") this.phase = "dead";
       await this.teardown();
       // The tree is gone, so its stderr ends: the reason is told with the server's last words,
       // which can arrive after its exit was seen.
       await this.stderr.drained(STDERR_DRAIN_MS);
-      const failure = this.startFailure(error);
+      const failure =
+        "stderr_tail" in judged.details
+          ? new BridgeError(judged.code, judged.message, { ...judged.details, stderr_tail: this.stderr.snapshot() }, { cause: judged.cause })
+          : judged;
       this.lastError = failure;
       logger.warn("session failed to start", { session: this.key, code: failure.code, message: failure.message });
       throw failure;
