@@ -5,9 +5,10 @@ import { FAKE_SERVER, REPO } from "../helpers/paths.js";
 import { runCheckCli } from "./helpers/cli.js";
 
 /** A config whose one server "fake" runs `args` under node, on a workspace with two `.fake` files. */
-function fakeCheckWorkspace(args: string[], timeoutMs = 60000): { config: string; root: string } {
+function fakeCheckWorkspace(args: string[], timeoutMs = 60000, startTimeoutMs = 120000): { config: string; root: string } {
   const server = { name: "fake", extension: ".fake", command: process.execPath, args };
-  return fakeWorkspace([server], `request_timeout_ms = ${timeoutMs}`, { "a.fake": "one\n", "b.fake": "two\n" });
+  const bridge = `request_timeout_ms = ${timeoutMs}\nstart_timeout_ms = ${startTimeoutMs}`;
+  return fakeWorkspace([server], bridge, { "a.fake": "one\n", "b.fake": "two\n" });
 }
 
 describe("check exits 3 with the reason, and prints no report, when a server fails", () => {
@@ -20,7 +21,9 @@ describe("check exits 3 with the reason, and prints no report, when a server fai
   });
 
   it("a server that never settles (no diagnostics before the deadline): the reason names the file", async () => {
-    const { config, root } = fakeCheckWorkspace([FAKE_SERVER, "--no-daemon", "--no-child"], 1500);
+    // A server that has shown no work yet may still be loading: its files get the request deadline
+    // again once start_timeout_ms has passed since its start, so that is kept short too.
+    const { config, root } = fakeCheckWorkspace([FAKE_SERVER, "--no-daemon", "--no-child"], 1500, 1500);
     const result = await runCheckCli(["--config", config], { cwd: root });
     expect(result.code).toBe(3);
     expect(result.stdout).toBe("");
