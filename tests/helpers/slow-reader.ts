@@ -54,16 +54,17 @@ export function runThroughSlowReader(args: readonly string[], options: CliOption
   (stream === "stdout" ? child.stderr : child.stdout).setEncoding("utf8").on("data", (chunk: string) => (other += chunk));
   let exited = false;
   const exit = new Promise<void>((resolve) => child.once("exit", () => ((exited = true), resolve())));
-  const onFirst = (chunk: Buffer): void => {
+  // One listener throughout: a chunk read while the listener was being swapped (a `once` for the
+  // first chunk, another for the rest) was lost, 64 KiB from the middle, on a busy machine.
+  let held = false;
+  slow.on("data", (chunk: Buffer) => {
     chunks.push(chunk);
+    if (held) return;
+    held = true;
     slow.pause();
     const hold = new Promise<void>((resolve) => setTimeout(resolve, holdMs));
-    void Promise.race([exit, hold]).then(() => {
-      slow.on("data", (more: Buffer) => chunks.push(more));
-      slow.resume();
-    });
-  };
-  slow.once("data", onFirst);
+    void Promise.race([exit, hold]).then(() => slow.resume());
+  });
   return new Promise((resolve, reject) => {
     child.on("error", reject);
     child.on("close", (code) => resolve({ code: exited ? code : null, bytes: Buffer.concat(chunks), other }));
