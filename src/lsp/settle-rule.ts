@@ -23,10 +23,15 @@ import type { ServerEvent } from "./server-events.js";
  *   quiescent (`experimental/serverStatus`: workspace loaded, indexed). `cargo check` runs as
  *   flycheck under progress tokens `rust-analyzer/flycheck/N` and publishes what it finds. The
  *   version is settled when a flycheck run that began after the sync has ended, no run is running
- *   and none the bridge asked for is still to begin, and then a pull sent after that end has
- *   answered `full`: rust-analyzer sends a run's last publishes after the progress end, in the
- *   same turn of its loop, so the pull's answer (handled in a later turn) is also the barrier
- *   behind which the run's publishes have all arrived. The flycheck part is the file's last
+ *   and none the bridge asked for is still to begin, and then pulls sent after that end have
+ *   answered `full` {@link FLYCHECK_BARRIERS} times, one after the other: rust-analyzer queues a
+ *   run's last publishes after the progress end, in the same turn of its loop, so a pull's answer
+ *   (queued in a later turn) is the barrier behind which the run's publishes have arrived. Only
+ *   nearly: it sends each publish from its worker pool (`GlobalState::publish_diagnostics`), as
+ *   it computes pull answers, so a publish a busy machine delays can come after the answer to a
+ *   pull queued behind it, or after the next publish of the same file (a run's clear and its
+ *   findings can land in two turns). A second answer, to a pull sent after the first one came
+ *   back, leaves such a publish a whole round trip more. The flycheck part is the file's last
  *   published set (none published: none found). When no run began after the sync, the caller is
  *   asked to request one (`flycheck`), except before rust-analyzer's own first run, which it
  *   starts once quiescent. A pull answered after a run began or was requested is asked again.
@@ -83,6 +88,9 @@ export type SettleDecision =
 /** How many pulls one version gets before an `unchanged`-only server is given up on. */
 export const MAX_PULLS = 3;
 
+/** Full answers, one after another, behind a finished flycheck run before it is believed. */
+export const FLYCHECK_BARRIERS = 2;
+
 /** The rule's state after some events; build it with {@link startSettle} and {@link stepSettle}. */
 export interface SettleState {
   readonly target: SettleTarget;
@@ -111,6 +119,8 @@ export interface FlycheckProgress {
   readonly pullStale: boolean;
   /** The document's last flycheck set. */
   readonly published: readonly Diagnostic[];
+  /** Full answers so far to pulls sent behind the finished run (settled at FLYCHECK_BARRIERS). */
+  readonly barriers: number;
 }
 
 export function startSettle(target: SettleTarget): SettleState {
@@ -123,7 +133,7 @@ export function startSettle(target: SettleTarget): SettleState {
     pullsSent: 0,
     pullInFlight: false,
     outcome: null,
-    flycheck: { quiescent: false, everBegun: false, pending: false, begunAfterSync: false, pullStale: false, published: [] },
+    flycheck: { quiescent: false, everBegun: false, pending: false, begunAfterSync: false, pullStale: false, published: [], barriers: 0 },
     barrier: { needed: false, inFlight: false },
   };
 }
@@ -139,8 +149,10 @@ export function stepSettle(state: SettleState, event: SettleEvent): SettleState 
       return state.pullRegistrations.has(event.id) ? { ...state, pullRegistrations: without(state.pullRegistrations, event.id) } : state;
     case "progress":
       if (event.kind === "begin" && isFlycheckToken(event.token)) {
-        const flycheck = { ...state.flycheck, everBegun: true, pending: false, begunAfterSync: state.flycheck.begunAfterSync || state.synced };
-        return { ...state, running: new Set([...state.running, event.token]), flycheck: { ...flycheck, pullStale: state.pullInFlight } };
+        // A new run makes the barriers behind the last one void (and uncounted against the limit).
+        const flycheck = { ...state.flycheck, everBegun: true, pending: false, begunAfterSync: state.flycheck.begunAfterSync || state.synced, barriers: 0 };
+        const pullsSent = state.pullsSent - state.flycheck.barriers;
+        return { ...state, pullsSent, running: new Set([...state.running, event.token]), flycheck: { ...flycheck, pullStale: state.pullInFlight } };
       }
       if (event.kind === "begin") return { ...state, running: new Set([...state.running, event.token]) };
       if (event.kind === "end") return { ...state, running: without(state.running, event.token) };
@@ -165,7 +177,11 @@ export function stepSettle(state: SettleState, event: SettleEvent): SettleState 
     case "flycheck-history":
       return { ...state, flycheck: { ...state.flycheck, everBegun: event.everBegun, pending: event.pending } };
     case "flycheck-requested":
-      return { ...state, flycheck: { ...state.flycheck, pending: true, pullStale: state.flycheck.pullStale || state.pullInFlight } };
+      return {
+        ...state,
+        pullsSent: state.pullsSent - state.flycheck.barriers,
+        flycheck: { ...state.flycheck, pending: true, barriers: 0, pullStale: state.flycheck.pullStale || state.pullInFlight },
+      };
     case "session-sync":
       return { ...state, barrier: { ...state.barrier, needed: true } };
     case "barrier-sent":
@@ -182,6 +198,8 @@ export function stepSettle(state: SettleState, event: SettleEvent): SettleState 
           return { ...state, pullInFlight: false, pullsSent: state.pullsSent - 1, flycheck: { ...state.flycheck, pullStale: false } };
         }
         if (event.report.kind === "full") {
+          const barriers = state.flycheck.barriers + 1;
+          if (barriers < FLYCHECK_BARRIERS) return { ...state, pullInFlight: false, flycheck: { ...state.flycheck, barriers } };
           return { ...state, pullInFlight: false, outcome: { kind: "settled", pull: event.report.items, push: state.flycheck.published } };
         }
         return { ...state, pullInFlight: false };

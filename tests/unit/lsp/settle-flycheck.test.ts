@@ -23,18 +23,43 @@ function decisions(events: readonly SettleEvent[]): SettleDecision["kind"][] {
 
 describe("the flycheck rule", () => {
   test("a fresh session: waits for quiescence and rust-analyzer's own first run, then pulls behind its end", () => {
-    const events = [sync, indexing("begin"), quiescent, indexing("end"), begin, flycheckSet(d("E0308")), end, pullSent, answer(d("native"))];
-    expect(decisions(events)).toEqual(["wait", "wait", "wait", "wait", "wait", "wait", "pull", "wait", "settled"]);
+    const events = [
+      sync,
+      indexing("begin"),
+      quiescent,
+      indexing("end"),
+      begin,
+      flycheckSet(d("E0308")),
+      end,
+      pullSent,
+      answer(d("native")),
+      pullSent,
+      answer(d("native")),
+    ];
+    expect(decisions(events)).toEqual(["wait", "wait", "wait", "wait", "wait", "wait", "pull", "wait", "pull", "wait", "settled"]);
     expect(settleOver(target, events)).toEqual({ kind: "settled", pull: [d("native")], push: [d("E0308")] });
   });
 
-  test("a run's last publishes after its progress end are still taken: the pull's answer is the barrier", () => {
-    const events = [sync, quiescent, begin, end, pullSent, flycheckSet(d("late")), answer()];
+  test("a run's last publishes after its progress end are still taken: the pulls' answers are the barrier", () => {
+    const events = [sync, quiescent, begin, end, pullSent, flycheckSet(d("late")), answer(), pullSent, answer()];
     expect(settleOver(target, events)).toEqual({ kind: "settled", pull: [], push: [d("late")] });
   });
 
+  test("a publish rust-analyzer's worker pool sent after the first barrier's answer is still taken", () => {
+    // The run's clear and its findings landed in two turns; the findings' publish came late.
+    const events = [sync, quiescent, begin, flycheckSet(), end, pullSent, answer(), flycheckSet(d("E0308")), pullSent, answer()];
+    expect(decisions(events)).toEqual(["wait", "wait", "wait", "wait", "pull", "wait", "pull", "pull", "wait", "settled"]);
+    expect(settleOver(target, events)).toEqual({ kind: "settled", pull: [], push: [d("E0308")] });
+  });
+
+  test("a run that begins between the two barriers voids the first: two more answers behind its end", () => {
+    const events = [sync, quiescent, begin, end, pullSent, answer(), begin, end, pullSent, answer(), pullSent, answer()];
+    expect(decisions(events)).toEqual(["wait", "wait", "wait", "pull", "wait", "pull", "wait", "pull", "wait", "pull", "wait", "settled"]);
+  });
+
   test("no publish for the file at all means no flycheck findings", () => {
-    expect(settleOver(target, [sync, quiescent, begin, end, pullSent, answer(d("native"))])).toEqual({ kind: "settled", pull: [d("native")], push: [] });
+    const events = [sync, quiescent, begin, end, pullSent, answer(d("native")), pullSent, answer(d("native"))];
+    expect(settleOver(target, events)).toEqual({ kind: "settled", pull: [d("native")], push: [] });
   });
 
   test("a file whose set was published before the sync keeps it (rust-analyzer does not publish it again on open)", () => {
@@ -42,7 +67,7 @@ describe("the flycheck rule", () => {
     const events = [flycheckSet(d("before")), history, quiescent, sync];
     expect(decideSettle(events.reduce(stepSettle, startSettle(target))).kind).toBe("flycheck");
     // The run it asked for republishes nothing for the file (unchanged): the earlier set stands.
-    expect(settleOver(target, [...events, { type: "flycheck-requested" }, begin, end, pullSent, answer()])).toEqual({
+    expect(settleOver(target, [...events, { type: "flycheck-requested" }, begin, end, pullSent, answer(), pullSent, answer()])).toEqual({
       kind: "settled",
       pull: [],
       push: [d("before")],
@@ -51,8 +76,8 @@ describe("the flycheck rule", () => {
 
   test("after an earlier run, a run that began after the sync is asked for, once, and awaited", () => {
     const history: SettleEvent = { type: "flycheck-history", everBegun: true, pending: false };
-    const events = [history, quiescent, sync, { type: "flycheck-requested" } as SettleEvent, begin, end, pullSent, answer()];
-    expect(decisions(events)).toEqual(["wait", "wait", "flycheck", "wait", "wait", "pull", "wait", "settled"]);
+    const events = [history, quiescent, sync, { type: "flycheck-requested" } as SettleEvent, begin, end, pullSent, answer(), pullSent, answer()];
+    expect(decisions(events)).toEqual(["wait", "wait", "flycheck", "wait", "wait", "pull", "wait", "pull", "wait", "settled"]);
   });
 
   test("a run that began before the sync does not count: a new one is asked for", () => {
@@ -66,8 +91,8 @@ describe("the flycheck rule", () => {
   });
 
   test("a pull answered while a new run began is asked again, and not counted against the pull limit", () => {
-    const events = [sync, quiescent, begin, end, pullSent, begin, answer(d("stale")), end, pullSent, answer(d("fresh"))];
-    expect(decisions(events)).toEqual(["wait", "wait", "wait", "pull", "wait", "wait", "wait", "pull", "wait", "settled"]);
+    const events = [sync, quiescent, begin, end, pullSent, begin, answer(d("stale")), end, pullSent, answer(d("fresh")), pullSent, answer(d("fresh"))];
+    expect(decisions(events)).toEqual(["wait", "wait", "wait", "pull", "wait", "wait", "wait", "pull", "wait", "pull", "wait", "settled"]);
     expect(settleOver(target, events)).toMatchObject({ pull: [d("fresh")] });
   });
 
