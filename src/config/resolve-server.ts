@@ -97,6 +97,7 @@ export async function resolveServer(index: number, raw: Salvaged<RawServer>, con
     position_encoding: pick("position_encoding") ?? null,
     settle_after_progress: pick("settle_after_progress") ?? false,
     ignored_progress: pick("ignored_progress") ?? [],
+    ready_log: pick("ready_log") ?? null,
     settle_flycheck: pick("settle_flycheck") ?? false,
     settle_barrier: pick("settle_barrier") ?? false,
     // A value may name the tool cache as a command can (`{cache}/...`).

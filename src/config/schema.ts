@@ -127,6 +127,12 @@ const serverFields = {
     .describe(
       "Treat a publishDiagnostics that arrives while the server's work-done progress runs as provisional: only one published with no progress running settles (Biome publishes an empty list while it scans the project).",
     ),
+  ready_log: z
+    .string()
+    .min(1)
+    .describe(
+      'Text of the window/logMessage by which the server says its start-up work is done: no document is sent to it before that message, which must come within the start deadline (Biome logs "Server initialized with PID" once it has loaded its configuration; a file opened before that is checked for syntax only).',
+    ),
   ignored_progress: z
     .array(z.string().min(1))
     .meta({ default: [] })

@@ -71,6 +71,8 @@ export interface ResolvedServer {
   readonly settle_after_progress: boolean;
   /** Work-done progress tokens that do not bear on diagnostics (ccls's background `index`). */
   readonly ignored_progress: readonly string[];
+  /** The log message text that ends the server's start-up work (Biome), or null. */
+  readonly ready_log: string | null;
   /** rust-analyzer: diagnostics wait for its analysis and for a `cargo check` run (flycheck). */
   readonly settle_flycheck: boolean;
   /** gopls: every sync of the session is taken in by the server before a wait settles. */

@@ -52,6 +52,11 @@ export interface LspClientOptions {
   /** Work-done progress tokens that do not bear on diagnostics: not tracked at all (ccls's `index`). */
   readonly ignoredProgress?: readonly string[];
   /**
+   * The profile's `ready_log`: `initialize` also waits for a `window/logMessage` holding this text,
+   * by which the server says its start-up work is done (Biome); null or absent waits for none.
+   */
+  readonly readyLog?: string | null;
+  /**
    * The profile's `settle_flycheck`: rust-analyzer's diagnostics come from its own analysis
    * (pulled) and from `cargo check` runs (published), each with its own progress.
    */
@@ -105,6 +110,9 @@ export class LspClient {
   private answeredAny = false;
   private resolveFirstAnswer: () => void = () => {};
   private readonly firstAnswer = new Promise<void>((resolve) => (this.resolveFirstAnswer = resolve));
+  private resolveReady: () => void = () => {};
+  /** Resolved once the server logged its `readyLog` text. */
+  private readonly ready = new Promise<void>((resolve) => (this.resolveReady = resolve));
   /**
    * Wall-clock time of the connection, before `initialize`: a server cannot have read a
    * workspace file before it (it learns the root in `initialize`), so a file whose mtime is older
@@ -149,7 +157,10 @@ export class LspClient {
       pushDiagnostics: client.pushDiagnostics,
       flycheck: client.flycheck,
       events: client.events,
-      log: options.log,
+      log: (line) => {
+        if (options.readyLog && line.includes(options.readyLog)) client.resolveReady();
+        options.log(line);
+      },
       onWork: () => client.markAnswered(),
       ignoredProgress: new Set(options.ignoredProgress ?? []),
     });
@@ -159,7 +170,10 @@ export class LspClient {
     return client;
   }
 
-  /** Performs `initialize` + `initialized` within the deadline. */
+  /**
+   * Performs `initialize` + `initialized` within the deadline, and waits there for the server's
+   * `readyLog` message when its profile names one.
+   */
   async initialize(deadline: Deadline): Promise<void> {
     const [folder] = this.workspaceFolders();
     this.initializeResult = await this.request(
@@ -177,6 +191,23 @@ export class LspClient {
       { deadline },
     );
     await this.connection.sendNotification(InitializedNotification.type, {});
+    const { readyLog } = this.options;
+    if (readyLog) await this.readyOrClosed(deadline, readyLog);
+  }
+
+  /** Waits for the server's `readyLog` message; a close or the deadline fails the wait. */
+  private async readyOrClosed(deadline: Deadline, readyLog: string): Promise<void> {
+    const method = InitializedNotification.method;
+    if (this.closed) throw this.closedError(method);
+    let stop: () => void = () => {};
+    const closed = new Promise<never>((_, reject) => {
+      stop = this.onClose(() => reject(this.closedError(method)));
+    });
+    try {
+      await deadline.race(Promise.race([this.ready, closed]), `the server's start-up message "${readyLog}"`);
+    } finally {
+      stop();
+    }
   }
 
   private workspaceFolders(): { uri: string; name: string }[] {

@@ -290,6 +290,7 @@ export class Session implements LoadWatch {
         positionEncoding: server.position_encoding,
         settleAfterProgress: server.settle_after_progress,
         ignoredProgress: server.ignored_progress,
+        readyLog: server.ready_log,
         settleFlycheck: server.settle_flycheck,
         settleBarrier: server.settle_barrier,
         bridgeWatchesFiles: server.watch_files === "bridge",

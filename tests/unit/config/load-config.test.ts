@@ -47,6 +47,7 @@ servers = ["one"]
         position_encoding: null,
         settle_after_progress: false,
         ignored_progress: [],
+        ready_log: null,
         settle_flycheck: false,
         settle_barrier: false,
         watch_files: "server",

@@ -1,0 +1,77 @@
+import { PassThrough } from "node:stream";
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from "vscode-jsonrpc/node";
+import { InitializedNotification, InitializeRequest, LogMessageNotification, MessageType } from "vscode-languageserver-protocol";
+import { afterEach, describe, expect, test } from "vitest";
+import { Deadline } from "../../../src/contract/deadline.js";
+import { LspClient } from "../../../src/lsp/lsp-client.js";
+
+// A profile's `ready_log` (Biome): `initialize` returns only once the server has logged that its
+// start-up work is done, so no document reaches it before. A JSON-RPC peer in the same process.
+const READY = "Server initialized with PID";
+const peers: MessageConnection[] = [];
+afterEach(() => peers.splice(0).forEach((peer) => peer.dispose()));
+
+function connect(readyLog: string | null) {
+  const toServer = new PassThrough();
+  const toClient = new PassThrough();
+  const server = createMessageConnection(new StreamMessageReader(toServer), new StreamMessageWriter(toClient));
+  server.onRequest(InitializeRequest.type, () => ({ capabilities: {} }));
+  let initialized!: () => void;
+  const heardInitialized = new Promise<void>((resolve) => (initialized = resolve));
+  server.onNotification(InitializedNotification.type, () => initialized());
+  server.listen();
+  peers.push(server);
+  const client = LspClient.connect({
+    input: toClient,
+    output: toServer,
+    rootPath: "/w",
+    workspaceName: "w",
+    initializationOptions: {},
+    settings: {},
+    readyLog,
+    log: () => {},
+  });
+  const log = (message: string) => server.sendNotification(LogMessageNotification.type, { type: MessageType.Info, message });
+  return { client, heardInitialized, log, toClient };
+}
+
+/** Whether `promise` has settled after every message in flight was handled. */
+async function settledYet(promise: Promise<unknown>): Promise<boolean> {
+  let settled = false;
+  void promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  await new Promise((resolve) => setImmediate(resolve));
+  return settled;
+}
+
+describe("a server's ready_log", () => {
+  test("initialize waits past `initialized` and other log lines for the message, then returns", async () => {
+    const { client, heardInitialized, log } = connect(READY);
+    const started = client.initialize(Deadline.in(5_000));
+    await heardInitialized;
+    await log("Attempting to load the configuration");
+    expect(await settledYet(started)).toBe(false);
+    await log(`${READY}: 4242`);
+    await expect(started).resolves.toBeUndefined();
+  });
+
+  test("without one, initialize returns once `initialized` is sent", async () => {
+    const { client } = connect(null);
+    await expect(client.initialize(Deadline.in(5_000))).resolves.toBeUndefined();
+  });
+
+  test("a server that never says it is ready fails the start at the deadline, naming the message", async () => {
+    const { client } = connect(READY);
+    await expect(client.initialize(Deadline.in(200))).rejects.toMatchObject({ code: "Timeout", message: expect.stringContaining(READY) });
+  });
+
+  test("a server that goes away before it is ready fails the start at once, not at the deadline", async () => {
+    const { client, heardInitialized, toClient } = connect(READY);
+    const started = client.initialize(Deadline.in(60_000));
+    await heardInitialized;
+    toClient.end();
+    await expect(started).rejects.toMatchObject({ code: "ServerCrashed" });
+  });
+});
