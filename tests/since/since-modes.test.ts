@@ -195,9 +195,15 @@ describe.each([
   async function withSnapshot(): Promise<{ bridge: Bridge; holder: number; pristine: string }> {
     const pristine = repo.footprint();
     const bridge = await bridgeOf(fx, shared);
-    const { answer } = await diagnostics(bridge, { since: "HEAD" });
-    expect([answer.introduced, answer.resolved, answer.unchanged]).toEqual([0, 0, 3]);
-    expect(snapshots(runtime)).toHaveLength(1);
+    try {
+      const { answer } = await diagnostics(bridge, { since: "HEAD" });
+      expect([answer.introduced, answer.resolved, answer.unchanged]).toEqual([0, 0, 3]);
+      expect(snapshots(runtime)).toHaveLength(1);
+    } catch (error) {
+      // A peer left attached would keep the shared server of the next test alive.
+      await bridge.close().catch(() => {});
+      throw error;
+    }
     return { bridge, holder: shared ? leaseholder(runtime) : bridge.pid, pristine };
   }
 
