@@ -26,12 +26,13 @@ import type { ServerEvent } from "./server-events.js";
  *   and none the bridge asked for is still to begin, and then pulls sent after that end have
  *   answered `full` {@link FLYCHECK_BARRIERS} times, one after the other: rust-analyzer queues a
  *   run's last publishes after the progress end, in the same turn of its loop, so a pull's answer
- *   (queued in a later turn) is the barrier behind which the run's publishes have arrived. Only
- *   nearly: it sends each publish from its worker pool (`GlobalState::publish_diagnostics`), as
- *   it computes pull answers, so a publish a busy machine delays can come after the answer to a
- *   pull queued behind it, or after the next publish of the same file (a run's clear and its
- *   findings can land in two turns). A second answer, to a pull sent after the first one came
- *   back, leaves such a publish a whole round trip more. The flycheck part is the file's last
+ *   (queued in a later turn) is the barrier behind which the run's publishes have arrived. That
+ *   holds strictly only with one worker thread (the rust-analyzer profile's `numThreads = 1`): it
+ *   sends each publish from its worker pool (`GlobalState::publish_diagnostics`), where it also
+ *   computes pull answers, and more workers can send a publish after the answer to a pull queued
+ *   behind it, or after the file's next publish; for a profile without that setting, the second
+ *   answer, to a pull sent after the first came back, leaves such a publish a whole round trip
+ *   more (a margin, not a proof). The flycheck part is the file's last
  *   published set (none published: none found). When no run began after the sync, the caller is
  *   asked to request one (`flycheck`), except before rust-analyzer's own first run, which it
  *   starts once quiescent. A pull answered after a run began or was requested is asked again.
