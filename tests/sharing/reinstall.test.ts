@@ -4,23 +4,17 @@
 // answering from what its processes loaded; a start while the packages are gone fails with a
 // typed error and leaves nothing running; after the reinstall a restart serves again; a reinstall
 // of another version is refused by the pin at the next start, never served.
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startBridge } from "../helpers/bridge.js";
 import { REPO } from "../helpers/paths.js";
 import { requireBinary } from "../helpers/require-binary.js";
+import { tempDir } from "../helpers/temp.js";
 import { leaseOf, SharedRun, sharedFixture, treeOf, tsServers, waitAttached } from "./helpers/shared.js";
 
 const run = new SharedRun();
-let packageCopy: string | undefined;
-
-afterEach(async () => {
-  await run.cleanUp();
-  if (packageCopy !== undefined) rmSync(packageCopy, { recursive: true, force: true });
-  packageCopy = undefined;
-});
+afterEach(() => run.cleanUp());
 
 /** The packages the typescript profile runs, which the test reinstalls. */
 const SERVER_PACKAGES = ["typescript-language-server", "typescript"];
@@ -30,7 +24,7 @@ const SERVER_PACKAGES = ["typescript-language-server", "typescript"];
  * server's packages (everything else linked), as an install would be.
  */
 function copyPackage(): string {
-  const root = mkdtempSync(join(tmpdir(), "lspmcp-reinstall-"));
+  const root = tempDir("lspmcp-reinstall-");
   for (const part of ["package.json", "dist/lspmcp", "servers"]) cpSync(join(REPO, part), join(root, part), { recursive: true });
   mkdirSync(join(root, "node_modules/.bin"), { recursive: true });
   for (const name of readdirSync(join(REPO, "node_modules")).filter((n) => n !== ".bin" && !SERVER_PACKAGES.includes(n))) {
@@ -55,7 +49,7 @@ describe("reinstall under a running shared bridge", () => {
     requireBinary("flock");
     requireBinary("setsid");
     const fixture = run.use(sharedFixture());
-    const install = (packageCopy = copyPackage());
+    const install = copyPackage();
     const bridge = await startBridge(fixture.config, {}, { shared: true, bin: join(install, "dist/lspmcp/main.js") });
     run.workers.push(bridge);
     await waitAttached(fixture.leaseDir, bridge.pid);

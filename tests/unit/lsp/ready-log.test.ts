@@ -1,36 +1,17 @@
-import { PassThrough } from "node:stream";
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from "vscode-jsonrpc/node";
-import { InitializedNotification, InitializeRequest, LogMessageNotification, MessageType } from "vscode-languageserver-protocol";
+import { InitializedNotification, LogMessageNotification, MessageType } from "vscode-languageserver-protocol";
 import { afterEach, describe, expect, test } from "vitest";
 import { Deadline } from "../../../src/contract/deadline.js";
-import { LspClient } from "../../../src/lsp/lsp-client.js";
+import { connectInProcess, disposePeers } from "../../helpers/in-process-server.js";
 
 // A profile's `ready_log` (Biome): `initialize` returns only once the server has logged that its
-// start-up work is done, so no document reaches it before. A JSON-RPC peer in the same process.
+// start-up work is done, so no document reaches it before.
 const READY = "Server initialized with PID";
-const peers: MessageConnection[] = [];
-afterEach(() => peers.splice(0).forEach((peer) => peer.dispose()));
+afterEach(disposePeers);
 
 function connect(readyLog: string | null) {
-  const toServer = new PassThrough();
-  const toClient = new PassThrough();
-  const server = createMessageConnection(new StreamMessageReader(toServer), new StreamMessageWriter(toClient));
-  server.onRequest(InitializeRequest.type, () => ({ capabilities: {} }));
   let initialized!: () => void;
   const heardInitialized = new Promise<void>((resolve) => (initialized = resolve));
-  server.onNotification(InitializedNotification.type, () => initialized());
-  server.listen();
-  peers.push(server);
-  const client = LspClient.connect({
-    input: toClient,
-    output: toServer,
-    rootPath: "/w",
-    workspaceName: "w",
-    initializationOptions: {},
-    settings: {},
-    readyLog,
-    log: () => {},
-  });
+  const { client, server, toClient } = connectInProcess({}, (peer) => peer.onNotification(InitializedNotification.type, () => initialized()), readyLog);
   const log = (message: string) => server.sendNotification(LogMessageNotification.type, { type: MessageType.Info, message });
   return { client, heardInitialized, log, toClient };
 }

@@ -1,10 +1,8 @@
 import { getEventListeners } from "node:events";
-import { PassThrough } from "node:stream";
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type CancellationToken, type MessageConnection } from "vscode-jsonrpc/node";
+import type { CancellationToken, MessageConnection } from "vscode-jsonrpc/node";
 import {
   DocumentDiagnosticRequest,
   HoverRequest,
-  InitializeRequest,
   PublishDiagnosticsNotification,
   RegistrationRequest,
   WorkDoneProgress,
@@ -13,30 +11,12 @@ import {
 import { afterEach, describe, expect, test } from "vitest";
 import { Deadline } from "../../../src/contract/deadline.js";
 import { settleDiagnostics } from "../../../src/lsp/features/diagnostics-settle.js";
-import { LspClient } from "../../../src/lsp/lsp-client.js";
+import { connectInProcess, disposePeers } from "../../helpers/in-process-server.js";
 
-// A JSON-RPC peer in the same process, on real streams: what the waits subscribe to and let go
-// of is all on the client side, so that is where the counts are read.
-const peers: MessageConnection[] = [];
-afterEach(() => peers.splice(0).forEach((peer) => peer.dispose()));
+afterEach(disposePeers);
 
 async function connect(capabilities: ServerCapabilities, wire: (server: MessageConnection) => void = () => {}) {
-  const toServer = new PassThrough();
-  const toClient = new PassThrough();
-  const server = createMessageConnection(new StreamMessageReader(toServer), new StreamMessageWriter(toClient));
-  server.onRequest(InitializeRequest.type, () => ({ capabilities }));
-  wire(server);
-  server.listen();
-  peers.push(server);
-  const client = LspClient.connect({
-    input: toClient,
-    output: toServer,
-    rootPath: "/w",
-    workspaceName: "w",
-    initializationOptions: {},
-    settings: {},
-    log: () => {},
-  });
+  const { client, server, toClient } = connectInProcess(capabilities, wire);
   await client.initialize(Deadline.in(5_000));
   const document = await client.documents.sync("file:///w/a.py", "python", "x = 1\n");
   return { client, server, document, toClient };
