@@ -32,8 +32,8 @@ import type { ServerEvent } from "./server-events.js";
  *   computes pull answers, and more workers can send a publish after the answer to a pull queued
  *   behind it, or after the file's next publish; for a profile without that setting, the second
  *   answer, to a pull sent after the first came back, leaves such a publish a whole round trip
- *   more (a margin, not a proof). The flycheck part is the file's last
- *   published set (none published: none found). When no run began after the sync, the caller is
+ *   more (a margin, not a proof). The flycheck part is the file's last published set (none
+ *   published: none found). When no run began after the sync, the caller is
  *   asked to request one (`flycheck`), except before rust-analyzer's own first run, which it
  *   starts once quiescent. A pull answered after a run began or was requested is asked again.
  * - **Barrier** (gopls, the profile's `settle_barrier`): a document's diagnostics depend on other
