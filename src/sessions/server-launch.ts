@@ -7,7 +7,7 @@ import {
   tsserverPath,
   type CompilerSource,
   type TypescriptCompiler,
-} from "../lsp/adapters/typescript-compiler.js";
+} from "../config/typescript-compiler.js";
 
 /** The compiler that answers a session, as `session_status`, `check`'s report and stderr name it. */
 export interface CompilerReport {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { BridgeError } from "../../contract/errors.js";
+import { BridgeError } from "../contract/errors.js";
 
 /** Where the compiler that answers a TypeScript workspace comes from (CONTRACT §3). */
 export type CompilerSource = "workspace" | "pinned";
