@@ -49,7 +49,7 @@ export interface ReportRun {
   /** The version that answered: the compiler's (TypeScript), else the server's, checked against its pin. */
   readonly version: string;
   /** The compiler that answered and where it came from (`workspace` or `pinned`); null for other servers. */
-  readonly compiler: { readonly version: string; readonly source: "workspace" | "pinned"; readonly path: string } | null;
+  readonly compiler: { readonly version: string; readonly source: "workspace" | "pinned" } | null;
   readonly files: number;
 }
 

@@ -25,10 +25,10 @@ export interface TypescriptCompiler {
  * (`node_modules/typescript` at or above it), or null when there is none. A folder with no
  * readable package.json is not a package and is passed over, as Node would pass it over.
  */
-export function findWorkspaceTypescript(workspaceRoot: string): string | null {
+export function findWorkspaceTypescript(workspaceRoot: string, notThis: string | null = null): string | null {
   for (let dir = workspaceRoot; ; dir = dirname(dir)) {
     const packageDir = join(dir, "node_modules", "typescript");
-    if (existsSync(join(packageDir, "package.json"))) return packageDir;
+    if (packageDir !== notThis && existsSync(join(packageDir, "package.json"))) return packageDir;
     if (dirname(dir) === dir) return null;
   }
 }
@@ -41,7 +41,10 @@ export function findWorkspaceTypescript(workspaceRoot: string): string | null {
  * compiler, which would answer with other rules than the project's own `tsc`.
  */
 export function chooseTypescriptCompiler(workspaceRoot: string, pinnedPackageDir: string): TypescriptCompiler {
-  const own = findWorkspaceTypescript(workspaceRoot);
+  // The `typescript` beside the pinned package is one of lspmcp's own dependencies (a JavaScript
+  // API for other servers), not the workspace's: a workspace inside lspmcp's folder (its tests,
+  // its own checkout) would otherwise be answered by it.
+  const own = findWorkspaceTypescript(workspaceRoot, join(dirname(pinnedPackageDir), "typescript"));
   return own === null ? describeCompiler(pinnedPackageDir, "pinned") : describeCompiler(own, "workspace");
 }
 
