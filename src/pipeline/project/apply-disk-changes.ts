@@ -6,6 +6,9 @@ import type { DiskChange } from "./disk-view.js";
 import type { ProjectState } from "./project-state.js";
 import { projectQueries, type ProjectQueries } from "./project-queries.js";
 
+/** How many files' importers one change may ask for before every kept answer is dropped instead. */
+const MAX_IMPORTER_QUESTIONS = 32;
+
 /** Source files whose change reaches only their importers when they are modules; any other change can reach every file. */
 const SOURCE_FILE = /\.(?:[cm]?tsx?|[cm]?jsx?)$/;
 
@@ -84,10 +87,16 @@ async function reachAfter(queries: ProjectQueries, before: ReadonlyMap<string, B
       if (after === null) return null;
       if (after !== shape) queue.push(path, ...importers);
     }
+    const asked = new Set<string>();
     while (queue.length > 0) {
       const path = queue.pop()!;
       reached.add(path);
-      for (const importer of await queries.importers(path)) if (!reached.has(importer)) queue.push(importer);
+      if (asked.has(path)) continue;
+      asked.add(path);
+      // Each question costs the server a look through the whole program: past a bound, asking
+      // every file again costs less than finding out which ones to ask.
+      if (asked.size > MAX_IMPORTER_QUESTIONS) return null;
+      for (const importer of await queries.importers(path)) if (!asked.has(importer)) queue.push(importer);
     }
     return reached;
   } catch {

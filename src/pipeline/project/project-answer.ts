@@ -17,8 +17,10 @@ export type AskFileDiagnostics = (file: string, options: RequestOptions) => Prom
 /**
  * One file's answer from the server's project: kept from before when no change reached it, else
  * asked now. `texts` holds the file's text as read before the look at the disk, null when that
- * look found it changed (it is read again). A server with complete pulls also keeps what the
- * file exports, for the warm path's next look (`project-queries.ts`).
+ * look found it changed (it is read again); a file that is not in it is read now. A server with
+ * complete pulls also keeps what the file exports, for the warm path's next look
+ * (`project-queries.ts`), and the converted answer, which a later call gives again as long as the
+ * disk look finds the file unchanged and its answer is still the kept one.
  */
 export async function answerFromProject(
   client: LspClient,
@@ -30,9 +32,14 @@ export async function answerFromProject(
 ): Promise<FileDiagnostics> {
   const { file } = target;
   const open = client.documents.get(pathToFileURL(file.absolutePath).href);
+  const kept = state.answers.get(file.absolutePath);
+  const rendered = state.rendered.get(file.absolutePath);
+  if (kept && rendered?.answer === kept && texts !== null && !open) {
+    return { workspace: target.workspace, server: target.server, file, text: rendered.text, diagnostics: rendered.diagnostics };
+  }
   // The server answers from the open document's text, else from the disk it was just told about.
   const text = open?.text ?? texts?.get(file.absolutePath) ?? (await readSourceFile(file.absolutePath, file.path));
-  let answer = state.answers.get(file.absolutePath);
+  let answer = kept;
   if (!answer) {
     const generation = state.generation;
     answer = { diagnostics: await ask(file.absolutePath, { deadline: context.deadline, signal: context.signal }) };
@@ -44,5 +51,7 @@ export async function answerFromProject(
   }
   const lines = new LineIndex(text);
   const converted = answer.diagnostics.map((diagnostic) => convertDiagnostic(file.path, diagnostic, lines, client.positionEncoding));
-  return { workspace: target.workspace, server: target.server, file, text, diagnostics: mergeDiagnostics(converted, null) };
+  const diagnostics = mergeDiagnostics(converted, null);
+  if (client.completePulls && !open) state.rendered.set(file.absolutePath, { answer, text, diagnostics });
+  return { workspace: target.workspace, server: target.server, file, text, diagnostics };
 }

@@ -30,7 +30,7 @@ export function projectQueries(client: LspClient, state: ProjectState, options: 
       const summary = state.summaries.get(path);
       if (!summary || summary.global) return null;
       const shape = await requestDeclarationShape(client, path, summary.exportedNames, options);
-      return shape === null ? null : JSON.stringify([summary.exportLines, shape]);
+      return shape === null ? null : JSON.stringify([summary.exportStatements, shape]);
     },
     shapeAfter: async (path) => {
       let text: string;
@@ -43,7 +43,7 @@ export function projectQueries(client: LspClient, state: ProjectState, options: 
       state.summaries.set(path, summary);
       if (summary.global) return null;
       const shape = await requestDeclarationShape(client, path, summary.exportedNames, options);
-      return shape === null ? null : JSON.stringify([summary.exportLines, shape]);
+      return shape === null ? null : JSON.stringify([summary.exportStatements, shape]);
     },
     importers: (path) => requestImporters(client, path, options),
   };
