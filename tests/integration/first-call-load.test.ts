@@ -2,8 +2,8 @@
 // request_timeout_ms (CONTRACT §4.2 "Startup", docs/contract-notes.md): the time the server spends
 // starting and loading (typescript-language-server's "Initializing JS/TS language features…"
 // progress) does not count against the call, so the first call answers, and answers as a later
-// one does. A real tsserver on a generated 13 MB project, whose load takes seconds, held still
-// (SIGSTOP) past the call's deadline while it loads, so that the load outlasts the deadline
+// one does. A real TypeScript server on a generated 13 MB project, whose load takes seconds, held
+// still (SIGSTOP) past the call's deadline while it loads, so that the load outlasts the deadline
 // however fast the machine.
 import { randomUUID } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -15,7 +15,7 @@ import { pidsWithEnv, proc } from "../helpers/proc.js";
 import { tempDir } from "../helpers/temp.js";
 
 const REQUEST_TIMEOUT_MS = 2000;
-// Marks the session's processes, so that the test finds its tsserver.
+// Marks the session's processes, so that the test finds them.
 const MARK = "LSPMCP_TEST_LOAD_MARK";
 const mark = randomUUID();
 let root: string;
@@ -53,15 +53,18 @@ describe("a first call on a project that takes longer to load than request_timeo
   test("answers once the server has loaded, exactly as a later call does", async () => {
     let settled = false;
     const call = bridge.call("definition", { path: "src/app.ts", symbol: "f0_0" }).finally(() => (settled = true));
-    let tsserver: number[] = [];
-    const found = () => (tsserver = pidsWithEnv(MARK, mark).filter((pid) => proc(pid)?.cmdline.includes("tsserver.js"))).length > 0;
-    expect(await pollUntil(found, 60_000, 10)).toBe(true);
-    for (const pid of tsserver) process.kill(pid, "SIGSTOP");
+    // Once the server has initialized, it loads the project: the session's processes (whichever
+    // server the profile runs; not the supervisor) are held still past the call's own deadline.
+    const initialized = async () => ((await bridge.ok("session_status")).sessions[0]?.state ?? null) === "ready";
+    expect(await pollUntil(initialized, 60_000, 10)).toBe(true);
+    const server = pidsWithEnv(MARK, mark).filter((pid) => !proc(pid)?.cmdline.includes("--supervise"));
+    expect(server.length).toBeGreaterThan(0);
+    for (const pid of server) process.kill(pid, "SIGSTOP");
     try {
-      // Held past the call's own deadline: a call that counted the load would end meanwhile, with Timeout.
+      // A call that counted the load would end meanwhile, with Timeout.
       expect(await pollUntil(() => settled, REQUEST_TIMEOUT_MS + 1000)).toBe(false);
     } finally {
-      for (const pid of tsserver) process.kill(pid, "SIGCONT");
+      for (const pid of server) process.kill(pid, "SIGCONT");
     }
     const first = await call;
     expect(first.isError ?? false, first.content[0]?.text).toBe(false);
