@@ -114,10 +114,11 @@ describe("project-level diagnostics equal file-by-file diagnostics on mixed layo
     expect(new Set(fromFiles.items.map((item) => item.path.split("/")[0])).size).toBe(3);
     expect(fromProject.items).toEqual(fromFiles.items);
     // Which path answered (each keeps what it opened): file by file opens all seven files; the
-    // project path answers app/src/b.ts closed, from app's project loaded by its anchor a.ts,
-    // and opens the rest (c.ts is excluded by its tsconfig, loose/ has none, and sol's files'
-    // nearest tsconfig is the solution's, not the project that holds them).
+    // project path answers some closed. Through typescript-language-server it opens six: b.ts is
+    // answered from app's project, loaded by its anchor a.ts (c.ts is excluded by its tsconfig,
+    // loose/ has none, and sol's files' nearest tsconfig is the solution's, not the project that
+    // holds them); a server that answers closed files by pull opens none.
     expect(await openDocuments(fileByFile)).toBe(7);
-    expect(await openDocuments(project)).toBe(6);
+    expect(await openDocuments(project)).toBeLessThan(7);
   }, 600_000);
 });
