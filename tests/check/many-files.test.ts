@@ -9,8 +9,8 @@ const FILES = 500;
 const BATCH = 16;
 
 describe("check on 500 generated TypeScript files", () => {
-  // The project path opens one anchor document and asks tsserver about the closed files, so the
-  // batch bound is shown on a file-by-file server below.
+  // The project path opens an anchor document or none and asks the server about the closed files,
+  // so the batch bound is shown on a file-by-file server below.
   it("finds every planted error through the project, all documents closed at the end", async () => {
     const root = mkdtempSync(join(tmpdir(), "lspmcp-check-500-"));
     mkdirSync(join(root, "src"));
@@ -34,8 +34,6 @@ describe("check on 500 generated TypeScript files", () => {
     // The bridge session's own document count, sampled after every sync.
     const [done] = logLines(result.stderr, "check session done");
     expect(done).toMatchObject({ session: "many/typescript", files: FILES, open_documents_at_end: 0, batch_size: BATCH });
-    expect(done!.peak_open_documents).toBeGreaterThan(0);
-    expect(done!.peak_open_documents).toBeLessThanOrEqual(BATCH);
   });
 });
 
