@@ -1,10 +1,10 @@
 // The tree gates once against real servers: typescript-language-server with its tsserver
 // children (started once a file is open), pyright-langserver, and Biome for the gates about
-// children that outlive their server. Decoys: the fake daemon's command
-// line and a stand-alone tsserver started by the test, neither of which may be touched. The 5 s
-// run from the event, without the time a loaded machine kept the processes from a CPU
-// (tests/helpers/gate-clock.ts); the double-kill gate runs as a uid of its own, so that its sweep,
-// and no other bridge's, is the one that reaps.
+// children that outlive their server. Decoys: the fake daemon's command line and a stand-alone
+// tsserver started by the test, neither of which may be touched. The 5 s run from the event,
+// without the time a loaded machine kept the processes from a CPU (tests/helpers/gate-clock.ts);
+// the double-kill gate runs as a uid of its own, so that its sweep, and no other bridge's, is the
+// one that reaps.
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
