@@ -1,49 +1,50 @@
-import { DocumentDiagnosticRequest, type Diagnostic } from "vscode-languageserver-protocol";
-import { isFlycheckToken } from "./flycheck-state.js";
+import { DocumentDiagnosticRequest, type Diagnostic, type ProgressToken } from "vscode-languageserver-protocol";
 import type { ServerEvent } from "./server-events.js";
 
 /**
  * The settle rule of LSP diagnostics, as one pure function of the events a session saw. It knows
  * nothing of connections or clocks: `src/lsp/features/diagnostics-settle.ts` feeds it the live
- * events and carries out its one action (send a pull), and the unit tests feed it recorded
- * timelines of real servers and synthetic orders.
+ * events and carries out its actions (a pull itself; a barrier or a flycheck run through the
+ * server's adapter), and the unit tests feed it recorded timelines of real servers and synthetic
+ * orders. docs/adapters.md gives each strategy in full, and why it is sound for its server.
  *
  * The rule, for one document version:
  * - **Pull** when the server offers `textDocument/diagnostic` (statically, or by a live
- *   registration): settled by the first `full` answer to a pull sent after the version was synced.
- *   A push that describes the version and came before that answer is merged in. An `unchanged`
- *   answer to a pull that named no previous result is no answer (pyright gives exactly that for a
- *   file it has not yet taken in): the pull is sent again, at most {@link MAX_PULLS} times.
+ *   registration): settled by the first `full` answer to a pull sent after the version was synced,
+ *   merged with a push that describes the version and came before it. An `unchanged` answer to a
+ *   pull that named no previous result is no answer: the pull is sent again, at most
+ *   {@link MAX_PULLS} times.
  * - **Push** otherwise: settled by the latest `publishDiagnostics` that describes the version (its
  *   `version` matches, or, from servers that send none, it arrived after the sync) while no
- *   work-done progress is running. With `settleAfterProgress`, a publish that arrived while
- *   progress ran is no candidate at all: only one made after the progress ended settles.
- * - **Flycheck** (rust-analyzer, the profile's `settle_flycheck`): two sources, each with its own
- *   progress. Its own analysis answers pulls, which are final only once the server says it is
- *   quiescent (`experimental/serverStatus`: workspace loaded, indexed). `cargo check` runs as
- *   flycheck under progress tokens `rust-analyzer/flycheck/N` and publishes what it finds. The
- *   version is settled when a flycheck run that began after the sync has ended, no run is running
- *   and none the bridge asked for is still to begin, and then pulls sent after that end have
- *   answered `full` {@link FLYCHECK_BARRIERS} times, one after the other: rust-analyzer queues a
- *   run's last publishes after the progress end, in the same turn of its loop, so a pull's answer
- *   (queued in a later turn) is the barrier behind which the run's publishes have arrived. That
- *   holds strictly only with one worker thread (the rust-analyzer profile's `numThreads = 1`): it
- *   sends each publish from its worker pool (`GlobalState::publish_diagnostics`), where it also
- *   computes pull answers, and more workers can send a publish after the answer to a pull queued
- *   behind it, or after the file's next publish; for a profile without that setting, the second
- *   answer, to a pull sent after the first came back, leaves such a publish a whole round trip
- *   more (a margin, not a proof). The flycheck part is the file's last published set (none
- *   published: none found). When no run began after the sync, the caller is
- *   asked to request one (`flycheck`), except before rust-analyzer's own first run, which it
- *   starts once quiescent. A pull answered after a run began or was requested is asked again.
- * - **Barrier** (gopls, the profile's `settle_barrier`): a document's diagnostics depend on other
- *   documents, whose syncs may be newer than the publish at hand. Before the push rule may settle,
- *   every sync the session sent (of any document) must be covered by a barrier: a request sent
- *   after it and answered (`barrier`), by which time the server has taken the sync in and begun
- *   the work-done progress of its diagnosis, so "no progress running" includes it. A sync during
- *   the wait asks for another barrier.
+ *   work-done progress is running.
  * - A closed connection fails the wait, and so does the deadline; neither is ever a clean answer.
+ *
+ * The server's adapter picks a {@link SettleStrategy}, which changes that rule in one place each.
  */
+
+/**
+ * How a server's diagnostics settle, beyond the rule above:
+ * - `standard`: push or pull as above.
+ * - `after-progress` (Biome): a publish or pull answer made while work-done progress runs is
+ *   provisional, no candidate at all; only one made after the progress ended settles.
+ * - `barrier` (gopls): a document's diagnostics depend on other documents, so before the push
+ *   rule may settle, every sync the session sent (of any document) is covered by a barrier, a
+ *   request sent after it and answered; a sync during the wait asks for another.
+ * - `flycheck` (rust-analyzer): its analysis answers pulls once it is quiescent, and `cargo check`
+ *   runs publish under progress tokens {@link FLYCHECK_TOKEN_PREFIX}N. Settled once a run that
+ *   began after the sync has ended, none runs or is still to begin, and then pulls sent after that
+ *   end have answered `full` {@link FLYCHECK_BARRIERS} times in a row; the flycheck part is the
+ *   file's last published set. The caller is asked for a run (`flycheck`) when none began after
+ *   the sync, except before rust-analyzer's own first run.
+ */
+export type SettleStrategy = "standard" | "after-progress" | "barrier" | "flycheck";
+
+/** rust-analyzer runs each `cargo check` of its flycheck under a progress token with this prefix. */
+export const FLYCHECK_TOKEN_PREFIX = "rust-analyzer/flycheck/";
+
+export function isFlycheckToken(token: ProgressToken): boolean {
+  return typeof token === "string" && token.startsWith(FLYCHECK_TOKEN_PREFIX);
+}
 
 /** Where the rule starts: the document version awaited, and what the server announced statically. */
 export interface SettleTarget {
@@ -51,15 +52,8 @@ export interface SettleTarget {
   readonly version: number;
   /** The server's `initialize` result had a `diagnosticProvider`. */
   readonly pullStatic: boolean;
-  /**
-   * The profile's `settle_after_progress`: a publish that arrives while work-done progress runs
-   * is provisional (Biome publishes an empty set during its project scan, then the real one).
-   */
-  readonly settleAfterProgress?: boolean;
-  /** The profile's `settle_flycheck`: rust-analyzer's analysis and its `cargo check` runs. */
-  readonly flycheck?: boolean;
-  /** The profile's `settle_barrier`: every sync of the session is taken in first (gopls). */
-  readonly barrier?: boolean;
+  /** The server's adapter's strategy; absent: `standard`. */
+  readonly strategy?: SettleStrategy;
 }
 
 /** A pull report as the rule needs it: the items of a `full` report, or `unchanged`. */
@@ -163,13 +157,13 @@ export function stepSettle(state: SettleState, event: SettleEvent): SettleState 
       // Under a barrier rule, the sync itself (and every sync of the session before it) is to be
       // covered by a barrier.
       return event.uri === target.uri && event.version === target.version
-        ? { ...state, synced: true, push: null, barrier: { ...state.barrier, needed: state.barrier.needed || target.barrier === true } }
+        ? { ...state, synced: true, push: null, barrier: { ...state.barrier, needed: state.barrier.needed || target.strategy === "barrier" } }
         : state;
     case "publish":
       if (event.uri !== target.uri || !state.synced) return state;
       // Each publish replaces the previous set, so one for another version withdraws a candidate,
       // and so does a provisional one.
-      if (target.settleAfterProgress && state.running.size > 0) return { ...state, push: null };
+      if (target.strategy === "after-progress" && state.running.size > 0) return { ...state, push: null };
       return { ...state, push: event.version === null || event.version === target.version ? event.diagnostics : null };
     case "pull-sent":
       return event.uri === target.uri && state.synced ? { ...state, pullsSent: state.pullsSent + 1, pullInFlight: true } : state;
@@ -193,7 +187,7 @@ export function stepSettle(state: SettleState, event: SettleEvent): SettleState 
       return event.uri === target.uri ? { ...state, flycheck: { ...state.flycheck, published: event.diagnostics } } : state;
     case "pull-answer":
       if (event.uri !== target.uri || !state.pullInFlight) return state;
-      if (target.flycheck) {
+      if (target.strategy === "flycheck") {
         // An answer that is no barrier behind a finished run is asked again, and not counted.
         if (state.flycheck.pullStale || !flycheckDone(state)) {
           return { ...state, pullInFlight: false, pullsSent: state.pullsSent - 1, flycheck: { ...state.flycheck, pullStale: false } };
@@ -205,9 +199,9 @@ export function stepSettle(state: SettleState, event: SettleEvent): SettleState 
         }
         return { ...state, pullInFlight: false };
       }
-      // With `settleAfterProgress`, an answer given while progress runs is provisional too: the
-      // pull is asked again once the progress has ended.
-      if (target.settleAfterProgress && state.running.size > 0) return { ...state, pullInFlight: false };
+      // After progress, an answer given while progress runs is provisional too: the pull is asked
+      // again once the progress has ended.
+      if (target.strategy === "after-progress" && state.running.size > 0) return { ...state, pullInFlight: false };
       if (event.report.kind === "full") return { ...state, pullInFlight: false, outcome: { kind: "settled", pull: event.report.items, push: state.push } };
       return { ...state, pullInFlight: false };
     case "close":
@@ -221,13 +215,14 @@ export function stepSettle(state: SettleState, event: SettleEvent): SettleState 
 export function decideSettle(state: SettleState): SettleDecision {
   if (state.outcome) return state.outcome;
   if (!state.synced) return { kind: "wait" };
-  if (state.target.flycheck) return decideFlycheck(state);
-  if (state.target.barrier && (state.barrier.needed || state.barrier.inFlight)) {
+  const { strategy } = state.target;
+  if (strategy === "flycheck") return decideFlycheck(state);
+  if (strategy === "barrier" && (state.barrier.needed || state.barrier.inFlight)) {
     return state.barrier.inFlight ? { kind: "wait" } : { kind: "barrier" };
   }
   if (state.target.pullStatic || state.pullRegistrations.size > 0) {
     if (state.pullInFlight) return { kind: "wait" };
-    if (state.target.settleAfterProgress && state.running.size > 0) return { kind: "wait" };
+    if (strategy === "after-progress" && state.running.size > 0) return { kind: "wait" };
     return state.pullsSent < MAX_PULLS ? { kind: "pull" } : { kind: "failed", reason: "no-full-answer" };
   }
   return state.push !== null && state.running.size === 0 ? { kind: "settled", pull: null, push: state.push } : { kind: "wait" };

@@ -14,9 +14,9 @@ const BIOME_START: SettleEvent[] = [
 ];
 const REAL_PUBLISH: SettleEvent = { type: "publish", uri: URI, version: 1, diagnostics: [FINDING] };
 
-describe("settle_after_progress", () => {
+describe("the after-progress strategy", () => {
   test("a publish made while progress ran is provisional: not settled at the scan's end, settled by the one after", () => {
-    const target = { uri: URI, version: 1, pullStatic: false, settleAfterProgress: true };
+    const target = { uri: URI, version: 1, pullStatic: false, strategy: "after-progress" as const };
     expect(settleOver(target, BIOME_START)).toEqual({ kind: "wait" });
     expect(settleOver(target, [...BIOME_START, REAL_PUBLISH])).toEqual({ kind: "settled", pull: null, push: [FINDING] });
   });
@@ -27,8 +27,8 @@ describe("settle_after_progress", () => {
   });
 });
 
-describe("settle_after_progress with pull (the client offers pull by registration, and Biome registers it)", () => {
-  const target = { uri: URI, version: 1, pullStatic: true, settleAfterProgress: true };
+describe("the after-progress strategy with pull (the client offers pull by registration, and Biome registers it)", () => {
+  const target = { uri: URI, version: 1, pullStatic: true, strategy: "after-progress" as const };
   const pulled = (items: Diagnostic[]): SettleEvent => ({ type: "pull-answer", uri: URI, report: { kind: "full", items } });
 
   test("no pull while the scan runs; an answer given while it ran is provisional; the pull after it settles", () => {
