@@ -1,4 +1,5 @@
-import { DocumentDiagnosticRequest, type Diagnostic, type ProgressToken } from "vscode-languageserver-protocol";
+import { DocumentDiagnosticRequest, type Diagnostic } from "vscode-languageserver-protocol";
+import { decideFlycheck, NO_FLYCHECK_YET, stepFlycheck, type FlycheckProgress } from "./settle-flycheck.js";
 import type { ServerEvent } from "./server-events.js";
 
 /**
@@ -30,21 +31,13 @@ import type { ServerEvent } from "./server-events.js";
  * - `barrier` (gopls): a document's diagnostics depend on other documents, so before the push
  *   rule may settle, every sync the session sent (of any document) is covered by a barrier, a
  *   request sent after it and answered; a sync during the wait asks for another.
- * - `flycheck` (rust-analyzer): its analysis answers pulls once it is quiescent, and `cargo check`
- *   runs publish under progress tokens {@link FLYCHECK_TOKEN_PREFIX}N. Settled once a run that
- *   began after the sync has ended, none runs or is still to begin, and then pulls sent after that
- *   end have answered `full` {@link FLYCHECK_BARRIERS} times in a row; the flycheck part is the
- *   file's last published set. The caller is asked for a run (`flycheck`) when none began after
- *   the sync, except before rust-analyzer's own first run.
+ * - `flycheck` (rust-analyzer, `settle-flycheck.ts`): its analysis answers pulls once it is
+ *   quiescent, and `cargo check` runs publish. Settled once a run that began after the sync has
+ *   ended, none runs or is still to begin, and then pulls sent after that end have answered `full`
+ *   twice in a row; the flycheck part is the file's last published set. The caller is asked for a
+ *   run (`flycheck`) when none began after the sync, except before rust-analyzer's own first run.
  */
 export type SettleStrategy = "standard" | "after-progress" | "barrier" | "flycheck";
-
-/** rust-analyzer runs each `cargo check` of its flycheck under a progress token with this prefix. */
-export const FLYCHECK_TOKEN_PREFIX = "rust-analyzer/flycheck/";
-
-export function isFlycheckToken(token: ProgressToken): boolean {
-  return typeof token === "string" && token.startsWith(FLYCHECK_TOKEN_PREFIX);
-}
 
 /** Where the rule starts: the document version awaited, and what the server announced statically. */
 export interface SettleTarget {
@@ -83,9 +76,6 @@ export type SettleDecision =
 /** How many pulls one version gets before an `unchanged`-only server is given up on. */
 export const MAX_PULLS = 3;
 
-/** Full answers, one after another, behind a finished flycheck run before it is believed. */
-export const FLYCHECK_BARRIERS = 2;
-
 /** The rule's state after some events; build it with {@link startSettle} and {@link stepSettle}. */
 export interface SettleState {
   readonly target: SettleTarget;
@@ -105,19 +95,6 @@ export interface SettleState {
   readonly barrier: { readonly needed: boolean; readonly inFlight: boolean };
 }
 
-export interface FlycheckProgress {
-  readonly quiescent: boolean;
-  readonly everBegun: boolean;
-  readonly pending: boolean;
-  readonly begunAfterSync: boolean;
-  /** A run began or was requested while the pull in flight was out: its answer is no barrier. */
-  readonly pullStale: boolean;
-  /** The document's last flycheck set. */
-  readonly published: readonly Diagnostic[];
-  /** Full answers so far to pulls sent behind the finished run (settled at FLYCHECK_BARRIERS). */
-  readonly barriers: number;
-}
-
 export function startSettle(target: SettleTarget): SettleState {
   return {
     target,
@@ -128,7 +105,7 @@ export function startSettle(target: SettleTarget): SettleState {
     pullsSent: 0,
     pullInFlight: false,
     outcome: null,
-    flycheck: { quiescent: false, everBegun: false, pending: false, begunAfterSync: false, pullStale: false, published: [], barriers: 0 },
+    flycheck: NO_FLYCHECK_YET,
     barrier: { needed: false, inFlight: false },
   };
 }
@@ -137,18 +114,16 @@ export function startSettle(target: SettleTarget): SettleState {
 export function stepSettle(state: SettleState, event: SettleEvent): SettleState {
   if (state.outcome) return state;
   const { target } = state;
+  if (target.strategy === "flycheck") {
+    const folded = stepFlycheck(state, event);
+    if (folded) return folded;
+  }
   switch (event.type) {
     case "register":
       return event.method === DocumentDiagnosticRequest.method ? { ...state, pullRegistrations: new Set([...state.pullRegistrations, event.id]) } : state;
     case "unregister":
       return state.pullRegistrations.has(event.id) ? { ...state, pullRegistrations: without(state.pullRegistrations, event.id) } : state;
     case "progress":
-      if (event.kind === "begin" && isFlycheckToken(event.token)) {
-        // A new run makes the barriers behind the last one void (and uncounted against the limit).
-        const flycheck = { ...state.flycheck, everBegun: true, pending: false, begunAfterSync: state.flycheck.begunAfterSync || state.synced, barriers: 0 };
-        const pullsSent = state.pullsSent - state.flycheck.barriers;
-        return { ...state, pullsSent, running: new Set([...state.running, event.token]), flycheck: { ...flycheck, pullStale: state.pullInFlight } };
-      }
       if (event.kind === "begin") return { ...state, running: new Set([...state.running, event.token]) };
       if (event.kind === "end") return { ...state, running: without(state.running, event.token) };
       return state;
@@ -167,38 +142,20 @@ export function stepSettle(state: SettleState, event: SettleEvent): SettleState 
       return { ...state, push: event.version === null || event.version === target.version ? event.diagnostics : null };
     case "pull-sent":
       return event.uri === target.uri && state.synced ? { ...state, pullsSent: state.pullsSent + 1, pullInFlight: true } : state;
-    case "status":
-      return { ...state, flycheck: { ...state.flycheck, quiescent: event.quiescent } };
-    case "flycheck-history":
-      return { ...state, flycheck: { ...state.flycheck, everBegun: event.everBegun, pending: event.pending } };
-    case "flycheck-requested":
-      return {
-        ...state,
-        pullsSent: state.pullsSent - state.flycheck.barriers,
-        flycheck: { ...state.flycheck, pending: true, barriers: 0, pullStale: state.flycheck.pullStale || state.pullInFlight },
-      };
     case "session-sync":
       return { ...state, barrier: { ...state.barrier, needed: true } };
     case "barrier-sent":
       return { ...state, barrier: { needed: false, inFlight: true } };
     case "barrier-answer":
       return { ...state, barrier: { ...state.barrier, inFlight: false } };
+    // rust-analyzer's own, which only the flycheck strategy reads.
+    case "status":
+    case "flycheck-history":
+    case "flycheck-requested":
     case "flycheck-publish":
-      return event.uri === target.uri ? { ...state, flycheck: { ...state.flycheck, published: event.diagnostics } } : state;
+      return state;
     case "pull-answer":
       if (event.uri !== target.uri || !state.pullInFlight) return state;
-      if (target.strategy === "flycheck") {
-        // An answer that is no barrier behind a finished run is asked again, and not counted.
-        if (state.flycheck.pullStale || !flycheckDone(state)) {
-          return { ...state, pullInFlight: false, pullsSent: state.pullsSent - 1, flycheck: { ...state.flycheck, pullStale: false } };
-        }
-        if (event.report.kind === "full") {
-          const barriers = state.flycheck.barriers + 1;
-          if (barriers < FLYCHECK_BARRIERS) return { ...state, pullInFlight: false, flycheck: { ...state.flycheck, barriers } };
-          return { ...state, pullInFlight: false, outcome: { kind: "settled", pull: event.report.items, push: state.flycheck.published } };
-        }
-        return { ...state, pullInFlight: false };
-      }
       // After progress, an answer given while progress runs is provisional too: the pull is asked
       // again once the progress has ended.
       if (target.strategy === "after-progress" && state.running.size > 0) return { ...state, pullInFlight: false };
@@ -216,32 +173,24 @@ export function decideSettle(state: SettleState): SettleDecision {
   if (state.outcome) return state.outcome;
   if (!state.synced) return { kind: "wait" };
   const { strategy } = state.target;
-  if (strategy === "flycheck") return decideFlycheck(state);
+  if (strategy === "flycheck") {
+    const decision = decideFlycheck(state);
+    return decision.kind === "pull" ? pullUnlessSpent(state) : decision;
+  }
   if (strategy === "barrier" && (state.barrier.needed || state.barrier.inFlight)) {
     return state.barrier.inFlight ? { kind: "wait" } : { kind: "barrier" };
   }
   if (state.target.pullStatic || state.pullRegistrations.size > 0) {
     if (state.pullInFlight) return { kind: "wait" };
     if (strategy === "after-progress" && state.running.size > 0) return { kind: "wait" };
-    return state.pullsSent < MAX_PULLS ? { kind: "pull" } : { kind: "failed", reason: "no-full-answer" };
+    return pullUnlessSpent(state);
   }
   return state.push !== null && state.running.size === 0 ? { kind: "settled", pull: null, push: state.push } : { kind: "wait" };
 }
 
-function decideFlycheck(state: SettleState): SettleDecision {
-  const { flycheck } = state;
-  if (!flycheck.quiescent || state.pullInFlight) return { kind: "wait" };
-  if (!flycheck.begunAfterSync) {
-    // Before rust-analyzer's own first run, which it starts once quiescent, asking would race it.
-    return flycheck.everBegun && !flycheck.pending ? { kind: "flycheck" } : { kind: "wait" };
-  }
-  if (!flycheckDone(state)) return { kind: "wait" };
+/** A pull, unless this version has had {@link MAX_PULLS} already. */
+function pullUnlessSpent(state: SettleState): SettleDecision {
   return state.pullsSent < MAX_PULLS ? { kind: "pull" } : { kind: "failed", reason: "no-full-answer" };
-}
-
-/** A run began after the sync, none runs now, and none asked for is still to begin. */
-function flycheckDone(state: SettleState): boolean {
-  return state.flycheck.begunAfterSync && !state.flycheck.pending && ![...state.running].some(isFlycheckToken);
 }
 
 /** The rule over a whole list of events: what `decideSettle` says after the last one. */
