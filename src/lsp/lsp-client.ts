@@ -63,7 +63,8 @@ export interface RequestOptions {
 /**
  * The client side of one LSP connection: initialize, typed requests with deadlines and
  * cancellation, document sync, and the state (diagnostics, progress, registrations) that the
- * server pushes. It knows nothing of processes: it is handed the server's stdio.
+ * server pushes. It knows nothing of processes (it is handed the server's stdio), nor which server
+ * it talks to: what a server needs beyond the LSP spec is its {@link ServerAdapter}'s.
  */
 export class LspClient {
   readonly pushDiagnostics = new PushDiagnosticsStore();
