@@ -1,6 +1,6 @@
 import { ProtocolRequestType0 } from "vscode-languageserver-protocol";
 import { BridgeError } from "../../contract/errors.js";
-import { standardAdapter } from "./standard.js";
+import { noSuchAction, standardAdapter } from "./standard.js";
 import type { ServerAdapter, ServerLink } from "./server-adapter.js";
 
 /** A request no server implements, whose answer (an error) shows the server has read everything before it. */
@@ -19,7 +19,7 @@ export function goplsAdapter(link: ServerLink): ServerAdapter {
     name: "gopls",
     settle: "barrier",
     perform: async (action, options) => {
-      if (action !== "barrier") return standardAdapter().perform(action, options);
+      if (action !== "barrier") throw noSuchAction("gopls", action);
       try {
         await link.request(BARRIER, undefined, options);
       } catch (error) {

@@ -1,5 +1,5 @@
 import { FlycheckState } from "./flycheck-state.js";
-import { standardAdapter } from "./standard.js";
+import { noSuchAction, standardAdapter } from "./standard.js";
 import type { ServerAdapter, ServerLink } from "./server-adapter.js";
 
 /**
@@ -34,8 +34,8 @@ export function rustAnalyzerAdapter(link: ServerLink): ServerAdapter {
       { type: "flycheck-history", everBegun: flycheck.everBegun, pending: flycheck.pending },
       { type: "flycheck-publish", uri, diagnostics: flycheck.latestFor(uri) },
     ],
-    perform: async (action, options) => {
-      if (action !== "flycheck") return standardAdapter().perform(action, options);
+    perform: async (action) => {
+      if (action !== "flycheck") throw noSuchAction("rust-analyzer", action);
       // Unless a run asked for has not begun yet: that one covers this request too. The files are
       // checked as they are on disk, which is what the bridge syncs.
       if (flycheck.pending || link.isClosed) return null;

@@ -1,5 +1,5 @@
 import { BridgeError } from "../../contract/errors.js";
-import type { ServerAdapter } from "./server-adapter.js";
+import type { ServerAdapter, SettleAction } from "./server-adapter.js";
 
 /**
  * The adapter of a server that needs nothing beyond the LSP spec: diagnostics settle by push or
@@ -16,9 +16,16 @@ export function standardAdapter(): ServerAdapter {
     initializationOptions: (configured) => ({ ...configured }),
     whenReady: async () => {},
     startingEvents: () => [],
-    // The standard rule decides neither action; being asked is a bug, told as a failed wait.
     perform: async (action) => {
-      throw new BridgeError("NotSupported", `the standard adapter carries out no ${action}`, { action });
+      throw noSuchAction("standard", action);
     },
   };
+}
+
+/**
+ * The error of an adapter asked for a settle action its strategy never decides: a bug, told as
+ * the failed wait it causes rather than a hang until the deadline.
+ */
+export function noSuchAction(adapter: string, action: SettleAction): BridgeError {
+  return new BridgeError("NotSupported", `the ${adapter} adapter carries out no ${action}`, { adapter, action });
 }
