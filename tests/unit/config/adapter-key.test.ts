@@ -5,17 +5,11 @@ import { loadProfile } from "../../../src/config/profiles.js";
 import { ADAPTER_NAMES, REPLACED_SERVER_KEYS } from "../../../src/config/schema.js";
 import { ADAPTERS } from "../../../src/lsp/adapters/index.js";
 import { REPO } from "../../helpers/paths.js";
-import { fakeExecutable, problemsOf, serverToml, tempDir, writeFiles } from "./fixture.js";
+import { configDir, fakeExecutable, problemsOf, serverToml, tempDir, WORKSPACE_OF_ONE, writeFiles } from "./fixture.js";
 
 // One key, `adapter`, picks what a server needs beyond the LSP spec; the per-server keys it
 // replaced are refused with what to write instead, never read silently.
-const WORKSPACE = `[[workspace]]\nname = "ws"\nroot = "."\nservers = ["one"]\n`;
-
-async function configDir(toml: string): Promise<string> {
-  const dir = await tempDir();
-  await fakeExecutable(dir, "bin/ls1");
-  return writeFiles(dir, { "bridge.toml": toml });
-}
+const WORKSPACE = WORKSPACE_OF_ONE;
 
 describe("the adapter key", () => {
   test.each([
