@@ -16,7 +16,7 @@ import {
 import type { Readable, Writable } from "node:stream";
 import { BridgeError, errorText } from "../contract/errors.js";
 import type { PositionEncoding } from "../contract/positions.js";
-import type { AdapterFactory, ServerAdapter } from "./adapters/server-adapter.js";
+import type { AdapterFactory, ServerAdapter, ServerLink } from "./adapters/server-adapter.js";
 import { CLIENT_CAPABILITIES, WATCHING_CLIENT_CAPABILITIES } from "./client-capabilities.js";
 import type { Deadline } from "../contract/deadline.js";
 import { DocumentSync } from "./document-sync.js";
@@ -24,6 +24,7 @@ import { DynamicRegistrations } from "./dynamic-registrations.js";
 import { FramedMessageWriter } from "./framed-message-writer.js";
 import { FrameGuard, OVERSIZED_RESPONSE_CODE } from "./frame-guard.js";
 import { ProgressTracker } from "./progress-tracker.js";
+import type { RequestOptions } from "./request-options.js";
 import { PushDiagnosticsStore } from "./push-diagnostics-store.js";
 import { ServerEvents } from "./server-events.js";
 import { handleServerRequests } from "./server-requests.js";
@@ -54,11 +55,9 @@ export interface LspClientOptions {
   readonly log: (line: string) => void;
 }
 
-/** Something a caller may pass to give up on a request early (an MCP cancellation). */
-export interface RequestOptions {
-  readonly deadline: Deadline;
-  readonly signal?: AbortSignal;
-}
+// Its own file so that the adapters' interface needs nothing of the client; its callers take it
+// from here, with the client they send through.
+export type { RequestOptions } from "./request-options.js";
 
 /**
  * The client side of one LSP connection: initialize, typed requests with deadlines and
@@ -66,7 +65,7 @@ export interface RequestOptions {
  * server pushes. It knows nothing of processes (it is handed the server's stdio), nor which server
  * it talks to: what a server needs beyond the LSP spec is its {@link ServerAdapter}'s.
  */
-export class LspClient {
+export class LspClient implements ServerLink {
   readonly pushDiagnostics = new PushDiagnosticsStore();
   readonly progress = new ProgressTracker();
   readonly registrations = new DynamicRegistrations();

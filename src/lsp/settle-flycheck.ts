@@ -1,5 +1,5 @@
-import type { Diagnostic, ProgressToken } from "vscode-languageserver-protocol";
-import type { SettleDecision, SettleEvent, SettleState } from "./settle-rule.js";
+import type { ProgressToken } from "vscode-languageserver-protocol";
+import type { FlycheckProgress, SettleDecision, SettleEvent, SettleState } from "./settle-state.js";
 
 /**
  * The settle rule's `flycheck` strategy (rust-analyzer), pure like the rule: its analysis answers
@@ -16,20 +16,6 @@ export function isFlycheckToken(token: ProgressToken): boolean {
 
 /** Full answers, one after another, behind a finished flycheck run before it is believed. */
 export const FLYCHECK_BARRIERS = 2;
-
-/** What the strategy tracks of one wait. */
-export interface FlycheckProgress {
-  readonly quiescent: boolean;
-  readonly everBegun: boolean;
-  readonly pending: boolean;
-  readonly begunAfterSync: boolean;
-  /** A run began or was requested while the pull in flight was out: its answer is no barrier. */
-  readonly pullStale: boolean;
-  /** The document's last flycheck set. */
-  readonly published: readonly Diagnostic[];
-  /** Full answers so far to pulls sent behind the finished run (settled at FLYCHECK_BARRIERS). */
-  readonly barriers: number;
-}
 
 export const NO_FLYCHECK_YET: FlycheckProgress = {
   quiescent: false,

@@ -1,12 +1,30 @@
+import type { ProtocolRequestType, ProtocolRequestType0, PublishDiagnosticsParams } from "vscode-languageserver-protocol";
 import type { Deadline } from "../../contract/deadline.js";
-import type { LspClient, RequestOptions } from "../lsp-client.js";
-import type { SettleEvent, SettleStrategy } from "../settle-rule.js";
+import type { BridgeError } from "../../contract/errors.js";
+import type { RequestOptions } from "../request-options.js";
+import type { ServerEvents } from "../server-events.js";
+import type { SettleEvent, SettleStrategy } from "../settle-state.js";
 
 /**
- * What an adapter may use of its connection: the client's own requests (with their deadlines,
- * cancellation and errors), notifications, and what the server says. Nothing else of the client.
+ * What an adapter may use of its connection (the `LspClient` is one): nothing of the client but
+ * its requests, notifications, and what the server says.
  */
-export type ServerLink = Pick<LspClient, "request" | "notify" | "events" | "onLog" | "onPublish" | "onClose" | "closedError" | "isClosed">;
+export interface ServerLink {
+  /** A typed request with the client's deadline, cancellation and errors. */
+  request<P, R, PR, E, RO>(type: ProtocolRequestType<P, R, PR, E, RO> | ProtocolRequestType0<R, PR, E, RO>, params: P, options: RequestOptions): Promise<R>;
+  /** A notification that needs no answer. */
+  notify(method: string, params: unknown): void;
+  /** The server's events, which an adapter may hear and add to. */
+  readonly events: ServerEvents;
+  /** Every log line of the server; returns the way to stop listening. */
+  onLog(listener: (line: string) => void): () => void;
+  /** Every `publishDiagnostics` as sent, before the client keeps or drops it. */
+  onPublish(listener: (params: PublishDiagnosticsParams) => void): () => void;
+  onClose(listener: () => void): () => void;
+  /** The error of a wait that found the connection closed during `method`. */
+  closedError(method: string): BridgeError;
+  readonly isClosed: boolean;
+}
 
 /** A settle decision that an adapter carries out on its server (the rule's other one is a pull). */
 export type SettleAction = "barrier" | "flycheck";

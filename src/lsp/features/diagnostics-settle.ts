@@ -4,7 +4,8 @@ import type { OpenDocument } from "../document-sync.js";
 import type { LspClient, RequestOptions } from "../lsp-client.js";
 import type { SettleAction } from "../adapters/server-adapter.js";
 import type { ServerEvent } from "../server-events.js";
-import { decideSettle, startSettle, stepSettle, type PullReport, type SettleEvent, type SettleState } from "../settle-rule.js";
+import { decideSettle, startSettle, stepSettle } from "../settle-rule.js";
+import type { PullReport, SettleEvent, SettleState } from "../settle-state.js";
 import { requestTsserverDiagnostics, supportsTsserverDiagnostics } from "./tsserver-diagnostics.js";
 
 /** Diagnostics of one document version, per channel; null where the channel did not answer. */

@@ -1,6 +1,7 @@
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import { describe, expect, test } from "vitest";
-import { settleOver, type SettleEvent } from "../../../src/lsp/settle-rule.js";
+import { settleOver } from "../../../src/lsp/settle-rule.js";
+import type { SettleEvent } from "../../../src/lsp/settle-state.js";
 
 const URI = "file:///w/lint.ts";
 const FINDING: Diagnostic = { range: { start: { line: 2, character: 2 }, end: { line: 2, character: 11 } }, message: "debugger", severity: 1 };

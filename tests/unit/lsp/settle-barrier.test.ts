@@ -1,6 +1,7 @@
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import { describe, expect, test } from "vitest";
-import { decideSettle, settleOver, startSettle, stepSettle, type SettleDecision, type SettleEvent, type SettleTarget } from "../../../src/lsp/settle-rule.js";
+import { decideSettle, settleOver, startSettle, stepSettle } from "../../../src/lsp/settle-rule.js";
+import type { SettleDecision, SettleEvent, SettleTarget } from "../../../src/lsp/settle-state.js";
 
 // gopls (settle-rule.ts, "Barrier"): main.go's diagnostics depend on brew.go, whose change may be
 // synced while main.go's old publish is at hand and no progress has begun yet.

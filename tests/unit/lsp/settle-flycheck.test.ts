@@ -1,6 +1,7 @@
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import { describe, expect, test } from "vitest";
-import { decideSettle, settleOver, startSettle, stepSettle, type SettleDecision, type SettleEvent, type SettleTarget } from "../../../src/lsp/settle-rule.js";
+import { decideSettle, settleOver, startSettle, stepSettle } from "../../../src/lsp/settle-rule.js";
+import type { SettleDecision, SettleEvent, SettleTarget } from "../../../src/lsp/settle-state.js";
 
 // rust-analyzer's two sources (settle-rule.ts, "Flycheck"): its own analysis, pulled once it is
 // quiescent, and cargo check runs under progress tokens rust-analyzer/flycheck/N.
