@@ -1,4 +1,4 @@
-import { PublishDiagnosticsNotification, ResponseError, type Diagnostic } from "vscode-languageserver-protocol";
+import { InitializeRequest, PublishDiagnosticsNotification, ResponseError, type Diagnostic } from "vscode-languageserver-protocol";
 import { afterEach, describe, expect, test } from "vitest";
 import { Deadline } from "../../../src/contract/deadline.js";
 import { ADAPTERS } from "../../../src/lsp/adapters/index.js";
@@ -33,6 +33,21 @@ describe("what each adapter says of its server", () => {
     for (const name of ["standard", "biome", "ccls", "gopls"] as const) {
       expect(connectInProcess({}, () => {}, ADAPTERS[name]).client.adapter.initializationOptions(configured)).toEqual(configured);
     }
+  });
+
+  test("initialize sends the adapter's options, not the profile's alone", async () => {
+    let sent: unknown;
+    const { client } = connectInProcess(
+      {},
+      (server) =>
+        server.onRequest(InitializeRequest.type, (params) => {
+          sent = params.initializationOptions;
+          return { capabilities: {} };
+        }),
+      rustAnalyzerAdapter,
+    );
+    await client.initialize(Deadline.in(5_000));
+    expect(sent).toEqual({ numThreads: 1 });
   });
 
   test("the standard adapter carries out no settle action", async () => {
