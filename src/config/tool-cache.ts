@@ -19,3 +19,14 @@ export const TOOL_CACHE_PREFIX = "{cache}/";
 export function expandToolCache(command: string, env: NodeJS.ProcessEnv = process.env): string {
   return command.startsWith(TOOL_CACHE_PREFIX) ? join(toolCacheDir(env), command.slice(TOOL_CACHE_PREFIX.length)) : command;
 }
+
+/**
+ * The folder of the tool cache that a `{cache}/DIR/...` command lives in ("go" for
+ * `{cache}/go/bin/gopls`), relative to the cache: the one folder its install owns. Null for a
+ * command outside the cache.
+ */
+export function toolCacheFolder(command: string): string | null {
+  if (!command.startsWith(TOOL_CACHE_PREFIX)) return null;
+  const folder = command.slice(TOOL_CACHE_PREFIX.length).split("/")[0];
+  return folder === undefined || folder === "" || folder === "." || folder === ".." ? null : folder;
+}
