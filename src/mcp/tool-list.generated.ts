@@ -246,6 +246,10 @@ export const TOOL_LIST: Tool[] = [
               "server": {
                 "type": "string"
               },
+              "state": {
+                "type": "string",
+                "const": "not_installed"
+              },
               "reason": {
                 "type": "string"
               },
@@ -255,6 +259,7 @@ export const TOOL_LIST: Tool[] = [
             },
             "required": [
               "server",
+              "state",
               "reason",
               "install"
             ],
