@@ -2,10 +2,10 @@ import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 
 /**
- * lspmcp's tool cache: where `scripts/setup.sh` installs the servers that no npm or Debian package
+ * lspmcp's tool cache: where `lspmcp servers install` puts the servers that no npm or Debian package
  * brings (gopls from the Go module proxy, ruff from PyPI, rust-analyzer built from crates.io), so
  * that nothing of theirs lands in a checkout. `$XDG_CACHE_HOME/lspmcp`, or `~/.cache/lspmcp`.
- * setup.sh computes the same folder.
+ * scripts/setup.sh runs that command.
  */
 export function toolCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   const xdg = env.XDG_CACHE_HOME;
