@@ -2,13 +2,14 @@
 // takes 25 minutes): the listing, an install and its verified pin, a second run, an install killed
 // halfway, two installs at once, a missing toolchain and a missing Debian package. Each test has a
 // tool cache of its own (XDG_CACHE_HOME in a temp folder) and a PATH without the real toolchains.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { BRIDGE_MAIN, REPO } from "../helpers/paths.js";
 import { pollUntil } from "../helpers/poll.js";
 import { tempDir } from "../helpers/temp.js";
+import { tempRepo } from "../helpers/temp-repo.js";
 
 const FAKE_TOOLCHAINS = join(REPO, "tests/fixtures/toolchains");
 
@@ -155,5 +156,23 @@ describe("lspmcp servers install", () => {
     expect(unknown.stderr).toContain("unknown server nonesuch");
     expect((await run(["servers", "install"], env)).code).toBe(2);
     expect((await run(["servers", "install", "--all", "ruff"], env)).code).toBe(2);
+  });
+});
+
+describe("a server the default would choose but that is not installed", () => {
+  test("validate and check name it with the exact servers install command, in the tool cache XDG_CACHE_HOME names", async () => {
+    const { env, cache } = sandbox();
+    const repo = tempRepo({ "go.mod": "module example.com/m\n\ngo 1.21\n", "main.go": "package main\n\nfunc main() {}\n", "util.ts": "export const n = 1;\n" });
+    try {
+      const validate = spawnSync(process.execPath, [BRIDGE_MAIN, "validate"], { cwd: repo.root, env, encoding: "utf8" });
+      expect(validate.status, validate.stderr).toBe(0);
+      expect(validate.stdout).toContain(`left out gopls: executable not found: ${join(cache, "go/bin/gopls")} (install: lspmcp servers install gopls)`);
+      const check = spawnSync(process.execPath, [BRIDGE_MAIN, "check", "util.ts"], { cwd: repo.root, env, encoding: "utf8" });
+      expect(check.stderr).toContain("left out gopls");
+      expect(check.stderr).toContain("(install: lspmcp servers install gopls)");
+      expect(check.stderr).not.toContain("GOBIN");
+    } finally {
+      repo.remove();
+    }
   });
 });

@@ -93,15 +93,15 @@ describe("the embedded default's plan", () => {
   });
 
   test("Cargo.toml brings rust-analyzer before any .rs file exists; without cargo it is left out", async () => {
-    const pkg = await packageWith({ "rust-analyzer": { extensions: [".rs"], install: '{ from = "cargo", crate = "ra_ap_rust-analyzer", needs = ["cargo"] }' } });
+    const pkg = await packageWith({
+      "rust-analyzer": { extensions: [".rs"], install: '{ from = "cargo", crate = "ra_ap_rust-analyzer", needs = ["cargo"] }' },
+    });
     const repo = gitInit(await writeFiles(await tempDir(), { "Cargo.toml": "" }));
     const cargo = execFileSync("sh", ["-c", "command -v cargo"], { encoding: "utf8" }).trim();
     const plan = await planDefault(repo, { packageRoot: pkg, searchPath: dirname(cargo) });
     expect(plan.servers.map((server) => [server.name, server.serves])).toEqual([["rust-analyzer", ["Cargo.toml"]]]);
     const without = await planDefault(repo, { packageRoot: pkg, searchPath: "/nonexistent" });
-    expect(without.omitted).toEqual([
-      { server: "rust-analyzer", reason: '"cargo" not found on PATH', install: "lspmcp servers install rust-analyzer" },
-    ]);
+    expect(without.omitted).toEqual([{ server: "rust-analyzer", reason: '"cargo" not found on PATH', install: "lspmcp servers install rust-analyzer" }]);
   });
 
   test("outside git, the folder is walked (dependencies and dot-folders skipped)", async () => {
