@@ -70,7 +70,16 @@ async function installOne(
   const missing = await missingToolchain(source, context.searchPath);
   if (missing !== null)
     return { code: EXIT_MISSING, text: `${server.name} ${server.version}: needs ${missing.what}, which is missing; get it with: ${missing.fix}` };
-  const outcome = await installServer({ server, source, folder, cache: toolCacheDir(context.env), context, progress, signal });
+  const outcome = await installServer({
+    server,
+    source,
+    folder,
+    cache: toolCacheDir(context.env),
+    context,
+    progress,
+    signal,
+    terminal: process.stderr.isTTY === true,
+  });
   switch (outcome.kind) {
     case "already":
       return { code: 0, text: `${server.name} ${server.version}: installed (${outcome.where})` };

@@ -1,7 +1,7 @@
 import { mkdir, readdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { CachedInstallSource } from "../config/install-schema.js";
-import { acquireLock, type HeldLock } from "../sharing/lease-lock.js";
+import { acquireLock, type HeldLock, LockTimedOut } from "../sharing/lease-lock.js";
 import { readReceipt, writeReceipt } from "./install-receipt.js";
 import type { InstallProgress } from "./install-progress.js";
 import { installSteps } from "./install-steps.js";
@@ -23,8 +23,10 @@ export interface InstallRequest {
   readonly cache: string;
   readonly context: StateContext;
   readonly progress: InstallProgress;
-  /** Aborted on SIGINT/SIGTERM: the running step is killed and the staging folder removed. */
+  /** Aborted on SIGINT/SIGTERM: the running step (or the wait for the lock) ends and the staging folder is removed. */
   readonly signal: AbortSignal;
+  /** Whether stderr is a terminal, where a long build may draw its own progress. */
+  readonly terminal: boolean;
 }
 
 export type InstallOutcome =
@@ -43,7 +45,13 @@ export type InstallOutcome =
 export async function installServer(request: InstallRequest): Promise<InstallOutcome> {
   const { server, cache, folder, progress } = request;
   await mkdir(cache, { recursive: true });
-  const lock = await takeLock(join(cache, `.${folder}.lock`), server.name, progress);
+  let lock: HeldLock;
+  try {
+    lock = await takeLock(join(cache, `.${folder}.lock`), server.name, progress, request.signal);
+  } catch (error) {
+    if (request.signal.aborted) return { kind: "failed", message: "interrupted while waiting for the other install", tail: [] };
+    throw error;
+  }
   try {
     const state = await serverState(server, request.context);
     if (state.installed) {
@@ -67,12 +75,14 @@ async function receiptForEarlierInstall(request: InstallRequest, where: string):
   if (pin.ok) await writeReceipt(where, { server: server.name, version: server.version, reported: pin.reported, installed_at: new Date().toISOString() });
 }
 
-async function takeLock(path: string, name: string, progress: InstallProgress): Promise<HeldLock> {
+/** The folder's lock: at once when it is free, else after saying that another install holds it. */
+async function takeLock(path: string, name: string, progress: InstallProgress, signal: AbortSignal): Promise<HeldLock> {
   try {
-    return await acquireLock(path, Date.now());
-  } catch {
+    return await acquireLock(path, Date.now(), signal);
+  } catch (error) {
+    if (!(error instanceof LockTimedOut)) throw error;
     progress.line(`${name}: another lspmcp is installing it; waiting for it to finish`);
-    return acquireLock(path, Date.now() + LOCK_WAIT_MS);
+    return acquireLock(path, Date.now() + LOCK_WAIT_MS, signal);
   }
 }
 
@@ -89,7 +99,7 @@ async function installLocked(request: InstallRequest): Promise<InstallOutcome> {
   try {
     for (const step of installSteps(source, server.version, stage, cache)) {
       progress.step(server.name, step.label, step.ownProgress);
-      const result = await runStep(step, signal, step.ownProgress && process.stderr.isTTY === true);
+      const result = await runStep(step, signal, step.ownProgress && request.terminal);
       if (!result.ok) return { kind: "failed", message: result.message, tail: result.tail };
     }
     progress.step(server.name, "verifying the pin", false);

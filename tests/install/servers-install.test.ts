@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { BRIDGE_MAIN, REPO } from "../helpers/paths.js";
 import { pollUntil } from "../helpers/poll.js";
+import { allProcs, alive } from "../helpers/proc.js";
 import { tempDir } from "../helpers/temp.js";
 import { tempRepo } from "../helpers/temp-repo.js";
 
@@ -132,6 +133,24 @@ describe("lspmcp servers install", () => {
     expect(a.stderr).toContain("installed into");
     expect(b.stderr).toMatch(/rust-analyzer 0\.0\.348: installed \(/);
     expect(installs(cargoCalls())).toBe(1);
+  });
+
+  test("an install stopped while it waits for another leaves at once, and leaves no lock waiter behind", async () => {
+    const { env, cache } = sandbox();
+    const held = hold(env);
+    const first = start(["servers", "install", "rust-analyzer"], env);
+    expect(await pollUntil(held.started, 60_000)).toBe(true);
+    const second = start(["servers", "install", "rust-analyzer"], env);
+    expect(await pollUntil(() => second.stderr().includes("waiting for it to finish"), 60_000)).toBe(true);
+    second.child.kill("SIGTERM");
+    const stopped = await second.done;
+    expect(stopped.code).toBe(1);
+    expect(stopped.stderr).toContain("interrupted while waiting for the other install");
+    // Only the first install's lock holder is left: the second's waiting flock went with it.
+    const lockers = () => allProcs().filter((p) => alive(p) && p.cmdline.startsWith("flock") && p.cmdline.includes(join(cache, ".rust-analyzer.lock")));
+    expect(await pollUntil(() => lockers().length === 1, 10_000)).toBe(true);
+    held.release();
+    expect((await first.done).code).toBe(0);
   });
 
   test("a missing toolchain is exit 2, naming what is missing and how to get it; nothing is written", async () => {
