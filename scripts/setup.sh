@@ -35,7 +35,10 @@ plan="$("${lspmcp[@]}" servers --format json | node -e '
   process.stdin.on("data", (chunk) => (text += chunk)).on("end", () => {
     const chosen = JSON.parse(text).servers.filter((server) => wanted.size === 0 || wanted.has(server.name));
     const debian = chosen.filter((server) => server.from === "debian").flatMap((server) => server.install.replace(/^apt-get install /, "").split(" "));
-    const cached = chosen.filter((server) => ["go", "pypi", "npm", "cargo"].includes(server.from) && !server.installed).map((server) => server.name);
+    // Missing, or installed before `servers install` existed (no receipt yet: it writes one, so
+    // that `lspmcp servers` need not run the version command again).
+    const receipt = (server) => server.installed && require("node:fs").existsSync(`${server.where}/.lspmcp-install.json`);
+    const cached = chosen.filter((server) => ["go", "pypi", "npm", "cargo"].includes(server.from) && !receipt(server)).map((server) => server.name);
     console.log([...new Set(debian)].join(" "));
     console.log(cached.join(" "));
   });

@@ -130,6 +130,14 @@ describe("every shipped profile from the package", () => {
     }
   });
 
+  test("servers install runs from the package: rust-analyzer through a (fake) cargo into a tool cache of its own", () => {
+    const home = mkdtempSync(join(work, "cache-"));
+    const env = { ...process.env, PATH: `${join(REPO, "tests/fixtures/toolchains")}:/usr/bin:/bin`, XDG_CACHE_HOME: home };
+    const install = spawnSync(bin, ["servers", "install", "rust-analyzer"], { env, encoding: "utf8" });
+    expect(install.status, install.stderr).toBe(0);
+    expect(install.stderr).toContain(`rust-analyzer 0.0.348: installed into ${join(home, "lspmcp/rust-analyzer")}`);
+  });
+
   test("one diagnostics call per profile installed here answers", { timeout: 1_200_000 }, async () => {
     const listed = JSON.parse(execFileSync(bin, ["servers", "--format", "json"], { encoding: "utf8", env: { ...process.env, ...cacheEnv() } })) as {
       servers: { name: string; installed: boolean }[];
