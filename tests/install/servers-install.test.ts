@@ -153,6 +153,21 @@ describe("lspmcp servers install", () => {
     expect((await first.done).code).toBe(0);
   });
 
+  test("--for PATH installs what the embedded default would choose for that repository, and only that", async () => {
+    const { env, cache } = sandbox();
+    const repo = tempRepo({ "Cargo.toml": '[package]\nname = "a"\nversion = "0.1.0"\n', "src/lib.rs": "", "web/app.ts": "" });
+    try {
+      const result = await run(["servers", "install", "--for", join(repo.root, "web")], env);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toContain("typescript 5.3.0: installed (");
+      expect(result.stderr).toContain("rust-analyzer 0.0.348: installed into");
+      expect(result.stderr).not.toMatch(/^(gopls|ruff|basedpyright)/m);
+      expect(readdirSync(cache).filter((entry) => !entry.startsWith(".") && entry !== "build")).toEqual(["rust-analyzer"]);
+    } finally {
+      repo.remove();
+    }
+  });
+
   test("a missing toolchain is exit 2, naming what is missing and how to get it; nothing is written", async () => {
     const { env, cache } = sandbox("/usr/bin:/bin");
     const result = await run(["servers", "install", "gopls"], env);
