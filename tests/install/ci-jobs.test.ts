@@ -27,6 +27,7 @@ const LEFT_TO_THE_MACHINE = [/^npm install -g /, /^npm ci$/, /^git config --glob
 const runnable = (steps: string[]): string[] => steps.filter((step) => !LEFT_TO_THE_MACHINE.some((skip) => skip.test(step)));
 
 function githubSteps(): string[] {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: GitHub's expression, as the workflow spells it
   return [...yamlBlock("## GitHub Actions").matchAll(/^\s*- run: (.*)$/gm)].map((match) => command(match[1]!).replaceAll("${{ github.base_ref }}", "main"));
 }
 
