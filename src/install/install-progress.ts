@@ -12,9 +12,15 @@ export interface InstallProgress {
 const TICK_MS = 1000;
 
 /**
+ * How often a pipe hears that a step still runs: a CI log that stays silent for the 25 minutes of
+ * rust-analyzer's build reads as hung (and some CI services end a job silent for 10).
+ */
+const PIPED_TICK_MS = 60_000;
+
+/**
  * Progress on `stream`: on a terminal one line per running step, redrawn with its elapsed time
  * (`gopls: go install golang.org/x/tools/gopls@v0.23.0 0:42`); on a pipe or file plain lines,
- * one when each step begins, so a CI log reads in order.
+ * one when each step begins and one a minute while it runs, so a CI log reads in order.
  */
 export function streamProgress(stream: NodeJS.WritableStream & { isTTY?: boolean }): InstallProgress {
   const tty = stream.isTTY === true;
@@ -26,20 +32,24 @@ export function streamProgress(stream: NodeJS.WritableStream & { isTTY?: boolean
     if (current !== null && tty) stream.write("\r\x1b[K");
     current = null;
   };
+  const tick = (every: number, draw: () => void): void => {
+    timer = setInterval(draw, every);
+    timer.unref();
+  };
   return {
     step(server, label, ownProgress) {
       clear();
       const text = `${server}: ${label}`;
+      const started = Date.now();
       if (!tty || ownProgress) {
         stream.write(`${text}\n`);
+        if (!tty) tick(PIPED_TICK_MS, () => void stream.write(`${text}: still running, ${elapsed(Date.now() - started)}\n`));
         return;
       }
-      const started = Date.now();
       current = text;
       const draw = (): void => void stream.write(`\r\x1b[K${text} ${elapsed(Date.now() - started)}`);
       draw();
-      timer = setInterval(draw, TICK_MS);
-      timer.unref();
+      tick(TICK_MS, draw);
     },
     line(text) {
       clear();

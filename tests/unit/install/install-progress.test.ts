@@ -1,7 +1,7 @@
 // Progress on a terminal redraws one line per running step with its elapsed time; piped, it is
 // plain lines, one per step, with no carriage returns.
 import { PassThrough } from "node:stream";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { elapsed, streamProgress } from "../../../src/install/install-progress.js";
 
 function capture(tty: boolean): { stream: PassThrough & { isTTY?: boolean }; text: () => string } {
@@ -38,6 +38,24 @@ describe("install progress", () => {
     progress.step("rust-analyzer", "cargo install", true);
     progress.close();
     expect(text()).toBe("rust-analyzer: cargo install\n");
+  });
+
+  test("piped: a step that runs long says so once a minute", () => {
+    vi.useFakeTimers();
+    try {
+      const { stream, text } = capture(false);
+      const progress = streamProgress(stream);
+      progress.step("rust-analyzer", "cargo install", true);
+      vi.advanceTimersByTime(125_000);
+      progress.line("rust-analyzer 0.0.348: installed");
+      vi.advanceTimersByTime(120_000);
+      progress.close();
+      expect(text()).toBe(
+        "rust-analyzer: cargo install\nrust-analyzer: cargo install: still running, 1:00\nrust-analyzer: cargo install: still running, 2:00\nrust-analyzer 0.0.348: installed\n",
+      );
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   test("elapsed is m:ss", () => {
