@@ -23,7 +23,7 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
 fi
 
 # The build first: `lspmcp servers` below is this checkout's own.
-node_modules/.bin/tsc -p tsconfig.json
+node_modules/typescript-7/bin/tsc -p tsconfig.json
 node scripts/bundle.mjs
 lspmcp=(node dist/lspmcp/main.js)
 

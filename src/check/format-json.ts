@@ -23,7 +23,7 @@ export function formatJson(report: CheckReport): string {
       baselined: summary.baselined,
       ...(summary.since === undefined ? {} : { since: summary.since }),
       // Roots are left out: they are machine-specific, and a baseline must travel between machines.
-      runs: summary.runs.map(({ workspace, server, version, files }) => ({ workspace, server, version, files })),
+      runs: summary.runs.map(({ workspace, server, version, compiler, files }) => ({ workspace, server, version, compiler, files })),
     },
   };
   return JSON.stringify(document, null, 2) + "\n";

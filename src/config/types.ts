@@ -82,6 +82,8 @@ export interface ResolvedServer {
    * (before every answer that needs them); "server": the server watches files on its own.
    */
   readonly watch_files: "server" | "bridge";
+  /** The server's own ways (src/sessions/server-launch.ts), or null for a server that needs none. */
+  readonly adapter: "typescript" | null;
   /** Extra environment for the child, on top of the scrubbed PATH, HOME and LANG. */
   readonly env: Readonly<Record<string, string>>;
   readonly initialization_options: Readonly<Record<string, unknown>>;

@@ -12,6 +12,7 @@ import type { CallContext } from "./call-context.js";
 import type { LspClient } from "../lsp/lsp-client.js";
 import { readSourceFile } from "./read-source-file.js";
 import { diagnoseFromProject, type ProjectRunOptions, type RunItem } from "./project/tsserver-project-run.js";
+import { diagnoseFromNativeProject } from "./project/native-project-run.js";
 
 /** How many files of one session are in flight at once when the caller does not say. */
 export const DEFAULT_BATCH_SIZE = 32;
@@ -121,6 +122,10 @@ async function fromProject(group: SessionGroup, results: FileDiagnostics[], opti
       client = await options.sessions.readyClient(group.workspace, group.server, deadline, hold);
     } catch (error) {
       throw namingFile(error, group.items[0]!.target);
+    }
+    if (client.completePulls) {
+      await diagnoseFromNativeProject(client, group.items, texts, results, options, deadline);
+      return { rest: [], refreshed: true };
     }
     return { rest: await diagnoseFromProject(client, group.items, texts, results, options, deadline), refreshed: true };
   } finally {

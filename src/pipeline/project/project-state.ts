@@ -1,6 +1,7 @@
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import type { LspClient } from "../../lsp/lsp-client.js";
 import { DiskView } from "./disk-view.js";
+import type { ModuleSummary } from "./module-summary.js";
 
 /** The files a TypeScript program can depend on: sources, declarations, JSON (modules, tsconfig, package.json). */
 export const PROGRAM_FILE = /\.(?:[cm]?tsx?|[cm]?jsx?|json)$/;
@@ -19,6 +20,8 @@ export interface CachedAnswer {
 export class ProjectState {
   readonly disk: DiskView;
   readonly answers = new Map<string, CachedAnswer>();
+  /** What each answered file exports, read from the text its answer was made on (see `project-queries.ts`). */
+  readonly summaries = new Map<string, ModuleSummary>();
   /**
    * The client's document notification count when the answers were last brought up to date: a
    * document synced or closed after it may have changed the server's program on its own.
