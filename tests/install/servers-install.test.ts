@@ -66,7 +66,7 @@ describe("lspmcp servers", () => {
     const ms = performance.now() - started;
     expect(Object.keys(servers).sort()).toEqual(profiles.map((name) => name.slice(0, -".toml".length)).sort());
     expect(servers["rust-analyzer"]).toMatchObject({ installed: false, where: null, from: "cargo", install: "lspmcp servers install rust-analyzer" });
-    expect(servers.typescript).toMatchObject({ installed: true, from: "package", where: join(REPO, "node_modules/.bin/typescript-language-server") });
+    expect(servers.typescript).toMatchObject({ installed: true, from: "package", where: expect.stringContaining(join(REPO, "node_modules/")) });
     expect(servers.clangd).toMatchObject({ from: "debian", install: "apt-get install clangd" });
     // The whole process, node's start included; the target is 1 s on an idle machine.
     expect(ms).toBeLessThan(2000);
@@ -159,7 +159,7 @@ describe("lspmcp servers install", () => {
     try {
       const result = await run(["servers", "install", "--for", join(repo.root, "web")], env);
       expect(result.code, result.stderr).toBe(0);
-      expect(result.stderr).toContain("typescript 5.3.0: installed (");
+      expect(result.stderr).toMatch(/^typescript \S+: installed \(/m);
       expect(result.stderr).toContain("rust-analyzer 0.0.348: installed into");
       expect(result.stderr).not.toMatch(/^(gopls|ruff|basedpyright)/m);
       expect(readdirSync(cache).filter((entry) => !entry.startsWith(".") && entry !== "build")).toEqual(["rust-analyzer"]);
