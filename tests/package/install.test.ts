@@ -58,7 +58,8 @@ describe("the packed and installed lspmcp", () => {
     ]);
     const { sessions } = await bridge.ok("session_status");
     expect(sessions.map((session: any) => [session.server, session.reported_version])).toEqual([
-      ["typescript", "5.3.0"],
+      // The pinned compiler answers a repo without a TypeScript of its own.
+      ["typescript", /^version = "(.*)"$/m.exec(readFileSync(join(REPO, "servers/typescript.toml"), "utf8"))![1]],
       ["maude", "0.1.0"],
     ]);
     // Each server runs from inside the install, not from this checkout.
