@@ -1,16 +1,54 @@
 #!/usr/bin/env bash
-# Brings a fresh Debian machine (or a stale checkout) to the point where lspmcp runs and its
-# tests pass: the pinned npm dependencies, the Debian packages of the system servers, the servers
-# built from the Go module proxy, PyPI and crates.io into lspmcp's tool cache, and a fresh build.
-# Idempotent and quiet when there is nothing to do.
+# Brings a fresh Debian machine (or a stale checkout) to the point where lspmcp runs, per need:
+#   scripts/setup.sh start   what `npm start` (scripts/demo.mjs) uses: the npm dependencies, the
+#                            build, and the Debian package of clangd; no tool-cache server
+#   scripts/setup.sh test    what `npm test` uses (the default): every shipped server, the tool
+#                            cache's ones (gopls, ruff, basedpyright, rust-analyzer) included
+# Where each server comes from is written once, in its profile's `install` table: this script
+# asks `lspmcp servers` which Debian packages to apt-get and lets `lspmcp servers install` (the
+# same code a user runs) install the tool cache's. Idempotent and quiet when there is nothing to do.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+need="${1:-test}"
+case "$need" in
+  start) servers=(typescript pyright clangd) ;; # the servers of config/agent.toml and config/ci.toml
+  test) servers=() ;;                              # every one
+  *) echo "usage: scripts/setup.sh [start|test]" >&2; exit 2 ;;
+esac
 
-# The Debian packages of the system-installed servers (CONTRACT §3 profiles): maude, clangd,
-# pylsp (+ pyflakes, without which it reports nothing), ccls and fortls; and git, which the tests
-# use to make their throwaway repositories (and lspmcp to find a workspace's files). One
-# dpkg-query answers for all of them, so a ready machine pays one process.
-packages=(maude clangd python3-pylsp python3-pyflakes ccls fortran-language-server git)
+# npm ci only when node_modules is missing or older than the lock file.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: npm ci" >&2
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+# The build first: `lspmcp servers` below is this checkout's own.
+node_modules/typescript-7/bin/tsc -p tsconfig.json
+node scripts/bundle.mjs
+lspmcp=(node dist/lspmcp/main.js)
+
+# One `lspmcp servers` answers which Debian packages the chosen servers come from, and which of
+# the tool cache's servers are not installed at their pins yet.
+plan="$("${lspmcp[@]}" servers --format json | node -e '
+  const wanted = new Set(process.argv.slice(1));
+  let text = "";
+  process.stdin.on("data", (chunk) => (text += chunk)).on("end", () => {
+    const chosen = JSON.parse(text).servers.filter((server) => wanted.size === 0 || wanted.has(server.name));
+    const debian = chosen.filter((server) => server.from === "debian").flatMap((server) => server.install.replace(/^apt-get install /, "").split(" "));
+    // Missing, or installed before `servers install` existed (no receipt yet: it writes one, so
+    // that `lspmcp servers` need not run the version command again).
+    const receipt = (server) => server.installed && require("node:fs").existsSync(`${server.where}/.lspmcp-install.json`);
+    const cached = chosen.filter((server) => ["go", "pypi", "npm", "cargo"].includes(server.from) && !receipt(server)).map((server) => server.name);
+    console.log([...new Set(debian)].join(" "));
+    console.log(cached.join(" "));
+  });
+' "${servers[@]}")"
+read -r -a packages <<<"$(sed -n 1p <<<"$plan")"
+read -r -a cached <<<"$(sed -n 2p <<<"$plan")"
+
+# The Debian packages (dpkg knows whether each is installed, pyflakes beside pylsp included), and
+# git, which the tests use for their throwaway repositories (and lspmcp to find a workspace's files).
+packages+=(git)
 installed="$(dpkg-query --show --showformat='${Package} ${db:Status-Status}\n' "${packages[@]}" 2>/dev/null | awk '$2 == "installed" { print $1 }' || true)"
 missing=()
 for package in "${packages[@]}"; do
@@ -25,56 +63,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# npm ci only when node_modules is missing or older than the lock file.
-if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "setup: npm ci" >&2
-  npm ci --no-audit --no-fund --loglevel=error
+# The tool cache's servers that are missing, each installed at its pinned version and verified by
+# the same command a user runs (docs/servers.md): rust-analyzer's build takes about 25 minutes on
+# 2 shared cores, once; `start` needs none of them.
+if [ ${#cached[@]} -gt 0 ]; then
+  "${lspmcp[@]}" servers install "${cached[@]}"
 fi
-
-# The servers that no npm or Debian package brings, each built or installed once into lspmcp's
-# tool cache (the `{cache}` of servers/*.toml; src/config/tool-cache.ts computes the same folder),
-# never into the checkout, and only when the pinned version is not there yet. Each pin is read from
-# its profile, the one place it is written.
-case "${XDG_CACHE_HOME:-}" in /*) cache="$XDG_CACHE_HOME/lspmcp" ;; *) cache="$HOME/.cache/lspmcp" ;; esac
-pin() { sed -n 's/^version = "\(.*\)"$/\1/p' "servers/$1.toml"; }
-
-# gopls from the Go module proxy, built with the machine's Go (1.25 or newer).
-gopls_pin="$(pin gopls)"
-if [ "$("$cache/go/bin/gopls" version 2>/dev/null | awk '{ print $2 }')" != "$gopls_pin" ]; then
-  command -v go >/dev/null || { echo "setup: gopls $gopls_pin needs Go 1.25 or newer on PATH" >&2; exit 1; }
-  echo "setup: building gopls $gopls_pin into $cache/go (about a minute)" >&2
-  GOPATH="$cache/go" GOBIN="$cache/go/bin" GOMODCACHE="$cache/go/mod" GOCACHE="$cache/go/build" \
-    GOFLAGS=-modcacherw GOTOOLCHAIN=local go install "golang.org/x/tools/gopls@$gopls_pin"
-fi
-
-# ruff from PyPI, in a virtualenv of its own.
-ruff_pin="$(pin ruff)"
-if [ "$("$cache/ruff/bin/ruff" --version 2>/dev/null)" != "ruff $ruff_pin" ]; then
-  echo "setup: installing ruff $ruff_pin into $cache/ruff" >&2
-  python3 -m venv --clear "$cache/ruff"
-  "$cache/ruff/bin/pip" install --quiet --disable-pip-version-check "ruff==$ruff_pin"
-fi
-
-# basedpyright from npm, outside lspmcp's node_modules: its package also installs commands named
-# pyright and pyright-langserver, which would replace pyright's own.
-basedpyright_pin="$(pin basedpyright)"
-if ! "$cache/basedpyright/node_modules/.bin/basedpyright" --version 2>/dev/null | grep -x "basedpyright $basedpyright_pin" >/dev/null; then
-  echo "setup: installing basedpyright $basedpyright_pin into $cache/basedpyright" >&2
-  mkdir -p "$cache/basedpyright"
-  npm install --prefix "$cache/basedpyright" --no-save --no-audit --no-fund --loglevel=error "basedpyright@$basedpyright_pin"
-fi
-
-# rust-analyzer built from crates.io (the crate ra_ap_rust-analyzer publishes the server's own
-# driver), once: about 24 minutes with the 2 cores shared, 14 minutes of CPU. Its build folder stays
-# in the cache, so a later pin rebuilds only what changed. `cargo install --list` is cargo's record
-# of what is installed there (the binary itself says "rust-analyzer 0.0.0").
-ra_pin="$(pin rust-analyzer)"
-if [ ! -x "$cache/rust-analyzer/bin/rust-analyzer" ] || ! cargo install --list --root "$cache/rust-analyzer" 2>/dev/null | grep -x "ra_ap_rust-analyzer v$ra_pin:" >/dev/null; then
-  command -v cargo >/dev/null || { echo "setup: rust-analyzer $ra_pin needs Rust 1.95 (cargo) on PATH" >&2; exit 1; }
-  echo "setup: building rust-analyzer $ra_pin into $cache/rust-analyzer (about 25 minutes on 2 cores, once)" >&2
-  CARGO_TARGET_DIR="$cache/rust-analyzer/target" cargo install --quiet --locked ra_ap_rust-analyzer \
-    --version "$ra_pin" --root "$cache/rust-analyzer"
-fi
-
-node_modules/typescript-7/bin/tsc -p tsconfig.json
-node scripts/bundle.mjs

@@ -31,6 +31,10 @@ async function main(argv: readonly string[]): Promise<number> {
       }
       case "init":
         return await (await import("./init.js")).init(process.cwd());
+      case "servers":
+        return await (await import("./servers.js")).servers(command.format);
+      case "servers-install":
+        return await (await import("./servers-install.js")).serversInstall(command);
       case "serve":
         // Which build this is, read before anything could replace the install under this process.
         buildIdentity();

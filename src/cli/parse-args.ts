@@ -17,6 +17,9 @@ export type Command =
   | { readonly kind: "status"; readonly config: string | null; readonly format: (typeof STATUS_FORMATS)[number] }
   | { readonly kind: "validate"; readonly config: string | null }
   | { readonly kind: "init" }
+  | { readonly kind: "servers"; readonly format: (typeof STATUS_FORMATS)[number] }
+  /** `servers install`: the named servers, or every one (`all`), or what the default would choose for `forPath`. */
+  | { readonly kind: "servers-install"; readonly names: string[]; readonly all: boolean; readonly forPath: string | null }
   | {
       readonly kind: "check";
       readonly config: string | null;
@@ -44,6 +47,10 @@ export const USAGE = `usage:
   lspmcp status [--config FILE] [--format text|json]
                                       the shared bridge of this config, its peers and sessions
   lspmcp init                         write the embedded default as a commented bridge.toml here
+  lspmcp servers [--format text|json] every shipped server profile: pin, installed or not, how it installs
+  lspmcp servers install NAME... | --all | --for PATH
+                                      install the pinned servers into the tool cache
+                                      ($XDG_CACHE_HOME/lspmcp, else ~/.cache/lspmcp) and verify the pin
   lspmcp shared-server --config FILE | --default-root DIR
                                       (internal) the shared bridge that serve launches
   lspmcp --version | --help
@@ -53,13 +60,16 @@ without --config: the first bridge.toml or .lspmcp.toml in the current folder or
 serving every shipped profile whose language occurs there.
 
 exit codes: 0 ok; 1 findings at/above --fail-on (check), or no shared bridge (status);
-            2 invalid config or usage; 3 a server failed (check)
+            1 a server failed to install (servers install);
+            2 invalid config or usage, or a missing toolchain or Debian package (servers install);
+            3 a server failed (check)
 `;
 
 /** argv (without node and script) → a command; bad usage is `InvalidArguments` (exit 2). */
 export function parseCommand(argv: readonly string[]): Command {
   const first = argv[0];
   const named = first === "serve" || first === "check" || first === "validate" || first === "status" || first === "shared-server" || first === "init";
+  if (first === "servers") return parseServers(argv.slice(1));
   const kind = named ? first : "serve";
   const rest = named ? argv.slice(1) : [...argv];
   const parsed = refusingAsUsage(() =>
@@ -125,6 +135,37 @@ export function parseCommand(argv: readonly string[]): Command {
     since: values.since ?? null,
     paths: positionals,
   };
+}
+
+/** `servers [--format F]` and `servers install NAME... | --all | --for PATH`. */
+function parseServers(argv: readonly string[]): Command {
+  const install = argv[0] === "install";
+  const { values, positionals } = refusingAsUsage(() =>
+    parseArgs({
+      args: install ? argv.slice(1) : [...argv],
+      allowPositionals: install,
+      strict: true,
+      options: {
+        format: { type: "string" },
+        all: { type: "boolean" },
+        for: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    }),
+  );
+  if (values.help) return { kind: "help" };
+  if (!install) {
+    if (values.all !== undefined || values.for !== undefined) throw usage("--all and --for belong to servers install");
+    return { kind: "servers", format: oneOf(values.format ?? "text", STATUS_FORMATS, "--format") };
+  }
+  if (values.format !== undefined) throw usage("--format belongs to servers (the listing)");
+  const all = values.all ?? false;
+  const forPath = values.for ?? null;
+  if (forPath === "") throw usage("--for needs a folder");
+  if ([positionals.length > 0, all, forPath !== null].filter(Boolean).length !== 1) {
+    throw usage("servers install needs server names, or --all, or --for PATH (one of the three)");
+  }
+  return { kind: "servers-install", names: positionals, all, forPath };
 }
 
 /** Documents open at once per session in `check`: enough to keep a server busy, few enough to bound its memory. */

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
+import { installHint } from "./install-hint.js";
 import { detectLanguages, type Detected } from "./detect-languages.js";
 import { normalizeExtension } from "./extensions.js";
 import { loadProfile, profileNames } from "./profiles.js";
@@ -37,20 +38,6 @@ const TABLE_MARKERS: Readonly<Record<string, { readonly file: string; readonly t
  */
 const FIRST = ["typescript", "pyright", "clangd", "bash", "maude"];
 const LAST = ["basedpyright", "biome", "ccls", "pylsp", "ruff"];
-
-/** What a profile needs beyond its own command, and how to install what is missing. */
-const NEEDS: Readonly<Record<string, { readonly executables: readonly string[]; readonly install: string }>> = {
-  clangd: { executables: [], install: "apt-get install clangd (Debian/Ubuntu), or put clangd 14.0.6 on PATH" },
-  maude: { executables: ["maude"], install: "apt-get install maude (Debian/Ubuntu), or put Maude 3.2 on PATH as maude" },
-  // The servers of lspmcp's tool cache (src/config/tool-cache.ts); scripts/setup.sh runs these.
-  gopls: { executables: [], install: "GOBIN=~/.cache/lspmcp/go/bin go install golang.org/x/tools/gopls@v0.23.0 (Go 1.25 or newer)" },
-  ruff: { executables: [], install: "python3 -m venv ~/.cache/lspmcp/ruff && ~/.cache/lspmcp/ruff/bin/pip install ruff==0.17.5" },
-  basedpyright: { executables: [], install: "npm install --prefix ~/.cache/lspmcp/basedpyright basedpyright@1.40.1" },
-  "rust-analyzer": {
-    executables: ["cargo"],
-    install: "cargo install ra_ap_rust-analyzer --version 0.0.348 --locked --root ~/.cache/lspmcp/rust-analyzer (about 25 minutes on 2 cores)",
-  },
-};
 
 /** One profile the default serves, with the shipped pin. */
 export interface PlannedServer {
@@ -100,12 +87,12 @@ export async function planDefault(root: string, options: PlanOptions): Promise<D
   for (const { name, profile } of profiles) {
     const serves = keysOf.get(name)!.filter((key) => occurs(key) && !owned.has(key));
     if (serves.length === 0) continue;
-    const missing = await whyMissing(name, profile, options);
+    const missing = await whyMissing(profile, options);
     if (missing !== null) {
       omitted.push({
         server: name,
         reason: missing,
-        install: NEEDS[name]?.install ?? `install ${profile.command ?? name} so that the profile's command resolves`,
+        install: installHint(name, profile.install, profile.command),
       });
       continue;
     }
@@ -158,8 +145,8 @@ async function tableMarkersAt(root: string): Promise<Set<string>> {
 }
 
 /** Why the profile's server cannot run here, or null when its executables are all found. */
-async function whyMissing(name: string, profile: RawProfile, options: PlanOptions): Promise<string | null> {
-  const commands = [profile.command, profile.version_command?.[0], ...(NEEDS[name]?.executables ?? [])];
+async function whyMissing(profile: RawProfile, options: PlanOptions): Promise<string | null> {
+  const commands = [profile.command, profile.version_command?.[0], ...(profile.install?.needs ?? [])];
   for (const command of commands) {
     if (command === undefined) continue;
     const found = await resolveExecutable(command, options.packageRoot, options.searchPath);

@@ -25,7 +25,7 @@ export interface ServerOutcome {
   readonly problems: ConfigProblem[];
 }
 
-type Field = keyof RawProfile;
+type Field = Exclude<keyof RawProfile, "install">;
 
 /**
  * Resolves `[[server]]` number `index`: merges its profile (keys set in the server replace the

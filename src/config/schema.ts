@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { InstallSchema } from "./install-schema.js";
 
 /**
  * The zod schema of bridge.toml: the single source of truth for its keys, their types and
@@ -166,8 +167,14 @@ const serverFields = {
 /** The keys a server must have once its profile is merged. */
 export const REQUIRED_SERVER_KEYS = ["command", "version", "languages"] as const;
 
-/** A `servers/NAME.toml` file: the top-level keys of a `[[server]]` minus `name` and `profile`. */
-export const ServerProfileSchema = z.strictObject(serverFields).partial();
+/** The keys a `[[server]]` shares with its profile, all optional as written. */
+const ServerFieldsSchema = z.strictObject(serverFields).partial();
+
+/**
+ * A `servers/NAME.toml` file: the top-level keys of a `[[server]]` minus `name` and `profile`, and
+ * `install` (where the server comes from), which only a shipped profile has.
+ */
+export const ServerProfileSchema = ServerFieldsSchema.extend({ install: InstallSchema.optional() });
 
 /** `[[server]]`: only `name` is required as written; the rest may come from its profile. */
 export const ServerSchema = z
@@ -178,7 +185,7 @@ export const ServerSchema = z
       .regex(PROFILE_PATTERN, { message: "a profile name is lower-case letters, digits, '_' or '-'" })
       .optional()
       .describe("Take every field from servers/NAME.toml; keys set here replace the profile's."),
-    ...ServerProfileSchema.shape,
+    ...ServerFieldsSchema.shape,
   })
   .describe("A pinned language server.");
 

@@ -261,6 +261,10 @@ export const TOOL_LIST: Tool[] = [
               "server": {
                 "type": "string"
               },
+              "state": {
+                "type": "string",
+                "const": "not_installed"
+              },
               "reason": {
                 "type": "string"
               },
@@ -270,6 +274,7 @@ export const TOOL_LIST: Tool[] = [
             },
             "required": [
               "server",
+              "state",
               "reason",
               "install"
             ],

@@ -41,8 +41,9 @@ export type SessionStatus = z.output<typeof SessionStatusSchema>;
 /** A shipped profile the embedded default left out because its server is not installed here. */
 const LeftOutSchema = z.object({
   server: z.string().describe("The profile's name."),
+  state: z.literal("not_installed"),
   reason: z.string().describe("What is missing."),
-  install: z.string().describe("How to install it; the next serve then includes it."),
+  install: z.string().describe("The command that installs it (lspmcp servers install NAME, or apt-get install); the next serve then includes it."),
 });
 
 export function renderStatusLine(status: SessionStatus): string {
@@ -75,8 +76,8 @@ export const sessionStatusTool = defineTool({
   outputSchema: z.object({ sessions: z.array(SessionStatusSchema), left_out: z.array(LeftOutSchema) }),
   handler: async (_args, context) => {
     const sessions = context.sessions.all().map(({ session }) => session.status());
-    const leftOut = context.config.omitted.map(({ server, reason, install }) => ({ server, reason, install }));
-    const leftOutLines = leftOut.map((left) => `left out ${left.server}: ${left.reason} (install: ${left.install})`);
+    const leftOut = context.config.omitted.map(({ server, reason, install }) => ({ server, state: "not_installed" as const, reason, install }));
+    const leftOutLines = leftOut.map((left) => `left out ${left.server}: not_installed, ${left.reason} (install: ${left.install})`);
     const bytes = context.config.bridge.max_result_bytes;
     const render = (keep: number) => {
       const trimmed = sessions.map((status) => ({ ...status, stderr_tail: keep === 0 ? [] : status.stderr_tail.slice(-keep) }));

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { toolCacheDir } from "../../src/config/tool-cache.js";
 
-/** A path in lspmcp's tool cache, where scripts/setup.sh installs gopls, ruff and rust-analyzer. */
+/** A path in lspmcp's tool cache, where `lspmcp servers install` (run by scripts/setup.sh) puts gopls, ruff and rust-analyzer. */
 export function cachedTool(relative: string): string {
   return join(toolCacheDir(), relative);
 }

@@ -1,15 +1,15 @@
 // lspmcp as a user gets it: `npm pack`, `npm install -g` into a temp prefix, then the installed
 // `lspmcp` with no config in a temp repo. It must find its own pinned servers (its dependencies),
 // its profiles and the Maude server inside the install, not in this checkout.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startBridge, type Bridge } from "../helpers/bridge.js";
 import { REPO } from "../helpers/paths.js";
 import { requireBinary } from "../helpers/require-binary.js";
-import { BROKEN_TS, tempRepo, type TempRepo } from "../helpers/temp-repo.js";
+import { BROKEN_TS, fixtureRepo, tempRepo, type TempRepo } from "../helpers/temp-repo.js";
 
 let work: string;
 let bin: string;
@@ -38,6 +38,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await bridge?.close();
   repo?.remove();
+  for (const fixture of Object.values(fixtures)) fixture.remove();
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
@@ -57,7 +58,8 @@ describe("the packed and installed lspmcp", () => {
     ]);
     const { sessions } = await bridge.ok("session_status");
     expect(sessions.map((session: any) => [session.server, session.reported_version])).toEqual([
-      ["typescript", "5.3.0"],
+      // The pinned compiler answers a repo without a TypeScript of its own.
+      ["typescript", /^version = "(.*)"$/m.exec(readFileSync(join(REPO, "servers/typescript.toml"), "utf8"))![1]],
       ["maude", "0.1.0"],
     ]);
     // Each server runs from inside the install, not from this checkout.
@@ -66,5 +68,109 @@ describe("the packed and installed lspmcp", () => {
       expect(argv, session.server).toContain(installed);
     }
     expect(repo.status()).toBe("");
+  });
+});
+
+/**
+ * For every shipped profile, a file it claims in a fixture workspace: one `diagnostics` call per
+ * profile installed here proves that the package holds all it needs (its wrappers included).
+ */
+const PROBES: Record<string, { fixture: string; file: string }> = {
+  typescript: { fixture: "langs", file: "lint.ts" },
+  biome: { fixture: "langs", file: "lint.ts" },
+  pyright: { fixture: "langs", file: "inventory_lint.py" },
+  basedpyright: { fixture: "langs", file: "inventory_lint.py" },
+  pylsp: { fixture: "langs", file: "inventory_lint.py" },
+  ruff: { fixture: "python-lint", file: "cafe/orders.py" },
+  clangd: { fixture: "langs", file: "cafe.c" },
+  ccls: { fixture: "langs", file: "cafe.c" },
+  fortls: { fixture: "langs", file: "cafe.f90" },
+  json: { fixture: "langs", file: "settings.json" },
+  yaml: { fixture: "langs", file: "config.yaml" },
+  css: { fixture: "langs", file: "styles.css" },
+  html: { fixture: "langs", file: "page.html" },
+  dockerfile: { fixture: "langs", file: "Dockerfile" },
+  svelte: { fixture: "langs", file: "Widget.svelte" },
+  graphql: { fixture: "langs", file: "menu.graphql" },
+  gopls: { fixture: "golang", file: "brew/brew.go" },
+  "rust-analyzer": { fixture: "rust-crate", file: "cafe/src/lib.rs" },
+  bash: { fixture: "scripts", file: "build.sh" },
+  maude: { fixture: "scripts", file: "spec/broken.maude" },
+};
+const fixtures: Record<string, TempRepo> = {};
+
+function fixture(name: string): TempRepo {
+  fixtures[name] ??=
+    name === "scripts"
+      ? tempRepo({ "build.sh": 'echo "$1"\n', "spec/broken.maude": readFileSync(join(REPO, "tests/fixtures/maude/recoverable.maude"), "utf8") })
+      : fixtureRepo(name);
+  return fixtures[name];
+}
+
+/** The tool cache the tests' servers come from, passed on to the installed lspmcp. */
+const cacheEnv = (): Record<string, string> => (process.env.XDG_CACHE_HOME === undefined ? {} : { XDG_CACHE_HOME: process.env.XDG_CACHE_HOME });
+
+describe("every shipped profile from the package", () => {
+  test("init's config for a many-language repo validates", () => {
+    const langs = fixture("langs");
+    const init = spawnSync(bin, ["init"], { cwd: langs.root, encoding: "utf8" });
+    expect(init.status, init.stderr).toBe(0);
+    const validate = spawnSync(bin, ["validate", "--config", "bridge.toml"], { cwd: langs.root, encoding: "utf8" });
+    expect(validate.status, validate.stderr).toBe(0);
+    expect(validate.stdout).toMatch(/^OK /);
+    rmSync(join(langs.root, "bridge.toml"));
+  });
+
+  test("servers lists every profile; each the package brings is installed inside it", () => {
+    const listed = JSON.parse(execFileSync(bin, ["servers", "--format", "json"], { encoding: "utf8" })) as {
+      servers: { name: string; installed: boolean; from: string; where: string | null }[];
+    };
+    expect(listed.servers.map((server) => server.name).sort()).toEqual(Object.keys(PROBES).sort());
+    for (const server of listed.servers.filter((entry) => entry.from === "package")) {
+      expect(server, server.name).toMatchObject({ installed: true, where: expect.stringContaining(installed) });
+    }
+  });
+
+  test("servers install runs from the package: rust-analyzer through a (fake) cargo into a tool cache of its own", () => {
+    const home = mkdtempSync(join(work, "cache-"));
+    const env = { ...process.env, PATH: `${join(REPO, "tests/fixtures/toolchains")}:/usr/bin:/bin`, XDG_CACHE_HOME: home };
+    const install = spawnSync(bin, ["servers", "install", "rust-analyzer"], { env, encoding: "utf8" });
+    expect(install.status, install.stderr).toBe(0);
+    expect(install.stderr).toContain(`rust-analyzer 0.0.348: installed into ${join(home, "lspmcp/rust-analyzer")}`);
+  });
+
+  test("one diagnostics call per profile installed here answers", { timeout: 1_200_000 }, async () => {
+    const listed = JSON.parse(execFileSync(bin, ["servers", "--format", "json"], { encoding: "utf8", env: { ...process.env, ...cacheEnv() } })) as {
+      servers: { name: string; installed: boolean }[];
+    };
+    const here = listed.servers.filter((server) => server.installed).map((server) => server.name);
+    // The servers of lspmcp's own dependencies, whose wrappers the package once left out, at least.
+    expect(here).toEqual(expect.arrayContaining(["typescript", "json", "css", "html", "dockerfile", "svelte", "graphql", "biome"]));
+    for (const name of here) {
+      const probe = PROBES[name]!;
+      const root = fixture(probe.fixture).root;
+      const config = join(work, `${name}.toml`);
+      writeFileSync(
+        config,
+        [
+          `[bridge]`,
+          `request_timeout_ms = 240000`,
+          `[[server]]`,
+          `name = "${name}"`,
+          `profile = "${name}"`,
+          `[[workspace]]`,
+          `name = "w"`,
+          `root = "${root}"`,
+          `servers = ["${name}"]`,
+        ].join("\n"),
+      );
+      const probeBridge = await startBridge(config, { TMPDIR: work, ...cacheEnv() }, { bin });
+      try {
+        const answer = await probeBridge.call("diagnostics", { path: probe.file });
+        expect(answer.isError ? answer.content[0]?.text : "answered", name).toBe("answered");
+      } finally {
+        await probeBridge.close();
+      }
+    }
   });
 });

@@ -1,0 +1,112 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { planDefault } from "../config/default-plan.js";
+import { gitTopLevel } from "../config/discover-config.js";
+import { installHint } from "../config/install-hint.js";
+import { isCachedSource } from "../config/install-schema.js";
+import { packageRoot } from "../config/package-root.js";
+import { toolCacheDir, toolCacheFolder } from "../config/tool-cache.js";
+import { BridgeError } from "../contract/errors.js";
+import { elapsed, streamProgress } from "../install/install-progress.js";
+import { installServer } from "../install/install-server.js";
+import { serverState, type StateContext } from "../install/server-state.js";
+import { loadShippedServers, type ShippedServer } from "../install/shipped-servers.js";
+import { missingToolchain } from "../install/toolchain.js";
+import type { Command } from "./parse-args.js";
+
+/** Exit codes of `servers install` (CONTRACT §2). */
+const EXIT_FAILED = 1;
+const EXIT_MISSING = 2;
+
+/**
+ * `lspmcp servers install NAME... | --all | --for PATH`: installs each chosen tool-cache server's
+ * pinned version (one after another: the builds are CPU-bound), names the apt-get command for a
+ * missing Debian one, and says where each is. Exit 0 when every one is there after; 1 when an
+ * install failed or was interrupted; 2 when a toolchain or a Debian package is missing (the rest
+ * is still installed) or a name is unknown.
+ */
+export async function serversInstall(command: Extract<Command, { kind: "servers-install" }>): Promise<number> {
+  const root = packageRoot();
+  const shipped = await loadShippedServers(root);
+  const chosen = await choose(command, shipped, root);
+  const context: StateContext = { packageRoot: root, searchPath: process.env.PATH ?? "", env: process.env };
+  const progress = streamProgress(process.stderr);
+  const abort = new AbortController();
+  const interrupt = (): void => abort.abort();
+  process.once("SIGINT", interrupt);
+  process.once("SIGTERM", interrupt);
+  let code = 0;
+  try {
+    for (const server of chosen) {
+      if (abort.signal.aborted) break;
+      const result = await installOne(server, context, progress, abort.signal);
+      progress.line(result.text);
+      code = Math.max(code, result.code);
+    }
+  } finally {
+    progress.close();
+    process.off("SIGINT", interrupt);
+    process.off("SIGTERM", interrupt);
+  }
+  return abort.signal.aborted ? EXIT_FAILED : code;
+}
+
+async function installOne(
+  server: ShippedServer,
+  context: StateContext,
+  progress: ReturnType<typeof streamProgress>,
+  signal: AbortSignal,
+): Promise<{ code: number; text: string }> {
+  const source = server.install;
+  const folder = toolCacheFolder(server.command);
+  if (!isCachedSource(source) || folder === null) {
+    const state = await serverState(server, context);
+    if (state.installed) return { code: 0, text: `${server.name} ${server.version}: installed (${state.where})` };
+    return {
+      code: EXIT_MISSING,
+      text: `${server.name} ${server.version}: missing (${state.why}); lspmcp does not install it: ${installHint(server.name, source, server.command)}`,
+    };
+  }
+  const missing = await missingToolchain(source, context.searchPath);
+  if (missing !== null)
+    return { code: EXIT_MISSING, text: `${server.name} ${server.version}: needs ${missing.what}, which is missing; get it with: ${missing.fix}` };
+  const outcome = await installServer({
+    server,
+    source,
+    folder,
+    cache: toolCacheDir(context.env),
+    context,
+    progress,
+    signal,
+    terminal: process.stderr.isTTY === true,
+  });
+  switch (outcome.kind) {
+    case "already":
+      return { code: 0, text: `${server.name} ${server.version}: installed (${outcome.where})` };
+    case "installed":
+      return { code: 0, text: `${server.name} ${server.version}: installed into ${outcome.where} in ${elapsed(outcome.ms)} (verified: ${outcome.reported})` };
+    case "failed":
+      return {
+        code: EXIT_FAILED,
+        text: [`${server.name} ${server.version}: install failed: ${outcome.message}`, ...outcome.tail.map((line) => `  | ${line}`)].join("\n"),
+      };
+  }
+}
+
+/** The servers a command names, in the order given (or name order); an unknown name is a usage error. */
+async function choose(command: Extract<Command, { kind: "servers-install" }>, shipped: readonly ShippedServer[], root: string): Promise<ShippedServer[]> {
+  if (command.all) return [...shipped];
+  const names = command.forPath === null ? command.names : await defaultChoice(resolve(command.forPath), root);
+  const unknown = names.filter((name) => !shipped.some((server) => server.name === name));
+  if (unknown.length > 0) {
+    throw new BridgeError("InvalidArguments", `unknown server ${unknown.join(", ")} (known: ${shipped.map((server) => server.name).join(", ")})`, {});
+  }
+  return [...new Set(names)].map((name) => shipped.find((server) => server.name === name)!);
+}
+
+/** What the embedded default would serve for `path`'s repository: the servers it chose and those it left out as missing. */
+async function defaultChoice(path: string, root: string): Promise<string[]> {
+  if (!existsSync(path)) throw new BridgeError("InvalidArguments", `--for ${path}: no such folder`, {});
+  const plan = await planDefault(gitTopLevel(path) ?? path, { packageRoot: root, searchPath: process.env.PATH ?? "" });
+  return [...plan.servers.map((server) => server.name), ...plan.omitted.map((omitted) => omitted.server)];
+}
