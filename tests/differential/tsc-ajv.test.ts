@@ -30,7 +30,7 @@ servers = ["typescript"]
 `);
 
 /**
- * The one narrow difference that is TypeScript's own: tsserver's suggestion diagnostics (unused
+ * The one narrow difference that is TypeScript's own: the server's suggestion diagnostics (unused
  * names, "may be converted to…", severity hint), which tsc never reports.
  */
 const withoutSuggestions = (findings: readonly Finding[]) => findings.filter((finding) => finding.severity !== "hint");
@@ -42,7 +42,8 @@ beforeAll(async () => {
 
 describe("lspmcp check against tsc --noEmit, on ajv 8.20.0", () => {
   test("tsc finds errors in many files, so a partial answer cannot pass", () => {
-    expect(cli.length).toBeGreaterThan(30);
+    // tsc 7.0.2 reports 28 errors in 9 files (5.9.3 reported 39).
+    expect(cli.length).toBeGreaterThan(20);
     expect(new Set(cli.map((key) => key.split(":")[0])).size).toBeGreaterThan(5);
   });
 
