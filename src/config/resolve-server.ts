@@ -100,6 +100,9 @@ export async function resolveServer(index: number, raw: Salvaged<RawServer>, con
     ready_log: pick("ready_log") ?? null,
     settle_flycheck: pick("settle_flycheck") ?? false,
     settle_barrier: pick("settle_barrier") ?? false,
+    // A server names more than its profile, never fewer (CONTRACT §3): the toolchain's own
+    // variables stay whatever else a [[server]] changes.
+    inherit_env: [...new Set([...(profile.inherit_env ?? []), ...(own.inherit_env ?? [])])],
     // A value may name the tool cache as a command can (`{cache}/...`).
     env: Object.fromEntries(Object.entries(pick("env") ?? SERVER_DEFAULTS.env).map(([key, value]) => [key, expandToolCache(value)])),
     watch_files: pick("watch_files") ?? "server",

@@ -157,10 +157,16 @@ const serverFields = {
     .describe(
       'Who tells the server about files changed on disk: "server" (its own file watchers) or "bridge" (lspmcp declares client-side file watching and sends workspace/didChangeWatchedFiles for what it finds changed before it answers, so no answer waits on an asynchronous watcher).',
     ),
+  inherit_env: z
+    .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: "an environment variable name is letters, digits and '_', not starting with a digit" }))
+    .meta({ default: [] })
+    .describe(
+      "Variables of the bridge's environment that the server inherits besides PATH, HOME and LANG: those its toolchain reads (GOPATH, CARGO_HOME, VIRTUAL_ENV, ...). A [[server]]'s names add to its profile's; env wins over an inherited value.",
+    ),
   env: z
     .record(z.string(), z.string())
     .meta({ default: SERVER_DEFAULTS.env })
-    .describe("Extra environment for the server; the rest is scrubbed to PATH, HOME and LANG."),
+    .describe("Extra environment for the server, set whatever the bridge's own; the rest is scrubbed to PATH, HOME, LANG and inherit_env."),
   initialization_options: z
     .record(z.string(), z.unknown())
     .meta({ default: SERVER_DEFAULTS.initialization_options })

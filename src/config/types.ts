@@ -82,7 +82,12 @@ export interface ResolvedServer {
    * (before every answer that needs them); "server": the server watches files on its own.
    */
   readonly watch_files: "server" | "bridge";
-  /** Extra environment for the child, on top of the scrubbed PATH, HOME and LANG. */
+  /**
+   * Names of the bridge's variables the child inherits besides PATH, HOME and LANG (its
+   * toolchain's: GOPATH, CARGO_HOME, VIRTUAL_ENV, ...): the profile's and the server's own.
+   */
+  readonly inherit_env: readonly string[];
+  /** Extra environment for the child, on top of what it inherits; it wins on a clash. */
   readonly env: Readonly<Record<string, string>>;
   readonly initialization_options: Readonly<Record<string, unknown>>;
   /** Answers workspace/configuration: a section "a.b" is looked up as settings.a.b. */

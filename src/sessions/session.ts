@@ -267,7 +267,7 @@ export class Session implements LoadWatch {
 
   private async start(deadline: Deadline): Promise<LspClient> {
     const { server, workspace, logger } = this.options;
-    const env = scrubbedEnv(server.env);
+    const env = scrubbedEnv(server.env, server.inherit_env);
     try {
       // The version command runs beside the server start: both must finish within the deadline.
       const versionFromCommand = server.version_command ? runVersionCommand(server, env, Math.max(1, deadline.remainingMs())) : Promise.resolve(null);

@@ -51,6 +51,7 @@ servers = ["one"]
         settle_flycheck: false,
         settle_barrier: false,
         watch_files: "server",
+        inherit_env: [],
         env: {},
         initialization_options: {},
         settings: {},
