@@ -35,7 +35,10 @@ export const SERVER_DEFAULTS = {
 /** `[bridge]`: every key has a default, so the table may be left out. */
 const BridgeSchema = z
   .strictObject({
-    max_sessions: positiveInt(4, "Live language-server sessions at once; starting one more fails with SessionLimit."),
+    max_sessions: positiveInt(
+      4,
+      "Live language-server sessions at once. Starting one more makes the least recently used session that no call is using give way (stopped in order, as idle_stop_s stops it; the next call starts it again); SessionLimit only when every live session is in use by a call.",
+    ),
     max_result_bytes: positiveInt(32768, "Ceiling on any tool result, in UTF-8 bytes of its JSON."),
     request_timeout_ms: positiveInt(30000, "Deadline of each LSP request; also the diagnostics settle deadline."),
     start_timeout_ms: positiveInt(
