@@ -1,6 +1,6 @@
-import { spawn } from "node:child_process";
 import { opendir } from "node:fs/promises";
 import { basename, extname, join } from "node:path";
+import { spawnGit } from "../git/run-git.js";
 
 /** What to look for: lower-case extensions with their dot (".ts"), and exact file names ("tsconfig.json"). */
 export interface DetectionKeys {
@@ -55,7 +55,7 @@ class Tally {
 function fromGit(root: string, keys: DetectionKeys): Promise<Detected | null> {
   return new Promise((resolve) => {
     const tally = new Tally(keys);
-    const child = spawn("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: root, stdio: ["ignore", "pipe", "ignore"] });
+    const child = spawnGit(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]);
     let rest = "";
     let done = false;
     const finish = (ok: boolean): void => {
