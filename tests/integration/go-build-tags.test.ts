@@ -1,5 +1,4 @@
 import { execFileSync } from "node:child_process";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runCheckCli } from "../check/helpers/cli.js";
 import { startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
