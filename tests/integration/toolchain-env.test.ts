@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { toolCacheDir } from "../../src/config/tool-cache.js";
@@ -13,7 +14,10 @@ import { profilesConfig } from "../helpers/workspace.js";
 // tools do. Here the user's Go keeps its modules where the golang image keeps them, in
 // GOPATH/pkg/mod with GOPATH outside HOME, so a gopls that saw only PATH and HOME would look in
 // HOME/go/pkg/mod, find nothing, and report "could not import" where go build reports the real
-// type error. HOME is an empty folder of the test's; XDG_CACHE_HOME says where lspmcp's tool cache is.
+// type error; and the user's Rust has CARGO_HOME and RUSTUP_HOME outside HOME, as the rust image
+// has them, where a rust-analyzer (and the rustup proxy its `cargo` is) that saw only HOME could
+// not choose a toolchain. HOME is an empty folder of the test's; XDG_CACHE_HOME says where
+// lspmcp's tool cache is.
 
 const MAIN_GO = `package main
 
@@ -79,5 +83,37 @@ describe("gopls with the user's GOPATH outside HOME (as in the golang image)", (
       "main.go:9:13: cannot use errgroup.WithContext (value of type func(ctx context.Context) (*errgroup.Group, context.Context)) as int value in variable declaration",
     ]);
     expect(goBuild).toContain(`./main.go:9:13: ${items[0]!.message}`);
+  });
+});
+
+const LIB_RS = 'pub fn price() -> u32 {\n    "free"\n}\n';
+
+describe("rust-analyzer with CARGO_HOME and RUSTUP_HOME outside HOME (as in the rust image)", () => {
+  test("the session starts, and cargo check's error is reported as the user's cargo reports it", async () => {
+    requireCachedTool("rust-analyzer/bin/rust-analyzer");
+    const cargoBin = dirname(execFileSync("sh", ["-c", "command -v cargo"], { encoding: "utf8" }).trim());
+    const rustEnv = {
+      HOME: userEnv.HOME!,
+      XDG_CACHE_HOME: userEnv.XDG_CACHE_HOME!,
+      CARGO_HOME: process.env.CARGO_HOME ?? join(homedir(), ".cargo"),
+      RUSTUP_HOME: process.env.RUSTUP_HOME ?? join(homedir(), ".rustup"),
+    };
+    const crate = join(tempDir("lspmcp-toolchain-env-rust-"), "shop");
+    mkdirSync(join(crate, "src"), { recursive: true });
+    writeFileSync(join(crate, "Cargo.toml"), '[package]\nname = "shop"\nversion = "0.1.0"\nedition = "2021"\n');
+    writeFileSync(join(crate, "src/lib.rs"), LIB_RS);
+    // The lock the user would commit (no dependencies: made offline), so nothing is written beside it.
+    execFileSync("cargo", ["generate-lockfile", "--offline"], { cwd: crate, env: { PATH: process.env.PATH ?? "", ...rustEnv }, stdio: "ignore" });
+    writeFileSync(join(crate, "..", "bridge.toml"), profilesConfig(crate, ["rust-analyzer"]));
+    const result = await runCheckCli(["--config", join(crate, "..", "bridge.toml"), "--format", "json"], {
+      cwd: crate,
+      // The rust image puts cargo's bin folder on PATH; nothing of it is under HOME.
+      env: { ...rustEnv, PATH: `${cargoBin}:/usr/local/bin:/usr/bin:/bin` },
+    });
+    expect(result.code, result.stderr).toBe(1);
+    const items = JSON.parse(result.stdout).items as { path: string; source: string; code: string; range: { start: { line: number; column: number } } }[];
+    expect(items).toContainEqual(
+      expect.objectContaining({ path: "src/lib.rs", source: "rustc", code: "E0308", range: expect.objectContaining({ start: { line: 2, column: 5 } }) }),
+    );
   });
 });
