@@ -8,7 +8,7 @@ import { runCheckCli } from "../check/helpers/cli.js";
 import { requireBinary, requireBuild } from "../helpers/require-binary.js";
 import { tempDir } from "../helpers/temp.js";
 import { requireCachedTool } from "../helpers/tool-cache.js";
-import { profilesConfig } from "../helpers/workspace.js";
+import { profilesConfig, snapshotFiles } from "../helpers/workspace.js";
 
 // CONTRACT §3, "The toolchain's own environment": a server sees the user's build as the user's own
 // tools do. Here the user's Go keeps its modules where the golang image keeps them, in
@@ -105,12 +105,15 @@ describe("rust-analyzer with CARGO_HOME and RUSTUP_HOME outside HOME (as in the 
     // The lock the user would commit (no dependencies: made offline), so nothing is written beside it.
     execFileSync("cargo", ["generate-lockfile", "--offline"], { cwd: crate, env: { PATH: process.env.PATH ?? "", ...rustEnv }, stdio: "ignore" });
     writeFileSync(join(crate, "..", "bridge.toml"), profilesConfig(crate, ["rust-analyzer"]));
+    const before = snapshotFiles(crate);
     const result = await runCheckCli(["--config", join(crate, "..", "bridge.toml"), "--format", "json"], {
       cwd: crate,
       // The rust image puts cargo's bin folder on PATH; nothing of it is under HOME.
       env: { ...rustEnv, PATH: `${cargoBin}:/usr/local/bin:/usr/bin:/bin` },
     });
     expect(result.code, result.stderr).toBe(1);
+    // With its lock committed, the crate is not written to (docs/contract-notes.md: without one, cargo check writes it).
+    expect(snapshotFiles(crate)).toEqual(before);
     const items = JSON.parse(result.stdout).items as { path: string; source: string; code: string; range: { start: { line: number; column: number } } }[];
     expect(items).toContainEqual(
       expect.objectContaining({ path: "src/lib.rs", source: "rustc", code: "E0308", range: expect.objectContaining({ start: { line: 2, column: 5 } }) }),
