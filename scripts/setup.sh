@@ -76,5 +76,5 @@ if [ ! -x "$cache/rust-analyzer/bin/rust-analyzer" ] || ! cargo install --list -
     --version "$ra_pin" --root "$cache/rust-analyzer"
 fi
 
-node_modules/.bin/tsc -p tsconfig.json
+node_modules/typescript-7/bin/tsc -p tsconfig.json
 node scripts/bundle.mjs

@@ -25,7 +25,7 @@ export function formatJson(report: CheckReport): string {
       ...(summary.since === undefined ? {} : { since: summary.since }),
       ...(summary.not_checked === undefined ? {} : { not_checked: summary.not_checked }),
       // Roots are left out: they are machine-specific, and a baseline must travel between machines.
-      runs: summary.runs.map(({ workspace, server, version, files }) => ({ workspace, server, version, files })),
+      runs: summary.runs.map(({ workspace, server, version, compiler, files }) => ({ workspace, server, version, compiler, files })),
     },
   };
   return JSON.stringify(document, null, 2) + "\n";

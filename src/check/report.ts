@@ -46,8 +46,10 @@ export interface ReportRun {
   readonly workspace: string;
   readonly root: string;
   readonly server: string;
-  /** The pin the server was checked against. */
+  /** The version that answered: the compiler's (TypeScript), else the server's, checked against its pin. */
   readonly version: string;
+  /** The compiler that answered and where it came from (`workspace` or `pinned`); null for other servers. */
+  readonly compiler: { readonly version: string; readonly source: "workspace" | "pinned" } | null;
   readonly files: number;
 }
 
@@ -187,7 +189,8 @@ export function buildReport(config: ResolvedConfig, run: CheckRun, failOn: FailO
         workspace: session.workspace.name,
         root: session.workspace.root,
         server: session.server.name,
-        version: session.server.version,
+        version: session.version,
+        compiler: session.compiler,
         files: session.files,
       })),
     },

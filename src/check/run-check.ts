@@ -20,6 +20,10 @@ export interface SessionRun {
   readonly workspace: ResolvedWorkspace;
   readonly server: ResolvedServer;
   readonly files: number;
+  /** The version that answered: the compiler's when the server answers with one, else the server's. */
+  readonly version: string;
+  /** The compiler that answered (TypeScript), or null. */
+  readonly compiler: { readonly version: string; readonly source: "workspace" | "pinned" } | null;
   /** The most documents the session had open at once, read from its document sync. */
   readonly peakOpenDocuments: number;
   /** Documents still open when its last file was done: 0 unless closing failed. */
@@ -63,9 +67,13 @@ export async function runCheck(
     onSessionDone: async ({ workspace, server, items }) => {
       const session = sessions.get(workspace, server);
       const openDocumentsAtEnd = session.status().open_documents;
+      const answered = session.compilerReport;
+      // The pin the server was held to, or the version of the compiler that answered.
+      const version = answered?.version ?? server.version;
+      const compiler = answered === null ? null : { version, source: answered.source };
       await session.stop();
       const peakOpenDocuments = peaks.get(`${workspace.name}/${server.name}`) ?? 0;
-      runs.push({ workspace, server, files: items.length, peakOpenDocuments, openDocumentsAtEnd });
+      runs.push({ workspace, server, files: items.length, version, compiler, peakOpenDocuments, openDocumentsAtEnd });
     },
   });
   // Sessions finish in any order; the report lists them in target order.

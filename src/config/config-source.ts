@@ -1,8 +1,9 @@
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { loadDefaultConfig } from "./default-config.js";
 import { discoverConfig } from "./discover-config.js";
 import { loadConfig, type LoadOptions } from "./load-config.js";
 import type { ConfigSource, ResolvedConfig } from "./types.js";
+import { chooseTypescriptCompiler } from "./typescript-compiler.js";
 
 /** The source a command uses: `--config FILE` when given, else what discovery finds from `cwd`. */
 export function configSourceFor(configArg: string | null, cwd: string = process.cwd()): ConfigSource {
@@ -16,12 +17,34 @@ export function loadConfigSource(source: ConfigSource, options: LoadOptions = {}
 
 /**
  * One line naming the configuration in use (CONTRACT §2): the file, or the embedded default with
- * the servers it chose and those it left out, why, and how to install them.
+ * the servers it chose and those it left out, why, and how to install them; and, for a server
+ * that answers with a compiler the workspace may bring, which one answers (CONTRACT §3).
  */
 export function describeConfig(config: ResolvedConfig): string {
   const source = config.source;
-  if (source.kind === "file") return `config: ${source.path}`;
+  const compilers = describeCompilers(config);
+  if (source.kind === "file") return `config: ${source.path}${compilers}`;
   const servers = config.servers.map((server) => server.name).join(", ");
   const left = config.omitted.map((omitted) => `; left out ${omitted.server}: ${omitted.reason} (install: ${omitted.install})`).join("");
-  return `config: embedded default for ${source.root} (no bridge.toml or .lspmcp.toml found): servers ${servers}${left}`;
+  return `config: embedded default for ${source.root} (no bridge.toml or .lspmcp.toml found): servers ${servers}${compilers}${left}`;
+}
+
+/** "; typescript answers with TypeScript 7.0.2 (pinned)" for each workspace of each such server. */
+function describeCompilers(config: ResolvedConfig): string {
+  const parts: string[] = [];
+  for (const server of config.servers) {
+    if (server.adapter !== "typescript") continue;
+    for (const workspace of config.workspaces) {
+      if (!workspace.servers.includes(server.name)) continue;
+      const where = config.workspaces.length > 1 ? ` in ${workspace.name}` : "";
+      try {
+        const compiler = chooseTypescriptCompiler(workspace.root, dirname(dirname(server.command)));
+        const whose = compiler.source === "pinned" ? "pinned" : `the workspace's node_modules: ${compiler.packageDir}`;
+        parts.push(`; ${server.name}${where} answers with TypeScript ${compiler.version} (${whose})`);
+      } catch (error) {
+        parts.push(`; ${server.name}${where} cannot start: ${(error as Error).message}`);
+      }
+    }
+  }
+  return parts.join("");
 }

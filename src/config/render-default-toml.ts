@@ -1,5 +1,7 @@
-import { relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import type { DefaultPlan } from "./default-plan.js";
+import { packageRoot } from "./package-root.js";
+import { chooseTypescriptCompiler } from "./typescript-compiler.js";
 
 /** TOML's basic string: JSON's escaping is a subset of it for the text we write. */
 const str = (value: string): string => JSON.stringify(value);
@@ -34,6 +36,7 @@ export function renderDefaultToml(plan: DefaultPlan, dir: string, schemaPath: st
         (profile.version_command
           ? `; the pin is checked against \`${profile.version_command.join(" ")}\`.`
           : "; the pin is checked against serverInfo.version."),
+      ...(profile.adapter === "typescript" && profile.command ? [typescriptChoice(plan.root, profile.command)] : []),
       "[[server]]",
       `name = ${str(server.name)}`,
       `profile = ${str(server.name)}`,
@@ -60,4 +63,20 @@ export function renderDefaultToml(plan: DefaultPlan, dir: string, schemaPath: st
   }
   lines.push(`# exclude = ["build/**"]  # globs that \`lspmcp check\` skips`, "");
   return lines.join("\n");
+}
+
+/**
+ * Which TypeScript answers this root (CONTRACT §3) as a comment: the workspace's own, found now,
+ * or the pinned one; `command` is the profile's (the pinned package's bin/tsc).
+ */
+function typescriptChoice(root: string, command: string): string {
+  const pinned = dirname(dirname(join(packageRoot(), command)));
+  try {
+    const compiler = chooseTypescriptCompiler(root, pinned);
+    return compiler.source === "pinned"
+      ? `# It answers with TypeScript ${compiler.version}, pinned (no node_modules/typescript at or above the root).`
+      : `# It answers with the workspace's own TypeScript ${compiler.version} (${relative(root, compiler.packageDir) || compiler.packageDir}); without it, the pinned version below.`;
+  } catch (error) {
+    return `# It cannot start here: ${(error as Error).message}`;
+  }
 }

@@ -106,6 +106,7 @@ export async function resolveServer(index: number, raw: Salvaged<RawServer>, con
     // A value may name the tool cache as a command can (`{cache}/...`).
     env: Object.fromEntries(Object.entries(pick("env") ?? SERVER_DEFAULTS.env).map(([key, value]) => [key, expandToolCache(value)])),
     watch_files: pick("watch_files") ?? "server",
+    adapter: pick("adapter") ?? null,
     initialization_options: pick("initialization_options") ?? SERVER_DEFAULTS.initialization_options,
     settings: pick("settings") ?? SERVER_DEFAULTS.settings,
     // 0 is how a [[server]] turns its profile's cap off.

@@ -154,6 +154,11 @@ const serverFields = {
     .describe(
       "rust-analyzer's two diagnostics sources: its own analysis answers pulls once it is quiescent (experimental/serverStatus), and cargo check runs as flycheck; a document settles after a flycheck run that began after its sync has ended (the bridge asks for one when needed).",
     ),
+  adapter: z
+    .enum(["typescript"])
+    .describe(
+      "The server's own ways, by name: \"typescript\" answers a workspace with its own TypeScript (node_modules/typescript at or above its root: 7.x through its native language server, 5.x and 6.x through typescript-language-server with that package's tsserver) and with the pinned package (whose bin/tsc is `command`) when it has none.",
+    ),
   watch_files: z
     .enum(["server", "bridge"])
     .meta({ default: "server" })

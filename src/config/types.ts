@@ -82,6 +82,8 @@ export interface ResolvedServer {
    * (before every answer that needs them); "server": the server watches files on its own.
    */
   readonly watch_files: "server" | "bridge";
+  /** The server's own ways (src/sessions/server-launch.ts), or null for a server that needs none. */
+  readonly adapter: "typescript" | null;
   /**
    * Names of the bridge's variables the child inherits besides PATH, HOME and LANG (its
    * toolchain's: GOPATH, CARGO_HOME, VIRTUAL_ENV, ...): the profile's and the server's own.

@@ -93,12 +93,23 @@ function fresh(d: ChannelDiagnostic): ChannelDiagnostic {
  * appears once, with the channels of every answer that had it; the result is canonically ordered.
  */
 export function mergeServerDiagnostics(answers: readonly (readonly BridgeDiagnostic[])[]): BridgeDiagnostic[] {
+  // Only a file that more than one answer speaks of can hold the same diagnostic twice; the
+  // others' lists are taken as they are (each is already one server's merged answer).
+  const answersPerPath = new Map<string, number>();
+  for (const answer of answers) if (answer[0]) answersPerPath.set(answer[0].path, (answersPerPath.get(answer[0].path) ?? 0) + 1);
+  const alone: BridgeDiagnostic[] = [];
   const merged = new Map<string, BridgeDiagnostic>();
-  for (const d of answers.flat()) {
-    const key = identity(d);
-    const seen = merged.get(key);
-    if (seen === undefined) merged.set(key, { ...fresh(d), channels: [...d.channels] });
-    else seen.channels = (["pull", "push"] as const).filter((channel) => seen.channels.includes(channel) || d.channels.includes(channel));
+  for (const answer of answers) {
+    if (answer[0] && answersPerPath.get(answer[0].path) === 1 && answer.every((d) => d.path === answer[0]!.path)) {
+      alone.push(...answer);
+      continue;
+    }
+    for (const d of answer) {
+      const key = identity(d);
+      const seen = merged.get(key);
+      if (seen === undefined) merged.set(key, { ...fresh(d), channels: [...d.channels] });
+      else seen.channels = (["pull", "push"] as const).filter((channel) => seen.channels.includes(channel) || d.channels.includes(channel));
+    }
   }
-  return [...merged.values()].sort(compareDiagnostics);
+  return [...alone, ...merged.values()].sort(compareDiagnostics);
 }

@@ -72,6 +72,12 @@ export interface LspClientOptions {
    * (asynchronous) watchers.
    */
   readonly bridgeWatchesFiles?: boolean;
+  /**
+   * A `textDocument/diagnostic` answer is complete on its own, for open and closed files alike:
+   * the server brings its program up to date with every change it was told of, loading the
+   * project if need be, before it answers (TypeScript 7's native server). No settle wait then.
+   */
+  readonly completePulls?: boolean;
   /** `max_open_documents`: the cap of {@link DocumentSync}. */
   readonly maxOpenDocuments: number;
   readonly log: (line: string) => void;
@@ -246,6 +252,11 @@ export class LspClient {
   /** Whether the bridge, not the server, watches the server's files (`watch_files = "bridge"`). */
   get bridgeWatchesFiles(): boolean {
     return this.options.bridgeWatchesFiles ?? false;
+  }
+
+  /** Whether one pull answers a file's diagnostics completely, opened or not (see the option). */
+  get completePulls(): boolean {
+    return this.options.completePulls ?? false;
   }
 
   /** Whether only a publish made with no work-done progress running settles diagnostics. */

@@ -74,6 +74,20 @@ export const TOOL_LIST: Tool[] = [
                   }
                 ]
               },
+              "compiler_source": {
+                "anyOf": [
+                  {
+                    "type": "string",
+                    "enum": [
+                      "workspace",
+                      "pinned"
+                    ]
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
               "uptime_ms": {
                 "anyOf": [
                   {
@@ -224,6 +238,7 @@ export const TOOL_LIST: Tool[] = [
               "tree_processes",
               "pinned_version",
               "reported_version",
+              "compiler_source",
               "uptime_ms",
               "restarts",
               "open_documents",
@@ -2517,6 +2532,20 @@ export const TOOL_LIST: Tool[] = [
             }
           ]
         },
+        "compiler_source": {
+          "anyOf": [
+            {
+              "type": "string",
+              "enum": [
+                "workspace",
+                "pinned"
+              ]
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
         "uptime_ms": {
           "anyOf": [
             {
@@ -2667,6 +2696,7 @@ export const TOOL_LIST: Tool[] = [
         "tree_processes",
         "pinned_version",
         "reported_version",
+        "compiler_source",
         "uptime_ms",
         "restarts",
         "open_documents",

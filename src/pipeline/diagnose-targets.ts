@@ -12,6 +12,7 @@ import type { CallContext } from "./call-context.js";
 import type { LspClient } from "../lsp/lsp-client.js";
 import { readSourceFile } from "./read-source-file.js";
 import { diagnoseFromProject, type ProjectRunOptions, type RunItem } from "./project/tsserver-project-run.js";
+import { diagnoseFromNativeProject } from "./project/native-project-run.js";
 
 /** How many files of one session are in flight at once when the caller does not say. */
 export const DEFAULT_BATCH_SIZE = 32;
@@ -115,10 +116,6 @@ export async function diagnoseTargets(
  */
 async function fromProject(group: SessionGroup, results: FileDiagnostics[], options: ProjectRunOptions): Promise<{ rest: RunItem[]; refreshed: boolean }> {
   if (group.server.watch_files !== "bridge" || group.items.length === 1) return { rest: [...group.items], refreshed: false };
-  // Every file is read before the server starts, as file by file does: an unreadable one fails
-  // the run before any server is asked.
-  const texts = new Map<string, string>();
-  for (const { target } of group.items) texts.set(target.file.absolutePath, await readSourceFile(target.file.absolutePath, target.file.path));
   const deadline = Deadline.in(options.config.bridge.request_timeout_ms);
   // The session is held for the whole project run, so idle_stop_s never counts it as quiet.
   const hold = new CallScope();
@@ -129,6 +126,15 @@ async function fromProject(group: SessionGroup, results: FileDiagnostics[], opti
     } catch (error) {
       throw namingFile(error, group.items[0]!.target);
     }
+    // A file is read when its answer is converted, and not at all when a kept one is given again:
+    // an unreadable one fails the run all the same.
+    if (client.completePulls) {
+      await diagnoseFromNativeProject(client, group.items, new Map(), results, options, deadline);
+      return { rest: [], refreshed: true };
+    }
+    // Every file is read before tsserver is asked about any, as file by file does.
+    const texts = new Map<string, string>();
+    for (const { target } of group.items) texts.set(target.file.absolutePath, await readSourceFile(target.file.absolutePath, target.file.path));
     return { rest: await diagnoseFromProject(client, group.items, texts, results, options, deadline), refreshed: true };
   } finally {
     hold.close();

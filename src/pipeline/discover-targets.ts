@@ -1,3 +1,4 @@
+import { statSync, type Stats } from "node:fs";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
@@ -106,22 +107,21 @@ async function claimed(
   serverName: string | undefined,
   relativePaths: readonly string[],
 ): Promise<DiagnosticsTarget[]> {
-  const targets = await Promise.all(
-    relativePaths.map(async (relativePath) => {
-      let file: FileTarget;
-      let servers: ResolvedServer[];
-      try {
-        file = resolveFile(workspace, relativePath);
-        servers = serversFor(config, workspace, serverName, file);
-      } catch {
-        return [];
-      }
-      const stats = await stat(file.absolutePath).catch(() => null);
-      // Deleted-but-tracked files and submodule folders are not sources to check.
-      return stats === null || stats.isDirectory() ? [] : servers.map((server) => ({ workspace, server, file }));
-    }),
-  );
-  return targets.flat();
+  // One synchronous stat each: thousands of files cost less than as many queued promises.
+  return relativePaths.flatMap((relativePath) => {
+    let file: FileTarget;
+    let servers: ResolvedServer[];
+    let stats: Stats | undefined;
+    try {
+      file = resolveFile(workspace, relativePath);
+      servers = serversFor(config, workspace, serverName, file);
+      stats = statSync(file.absolutePath, { throwIfNoEntry: false });
+    } catch {
+      return [];
+    }
+    // Deleted-but-tracked files and submodule folders are not sources to check.
+    return stats === undefined || stats.isDirectory() ? [] : servers.map((server) => ({ workspace, server, file }));
+  });
 }
 
 /** The workspace that holds a path: the deepest root containing it after symlinks are followed. */

@@ -8,7 +8,8 @@ import { scrubbedEnv, spawnSupervised, type ExitInfo, type MemoryOverCap, type S
 import { IdleTimer } from "./idle-timer.js";
 import { sessionDeadError, sessionExit, toMiB, type SessionExit } from "./session-exit.js";
 import { StderrTail } from "./stderr-tail.js";
-import { assertPinned, runVersionCommand } from "./version-pin.js";
+import { assertCompilerVersion, assertPinned, runVersionCommand } from "./version-pin.js";
+import { launchFor, type CompilerReport } from "./server-launch.js";
 
 export type SessionState = "idle" | "starting" | "ready" | "dead";
 
@@ -60,6 +61,8 @@ export interface SessionStatus {
   readonly tree_processes: number;
   readonly pinned_version: string;
   readonly reported_version: string | null;
+  /** Whose compiler answers (TypeScript; its version is `reported_version`); null for other servers or before a start. */
+  readonly compiler_source: CompilerReport["source"] | null;
   readonly uptime_ms: number | null;
   readonly restarts: number;
   readonly open_documents: number;
@@ -89,6 +92,7 @@ export class Session implements LoadWatch {
   private process: SupervisedServer | null = null;
   private client: LspClient | null = null;
   private reportedVersion: string | null = null;
+  private compiler: CompilerReport | null = null;
   private readyAt: number | null = null;
   // When the running start began: its load counts until startTimeoutMs after it.
   private startedAt: number | null = null;
@@ -285,6 +289,11 @@ export class Session implements LoadWatch {
     return `${this.key} is still loading${titles.length > 0 ? ` (${titles.join(", ")})` : ""}`;
   }
 
+  /** The compiler that answers this session (TypeScript), once a start chose it; else null. */
+  get compilerReport(): CompilerReport | null {
+    return this.compiler;
+  }
+
   /** The session as it is now. */
   status(): SessionStatus {
     // An idle session has no process; a dead one keeps its last pids, to say what died.
@@ -300,6 +309,7 @@ export class Session implements LoadWatch {
       tree_processes: this.process && this.isLive ? this.process.liveProcessCount() : 0,
       pinned_version: this.options.server.version,
       reported_version: this.reportedVersion,
+      compiler_source: this.compiler?.source ?? null,
       uptime_ms: this.phase === "ready" && this.readyAt !== null ? Date.now() - this.readyAt : null,
       restarts: this.restartCount,
       open_documents: this.phase === "ready" ? (this.client?.documents.openCount ?? 0) : 0,
@@ -317,11 +327,17 @@ export class Session implements LoadWatch {
     const { server, workspace, logger } = this.options;
     const env = scrubbedEnv(server.env, server.inherit_env);
     try {
+      // Which server this workspace needs (its own compiler, for TypeScript) is chosen afresh at
+      // every start, so a reinstall in the workspace is seen by the next start.
+      const launch = launchFor(server, workspace.root);
+      this.compiler = launch.compiler;
       // The version command runs beside the server start: both must finish within the deadline.
-      const versionFromCommand = server.version_command ? runVersionCommand(server, env, Math.max(1, deadline.remainingMs())) : Promise.resolve(null);
+      const versionFromCommand = launch.versionCommand
+        ? runVersionCommand(server.name, launch.versionCommand, env, Math.max(1, deadline.remainingMs()))
+        : Promise.resolve(null);
       versionFromCommand.catch(() => {});
       const spawned = await spawnSupervised(
-        { command: server.command, args: server.args, env, cwd: workspace.root, label: this.key, maxRssMb: server.max_rss_mb },
+        { command: launch.command, args: launch.args, env, cwd: workspace.root, label: this.key, maxRssMb: server.max_rss_mb },
         this.options.timings,
       );
       this.process = spawned;
@@ -333,8 +349,8 @@ export class Session implements LoadWatch {
         output: spawned.stdin,
         rootPath: workspace.root,
         workspaceName: workspace.name,
-        initializationOptions: server.initialization_options,
-        settings: server.settings,
+        initializationOptions: launch.initializationOptions,
+        settings: launch.settings,
         positionEncoding: server.position_encoding,
         settleAfterProgress: server.settle_after_progress,
         ignoredProgress: server.ignored_progress,
@@ -342,6 +358,7 @@ export class Session implements LoadWatch {
         settleFlycheck: server.settle_flycheck,
         settleBarrier: server.settle_barrier,
         bridgeWatchesFiles: server.watch_files === "bridge",
+        completePulls: launch.completePulls,
         maxOpenDocuments: this.options.maxOpenDocuments,
         log: (line) => logger.debug("server log", { session: this.key, line }),
       });
@@ -351,7 +368,11 @@ export class Session implements LoadWatch {
       await client.initialize(deadline);
       const reported = (await versionFromCommand) ?? client.serverInfo?.version ?? null;
       this.reportedVersion = reported;
-      assertPinned(server, reported);
+      assertPinned(server.name, launch.version, reported);
+      if (launch.tsserverVersion !== null && launch.compiler !== null) {
+        // typescript-language-server runs the tsserver it was given; the one that answers is asked.
+        this.reportedVersion = await assertCompilerVersion(client, launch.compiler, deadline);
+      }
       if (this.phase !== "starting") throw this.deadError();
       this.phase = "ready";
       this.readyAt = Date.now();

@@ -1,6 +1,9 @@
 import { execFile } from "node:child_process";
 import { BridgeError } from "../contract/errors.js";
-import type { ResolvedServer } from "../config/types.js";
+import type { Deadline } from "../contract/deadline.js";
+import { requestTsserverVersion } from "../lsp/features/tsserver-project.js";
+import type { LspClient } from "../lsp/lsp-client.js";
+import type { CompilerReport } from "./server-launch.js";
 
 /**
  * Whether a reported version satisfies a pin: equal, or containing the pin as a whole token
@@ -14,19 +17,20 @@ export function versionMatches(pin: string, reported: string): boolean {
 }
 
 /**
- * Runs the server's `version_command` once, with a deadline and the same scrubbed environment
- * as the server, and returns its trimmed stdout (first line that is not empty).
+ * Runs a server's `version_command` (full argv, argv[0] absolute) once, with a deadline and the
+ * same scrubbed environment as the server, and returns its trimmed stdout (first line that is
+ * not empty).
  */
-export function runVersionCommand(server: ResolvedServer, env: Record<string, string>, timeoutMs: number): Promise<string> {
-  const [command, ...args] = server.version_command ?? [];
+export function runVersionCommand(serverName: string, versionCommand: readonly string[], env: Record<string, string>, timeoutMs: number): Promise<string> {
+  const [command, ...args] = versionCommand;
   if (command === undefined) return Promise.reject(new Error("no version_command"));
   return new Promise((resolve, reject) => {
     execFile(command, args, { env, timeout: timeoutMs, killSignal: "SIGKILL", maxBuffer: 1 << 20 }, (error, stdout) => {
       if (error) {
         reject(
-          new BridgeError("ServerStartFailed", `version_command of ${server.name} failed: ${error.message}`, {
-            server: server.name,
-            version_command: server.version_command,
+          new BridgeError("ServerStartFailed", `version_command of ${serverName} failed: ${error.message}`, {
+            server: serverName,
+            version_command: versionCommand,
           }),
         );
         return;
@@ -42,11 +46,25 @@ export function runVersionCommand(server: ResolvedServer, env: Record<string, st
 }
 
 /** Throws `ServerVersionMismatch` with both versions unless `reported` satisfies the pin. */
-export function assertPinned(server: ResolvedServer, reported: string | null): void {
-  if (reported !== null && versionMatches(server.version, reported)) return;
+export function assertPinned(serverName: string, pin: string, reported: string | null): void {
+  if (reported !== null && versionMatches(pin, reported)) return;
   const message =
     reported === null
-      ? `${server.name} reports no version (no serverInfo.version and no version_command); pinned ${server.version}`
-      : `${server.name} reports version "${reported}", pinned ${server.version}`;
-  throw new BridgeError("ServerVersionMismatch", message, { server: server.name, pinned: server.version, reported });
+      ? `${serverName} reports no version (no serverInfo.version and no version_command); pinned ${pin}`
+      : `${serverName} reports version "${reported}", pinned ${pin}`;
+  throw new BridgeError("ServerVersionMismatch", message, { server: serverName, pinned: pin, reported });
+}
+
+/**
+ * Asks the tsserver that typescript-language-server runs for its version and throws
+ * `ServerVersionMismatch` unless it is the compiler's; returns it.
+ */
+export async function assertCompilerVersion(client: LspClient, compiler: CompilerReport, deadline: Deadline): Promise<string> {
+  const reported = await requestTsserverVersion(client, { deadline });
+  if (reported === compiler.version) return reported;
+  throw new BridgeError(
+    "ServerVersionMismatch",
+    `the tsserver that answers reports version ${JSON.stringify(reported)}, but the ${compiler.source} TypeScript at ${compiler.path} is ${compiler.version}`,
+    { server: compiler.name, pinned: compiler.version, reported, compiler_path: compiler.path },
+  );
 }

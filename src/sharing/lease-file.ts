@@ -39,13 +39,14 @@ export function readLease(path: string): LeaseRead {
 export function writeLease(path: string, lease: Lease): void {
   const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
   const fd = openSync(temp, "wx", 0o600);
+  // Whatever fails once the temp file exists (a full disk, the rename) removes it.
   try {
-    writeSync(fd, JSON.stringify(lease, null, 2) + "\n");
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
+    try {
+      writeSync(fd, JSON.stringify(lease, null, 2) + "\n");
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(temp, path);
   } catch (error) {
     unlinkSync(temp);

@@ -16,12 +16,13 @@ export const SessionStatusSchema = z.object({
   tree_processes: wholeNumber(0),
   pinned_version: z.string(),
   reported_version: z.string().nullable(),
+  compiler_source: z.enum(["workspace", "pinned"]).nullable(),
   uptime_ms: wholeNumber(0).nullable(),
   restarts: wholeNumber(0),
   open_documents: wholeNumber(0),
   max_open_documents: wholeNumber(0),
   requests_in_flight: wholeNumber(0),
-  rss_mb: z.number().nullable().describe("Resident MiB of the whole process tree; null when not running."),
+  rss_mb: z.number().nullable().describe("Resident MiB of the whole process tree; null: not running."),
   max_rss_mb: wholeNumber(1).nullable().describe("The tree's cap; null: none."),
   last_exit: z
     .object({
@@ -47,7 +48,12 @@ const LeftOutSchema = z.object({
 export function renderStatusLine(status: SessionStatus): string {
   const pid = status.pid === null ? "" : ` pid ${status.pid}`;
   const rss = status.rss_mb === null ? "" : ` rss ${status.rss_mb} MiB${status.max_rss_mb === null ? "" : ` of ${status.max_rss_mb}`}`;
-  return `${status.workspace}/${status.server}: ${status.state}${pid}${rss} (pinned ${status.pinned_version}, reported ${status.reported_version ?? "-"})${renderExit(status.last_exit)}`;
+  return `${status.workspace}/${status.server}: ${status.state}${pid}${rss} (pinned ${status.pinned_version}, reported ${status.reported_version ?? "-"}${renderCompiler(status)})${renderExit(status.last_exit)}`;
+}
+
+function renderCompiler(status: SessionStatus): string {
+  if (status.compiler_source === null) return "";
+  return status.compiler_source === "pinned" ? ", the pinned compiler" : ", the workspace's own compiler";
 }
 
 /** The last exit in words: code and signal, and why the bridge ended it when it did. */

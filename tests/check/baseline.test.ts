@@ -29,7 +29,7 @@ describe("check --baseline", () => {
     const added = await runCheckCli(["--config", config, "--baseline", baseline], { cwd: root });
     expect(added.code).toBe(1);
     expect(added.stdout).toBe(
-      "a.ts:5:14: error: Type 'number' is not assignable to type 'string'. [typescript 2322]\n" +
+      "a.ts:5:14: error: Type 'number' is not assignable to type 'string'. [ts 2322]\n" +
         "1 file checked: 2 errors, 0 warnings, 0 information, 0 hints; 1 in the baseline; 1 at or above error\n",
     );
   });

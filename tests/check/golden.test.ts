@@ -49,7 +49,7 @@ describe("check on the fixture workspace (TypeScript, Python, Maude)", () => {
     const valid = validate(log);
     expect(validate.errors ?? []).toEqual([]);
     expect(valid).toBe(true);
-    expect(log.runs.map((run: any) => `${run.tool.driver.name} ${run.tool.driver.version}`)).toEqual(["typescript 5.3.0", "pyright 1.1.414", "maude 0.1.0"]);
+    expect(log.runs.map((run: any) => `${run.tool.driver.name} ${run.tool.driver.version}`)).toEqual(["typescript 7.0.2", "pyright 1.1.414", "maude 0.1.0"]);
   });
 
   it("points SARIF results at 1-based regions of workspace-relative artifacts", () => {

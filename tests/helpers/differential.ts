@@ -68,15 +68,26 @@ export async function pyrightCliFindings(root: string, pyright = join(REPO, "nod
 }
 
 /**
+ * The `tsc` of each TypeScript lspmcp's tests hold answers to: 7.0.2 is the pinned compiler
+ * (the typescript profile answers with it when a workspace has none), 6.0.3 and 5.9.3 are what a
+ * workspace may bring.
+ */
+export const TSC = {
+  "7.0.2": join(REPO, "node_modules/typescript-7/bin/tsc"),
+  "6.0.3": join(REPO, "node_modules/typescript-6.0/bin/tsc"),
+  "5.9.3": join(REPO, "node_modules/typescript/bin/tsc"),
+} as const;
+
+/**
  * `tsc --noEmit -p .` run in `root`, parsed from its plain output (`file(line,col): error TSn:
  * message`, further message lines indented). tsc prints no end position, so `range.end` is the
- * start; compare with {@link startKey}.
+ * start; compare with {@link startKey}. By default the pinned compiler's tsc.
  */
-export async function tscFindings(root: string): Promise<Finding[]> {
+export async function tscFindings(root: string, tsc: string = TSC["7.0.2"]): Promise<Finding[]> {
   const stdout = await new Promise<string>((resolve, reject) =>
-    // Exit status 2 means "errors found".
-    execFile(join(REPO, "node_modules/.bin/tsc"), ["--noEmit", "-p", ".", "--pretty", "false"], { cwd: root, maxBuffer: 64 << 20 }, (error, out) =>
-      error && (error as { code?: unknown }).code !== 2 ? reject(error) : resolve(out),
+    // "Errors found" is exit status 2 for tsc 5 and 6, 1 for tsc 7.
+    execFile(tsc, ["--noEmit", "-p", ".", "--pretty", "false"], { cwd: root, maxBuffer: 64 << 20 }, (error, out) =>
+      error && ![1, 2].includes((error as { code?: unknown }).code as number) ? reject(error) : resolve(out),
     ),
   );
   const findings: Finding[] = [];

@@ -41,6 +41,17 @@ export async function markedGoneWithin(name: string, value: string, clock: GateC
   return { survivors: pidsWithEnv(name, value).map((pid) => `${pid}: ${proc(pid)?.cmdline ?? "?"}`), chargedMs };
 }
 
+/**
+ * Polls `check` until it holds, or until the clock charges more than `limitMs`: a wait for an
+ * event (an exit seen, a state reached) that a loaded machine does not cut short. Resolves
+ * whether it held.
+ */
+export async function holdsWithin(check: () => boolean | Promise<boolean>, clock: GateClock, limitMs: number, intervalMs = 25): Promise<boolean> {
+  let held = false;
+  await pollUntil(async () => (held = await check()) || clock.chargedMs() > limitMs, HARD_CAP_MS - clock.elapsedMs(), intervalMs);
+  return held || (await check());
+}
+
 /** The gate holds: nothing survived, within the limit as the clock charges it. */
 export function expectGoneWithin(outcome: GateOutcome<unknown>, limitMs: number): void {
   expect(outcome.survivors).toEqual([]);

@@ -10,3 +10,4 @@ export const DYING_BRIDGE = join(REPO, "tests/supervision/fixtures/bridge-that-d
 export const SWEEP_ONCE = join(REPO, "tests/supervision/fixtures/sweep-once.mjs");
 export const TSLS = join(REPO, "node_modules/.bin/typescript-language-server");
 export const PYRIGHT = join(REPO, "node_modules/.bin/pyright-langserver");
+export const BIOME_PROXY = join(REPO, "servers/biome/lsp-proxy");

@@ -12,26 +12,36 @@ import { REPO } from "../helpers/paths.js";
 import { requireBinary, requireBuild } from "../helpers/require-binary.js";
 
 const HEAP_GROWTH_LIMIT_KIB = 1400;
+// 7,000 calls in all take a minute or two on a quiet machine and several on a busy one; the run's
+// time is no claim here (the soak reports it), so the test waits well past vitest's 120 s default.
+const RUN_TIMEOUT_MS = 600_000;
 const ARGS = ["--heap", "--warmup", "500", "--calls", "3000", "--every", "100", "--last-calls", "1500", "--growth-mb", "8", "--last-growth-mb", "4"];
 
 describe("memory plateau", () => {
-  test("3,000 calls standalone, and through a shared server and its forwarder: no heap growth, RSS level", async () => {
-    requireBuild();
-    requireBinary(join(REPO, "node_modules/.bin/typescript-language-server"));
-    const { stdout } = await promisify(execFile)(process.execPath, [join(REPO, "bench/soak.mjs"), ...ARGS], { timeout: 240_000, maxBuffer: 16 * 1024 * 1024 });
-    const report = JSON.parse(stdout);
-    for (const target of ["standalone", "shared"]) {
-      const run = report[target];
-      for (const [name, verdict] of Object.entries<any>(run.plateau)) {
-        console.log(
-          `[figure] plateau ${name} growth_kib=${verdict.growth_kib} last_growth_kib=${verdict.last_growth_kib} heap_growth_after_gc_kib=${run.heap_growth_after_gc_kib[name]} cpu_ms=${run.cpu_ms[name]}`,
-        );
+  test(
+    "3,000 calls standalone, and through a shared server and its forwarder: no heap growth, RSS level",
+    async () => {
+      requireBuild();
+      requireBinary(join(REPO, "node_modules/.bin/typescript-language-server"));
+      const { stdout } = await promisify(execFile)(process.execPath, [join(REPO, "bench/soak.mjs"), ...ARGS], {
+        timeout: RUN_TIMEOUT_MS,
+        maxBuffer: 16 * 1024 * 1024,
+      });
+      const report = JSON.parse(stdout);
+      for (const target of ["standalone", "shared"]) {
+        const run = report[target];
+        for (const [name, verdict] of Object.entries<any>(run.plateau)) {
+          console.log(
+            `[figure] plateau ${name} growth_kib=${verdict.growth_kib} last_growth_kib=${verdict.last_growth_kib} heap_growth_after_gc_kib=${run.heap_growth_after_gc_kib[name]} cpu_ms=${run.cpu_ms[name]}`,
+          );
+        }
+        expect(run.failures, run.first_failures.join("\n")).toBe(0);
+        for (const [name, growth] of Object.entries<number>(run.heap_growth_after_gc_kib))
+          expect(growth, `${name}'s heap after GC`).toBeLessThan(HEAP_GROWTH_LIMIT_KIB);
+        for (const [name, verdict] of Object.entries<any>(run.plateau)) expect(verdict.ok, `${name}: ${JSON.stringify(verdict)}`).toBe(true);
       }
-      expect(run.failures, run.first_failures.join("\n")).toBe(0);
-      for (const [name, growth] of Object.entries<number>(run.heap_growth_after_gc_kib))
-        expect(growth, `${name}'s heap after GC`).toBeLessThan(HEAP_GROWTH_LIMIT_KIB);
-      for (const [name, verdict] of Object.entries<any>(run.plateau)) expect(verdict.ok, `${name}: ${JSON.stringify(verdict)}`).toBe(true);
-    }
-    expect(report.ok).toBe(true);
-  });
+      expect(report.ok).toBe(true);
+    },
+    RUN_TIMEOUT_MS + 60_000,
+  );
 });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Bridge, startBridge } from "../helpers/bridge.js";
 import { fakeWorkspace, SAMPLE_TEXT } from "../helpers/fake-config.js";
 import { pollUntil } from "../helpers/poll.js";
-import { memoryOf } from "../helpers/proc.js";
+import { GateClock, memoryOf } from "../helpers/proc.js";
 
 const FAULTS = ["garbage", "bad-length", "huge", "unknown-id", "never-answer", "exit", "log-flood", "apply-edit"] as const;
 // Generous enough for a 100 MB answer to stream past the guard on a busy machine (about 2.7 s here).
@@ -71,11 +71,10 @@ describe("server faults give typed errors and the other session keeps answering"
   }
 
   test("garbage bytes between messages: ServerCrashed at once, the session is dead", async () => {
-    const started = Date.now();
+    // ServerCrashed, not Timeout: the call ended before its deadline.
     const error = errorOf(await hover("garbage"));
     expect(error.code).toBe("ServerCrashed");
     expect(error.details).toMatchObject({ method: "textDocument/hover", reason: expect.stringMatching(/not LSP framing/) });
-    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS);
     await deadThenRestarted("garbage", /not LSP framing/);
     await afterFault("garbage");
   });
@@ -116,28 +115,30 @@ describe("server faults give typed errors and the other session keeps answering"
   });
 
   test("a server that never answers: Timeout, and the request is cancelled with $/cancelRequest", async () => {
-    const started = Date.now();
+    // The Timeout comes at the deadline, net of the time a loaded machine kept the bridge from a CPU.
+    const clock = new GateClock([bridge.pid]);
     const error = errorOf(await hover("never-answer"));
-    const elapsed = Date.now() - started;
     expect(error.code).toBe("Timeout");
     expect(error.details).toMatchObject({ timeout_ms: TIMEOUT_MS, waiting_for: "textDocument/hover" });
-    expect(elapsed).toBeLessThan(TIMEOUT_MS + 1500);
+    expect(clock.chargedMs()).toBeLessThan(TIMEOUT_MS + 1500);
     const received = () =>
       readFileSync(recordFile, "utf8")
         .trim()
         .split("\n")
         .map((line) => JSON.parse(line));
     const hoverId = received().find((message) => message.method === "textDocument/hover").id;
-    expect(await pollUntil(() => received().some((m) => m.method === "$/cancelRequest" && m.params?.id === hoverId), 2000)).toBe(true);
+    const cancelled = () => received().some((m) => m.method === "$/cancelRequest" && m.params?.id === hoverId);
+    const sinceAnswer = new GateClock([bridge.pid, (await statusOf("never-answer")).pid]);
+    await pollUntil(() => cancelled() || sinceAnswer.chargedMs() > 2000, 30_000);
+    expect(cancelled()).toBe(true);
     expect((await statusOf("never-answer")).state).toBe("ready");
     await afterFault("never-answer");
   });
 
   test("a server that exits mid-request: ServerCrashed, then SessionDead until session_restart", async () => {
-    const started = Date.now();
+    // ServerCrashed, not Timeout: the call ended before its deadline.
     const error = errorOf(await hover("exit"));
     expect(error.code).toBe("ServerCrashed");
-    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS);
     const dead = errorOf(await bridge.call("document_symbols", { path: "a.exit" }));
     expect(dead.code).toBe("SessionDead");
     expect(dead.details).toMatchObject({ exit_code: 5 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Bridge, startBridge, writeConfig } from "../helpers/bridge.js";
+import { GateClock, holdsWithin } from "../helpers/gate-clock.js";
 import { isAlive, waitForExit } from "../helpers/proc.js";
 import { copyFixtureWorkspace } from "../helpers/workspace.js";
 
@@ -49,10 +50,10 @@ describe("session lifecycle", () => {
     const before = await status();
     process.kill(before.pid, "SIGKILL");
     expect(await waitForExit(before.pid)).toBe(true);
-    // The bridge learns of the exit from the supervisor; wait for that event, bounded.
-    const until = Date.now() + 5000;
+    // The bridge learns of the exit from the supervisor; wait for that event, bounded (net of the
+    // time a loaded machine kept the bridge from a CPU).
     let dead = await status();
-    while (dead.state !== "dead" && Date.now() < until) dead = await status();
+    await holdsWithin(async () => (dead = await status()).state === "dead", new GateClock([bridge.pid]), 5000);
     expect(dead).toMatchObject({ state: "dead", last_exit: { code: null, signal: "SIGKILL" } });
 
     const error = await bridge.fail("document_symbols", { path: "src/matrix.c" });

@@ -65,9 +65,10 @@ describe("definition and references", () => {
     }
   });
 
-  test("references without the declaration leave the declaration out", async () => {
+  test("references without the declaration leave the declarations out: the function's, and the imports that declare its name", async () => {
     const result = await bridge.ok("references", { ...at("ts/geometry.ts", "totalArea"), include_declaration: false });
-    expect(lines(result)).toEqual(totalAreaUses().slice(1));
+    // TypeScript 7 counts an import specifier as a declaration of the name it imports.
+    expect(lines(result)).toEqual([totalAreaUses()[2], totalAreaUses()[4]]);
     const summaryCall = result.items.find((item: any) => item.text?.includes("🟢"));
     expect(summaryCall.range).toEqual(span("ts/summary.ts", "totalArea", "🟢"));
   });
@@ -89,12 +90,13 @@ describe("definition and references", () => {
       expect(result.items.length).toBeGreaterThan(0);
       for (const item of result.items) {
         expect(item).toMatchObject({ in_workspace: false, text: null });
-        expect(item.path).toMatch(/^\/.*\/typescript\/lib\/lib\.[\w.]+\.d\.ts$/);
+        // The library files of the compiler that answers (TypeScript 7: its native package's).
+        expect(item.path).toMatch(/^\/.*\/typescript[\w-]*\/lib\/lib\.[\w.]+\.d\.ts$/);
       }
     }
   });
 
-  test("declaration is NotSupported: typescript-language-server has no declarationProvider", async () => {
+  test("declaration is NotSupported: TypeScript 7's server has no declarationProvider", async () => {
     const error = await bridge.fail("declaration", at("ts/report.ts", "totalArea", "return "));
     expect(error).toMatchObject({ code: "NotSupported", details: { capability: "declarationProvider" } });
   });
@@ -139,11 +141,8 @@ function keysOf(value: unknown, out = new Set<string>()): Set<string> {
 }
 
 describe("code actions, listed only", () => {
-  test("an unused import and a misspelled name list the server's quick fix with an edit, and no payload", async () => {
-    for (const [point, title] of [
-      [at("ts/broken.ts", "Circle"), "Remove import from './geometry.js'"],
-      [at("ts/broken.ts", "totalAre"), "Add missing function declaration 'totalAre'"],
-    ] as const) {
+  test("a name used without its import lists the server's quick fix with an edit, and no payload", async () => {
+    for (const [point, title] of [[at("ts/broken.ts", "Square"), 'Update import from "./geometry.js"']] as const) {
       const result = await bridge.call("code_actions", { ...point, kinds: ["quickfix"] });
       const listed = result.structuredContent as any;
       const fix = listed.items.find((item: any) => item.title === title);
@@ -157,8 +156,8 @@ describe("code actions, listed only", () => {
   });
 
   test("a range takes the diagnostics that overlap it; a point and a range together are refused", async () => {
-    const result = await bridge.ok("code_actions", { path: "ts/broken.ts", range: span("ts/broken.ts", "import { Circle }") });
-    expect(result.items.some((item: any) => item.fixes.some((fix: any) => fix.code === "6133"))).toBe(true);
+    const result = await bridge.ok("code_actions", { path: "ts/broken.ts", range: span("ts/broken.ts", "new Square(1)") });
+    expect(result.items.some((item: any) => item.fixes.some((fix: any) => fix.code === "2304"))).toBe(true);
     const error = await bridge.fail("code_actions", { ...at("ts/broken.ts", "Circle"), range: span("ts/broken.ts", "Circle") });
     expect(error.code).toBe("InvalidArguments");
   });

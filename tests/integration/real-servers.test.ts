@@ -27,7 +27,7 @@ describe("diagnostics from real, pinned servers", () => {
         range: { start: at, end: { line: at.line, column: at.column + "broken".length } },
         severity: "error",
         code: "2322",
-        source: "typescript",
+        source: "ts",
         message: "Type 'string' is not assignable to type 'number'.",
         channels: ["pull"],
       },

@@ -27,7 +27,7 @@ describe("typescript-language-server and Biome on one .ts file", () => {
       range: { start, end: { line: start.line, column: start.column + "cafe".length } },
       severity: "error",
       code: "2322",
-      source: "typescript",
+      source: "ts",
       message: "Type 'string' is not assignable to type 'number'.",
       channels: ["pull"],
     };

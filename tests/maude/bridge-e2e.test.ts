@@ -1,21 +1,20 @@
 /**
  * End to end through lspmcp over MCP: the bridge (`dist/lspmcp/main.js serve`) starts the Maude
  * server from `profile = "maude"` alone, and its `diagnostics` and `document_symbols` tools answer
- * on the fixtures. Diagnostics are compared with maude run directly, as (line, message) pairs.
+ * on the fixtures. Diagnostics are compared with maude run directly (the tests' own run and reading,
+ * helpers/maude-oracle.ts), as (line, message) pairs.
  */
-import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { MAUDE_FLAGS } from "../../servers/maude/src/run-maude.js";
-import { parseMaudeStderr } from "../../servers/maude/src/stderr-parser.js";
 import { BRIDGE_MAIN as BRIDGE } from "../helpers/paths.js";
 import { waitUntilGone } from "../helpers/proc.js";
 import { requireBuild } from "../helpers/require-binary.js";
+import { maudeWarnings } from "./helpers/maude-oracle.js";
 import { FIXTURES, fixtureText, MARKER, requireMaude } from "./helpers/server-process.js";
 
 const marker = randomUUID();
@@ -69,10 +68,8 @@ async function call(name: string, args: Record<string, unknown>): Promise<{ item
 
 /** (line, message) pairs for `file` from maude run directly, in canonical (line) order. */
 function direct(file: string): Array<[number, string]> {
-  const abs = resolve(FIXTURES, file);
-  const r = spawnSync("/usr/bin/maude", [...MAUDE_FLAGS, abs], { cwd: dirname(abs), stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
-  return parseMaudeStderr(r.stderr)
-    .warnings.filter((w) => w.file === basename(file) || w.file === null)
+  return maudeWarnings(resolve(FIXTURES, file))
+    .filter((w) => w.file === basename(file) || w.file === null)
     .map((w): [number, string] => [w.line, w.message])
     .sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
 }

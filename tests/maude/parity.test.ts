@@ -1,23 +1,15 @@
 /**
  * Parity: for every fixture, the server's diagnostics (line, message) are exactly what running
- * maude directly on the file and parsing its stderr gives, byte for byte on the message text.
+ * maude directly on the file and reading its stderr gives, byte for byte on the message text.
+ * "Directly" is the tests' own run and reading (helpers/maude-oracle.ts), not the server's.
  */
-import { spawnSync } from "node:child_process";
-import { basename, dirname, resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MAUDE_FLAGS } from "../../servers/maude/src/run-maude.js";
-import { parseMaudeStderr } from "../../servers/maude/src/stderr-parser.js";
+import { CONTRACT_FLAGS, maudeWarnings, type OracleWarning } from "./helpers/maude-oracle.js";
 import { FIXTURES, fixtureUri, requireMaude, ServerProcess } from "./helpers/server-process.js";
 
-const CONTRACT_FLAGS = ["-no-banner", "-no-advise", "-no-ansi-color", "-no-tecla", "-batch"];
-
-/** Runs maude the way CONTRACT §7 says, straight from the test, and parses its stderr. */
-function direct(file: string): ReturnType<typeof parseMaudeStderr> {
-  const abs = resolve(FIXTURES, file);
-  const r = spawnSync("/usr/bin/maude", [...MAUDE_FLAGS, abs], { cwd: dirname(abs), stdio: ["ignore", "ignore", "pipe"], encoding: "utf8", timeout: 30_000 });
-  if (r.status !== 0) throw new Error(`maude exited with ${String(r.status)} on ${file}`);
-  return parseMaudeStderr(r.stderr);
-}
+const direct = (file: string): OracleWarning[] => maudeWarnings(resolve(FIXTURES, file));
 
 let server: ServerProcess;
 beforeAll(async () => {
@@ -38,7 +30,7 @@ describe("parity with maude run directly", () => {
     "%s",
     async (file) => {
       const expected = direct(file)
-        .warnings.filter((w) => w.file === basename(file) || w.file === null)
+        .filter((w) => w.file === basename(file) || w.file === null)
         .map((w) => [w.line, w.message]);
       const uri = fixtureUri(file);
       await server.open(file);
@@ -51,7 +43,7 @@ describe("parity with maude run directly", () => {
 
   test("the neighbour's warnings, as attributed by a check of the file that loads it", () => {
     const expected = direct("loads-neighbour.maude")
-      .warnings.filter((w) => w.file === "neighbour.maude")
+      .filter((w) => w.file === "neighbour.maude")
       .map((w) => [w.line, w.message]);
     expect(expected.length).toBeGreaterThan(0);
     const first = server.publicationsFor(fixtureUri("lib/neighbour.maude"))[0];
@@ -59,7 +51,7 @@ describe("parity with maude run directly", () => {
   });
 
   test("binary.maude: maude itself only produces per-byte noise, the server one maude/binary error", async () => {
-    const noise = direct("binary.maude").warnings;
+    const noise = direct("binary.maude");
     expect(noise.length).toBeGreaterThan(3);
     expect(noise.every((w) => w.file === null)).toBe(true); // maude even loses the file name
     const uri = await server.open("binary.maude");

@@ -35,7 +35,7 @@ describe("lspmcp check --since", () => {
     expect(unchanged.code).toBe(0);
     const head = execFileSync("git", ["rev-parse", "HEAD"], { cwd: repo.root, encoding: "utf8" }).trim();
     expect(unchanged.stdout).toBe(
-      "a.ts:1:14: error: Type 'string' is not assignable to type 'number'. [typescript 2322] (unchanged)\n" +
+      "a.ts:1:14: error: Type 'string' is not assignable to type 'number'. [ts 2322] (unchanged)\n" +
         `2 files checked: 1 error, 0 warnings, 0 information, 0 hints; since HEAD (${head.slice(0, 12)}): 0 introduced, 1 unchanged, 0 resolved; 0 at or above error\n`,
     );
 

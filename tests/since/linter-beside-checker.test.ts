@@ -34,7 +34,7 @@ describe("since with typescript and Biome on the same files, and no free slots f
       const answer = await bridge.ok("diagnostics", { path: ".", since: "HEAD", min_severity: "error" });
       expect(answer.items.map((item: any) => `${item.source} ${item.code} ${item.range.start.line}`)).toEqual([
         "biome lint/suspicious/noDebugger 7",
-        "typescript 2322 8",
+        "ts 2322 8",
       ]);
       expect(answer).toMatchObject({ introduced: 2, unchanged: 2, resolved: 0 });
       // Answered from the kept snapshot, with the working tree's sessions still running.

@@ -159,13 +159,13 @@ describe.each([
     const first = await diagnostics(bridge, { since: "HEAD" });
     expect(repo.footprint()).toBe(edited);
     expect(first.answer.since).toEqual({ revision: "HEAD", commit: repo.git("rev-parse", "HEAD").trim() });
-    expect(keys(first.answer.items)).toEqual(["new.ts:1 typescript 2322", "new.ts:3 biome lint/suspicious/noDebugger", "use.ts:3 typescript 2345"]);
+    expect(keys(first.answer.items)).toEqual(["new.ts:1 ts 2322", "new.ts:3 biome lint/suspicious/noDebugger", "use.ts:3 ts 2345"]);
     expect([first.answer.introduced, first.answer.resolved, first.answer.unchanged]).toEqual([3, 2, 1]);
     expect(first.progress).toEqual(new Set([headTargets! + nowTargets!]));
 
     // Resolved findings are shown where they were at the revision: in a file that is gone now.
     const resolved = await diagnostics(bridge, { since: "HEAD", show: "resolved" });
-    expect(keys(resolved.answer.items)).toEqual(["gone.ts:1 typescript 2322", "gone.ts:3 biome lint/suspicious/noDebugger"]);
+    expect(keys(resolved.answer.items)).toEqual(["gone.ts:1 ts 2322", "gone.ts:3 biome lint/suspicious/noDebugger"]);
 
     // Another edit (the old error moves down a line: still unchanged): the snapshot's answers are cached.
     repo.write("old.ts", `// counted\n${FILES["old.ts"]}`);

@@ -177,13 +177,23 @@ describe("diagnostics since HEAD, against tsc on both trees (ajv in a monorepo p
 
   test("a repeated call after an edit answers from the cached snapshot: progress counts only the working tree", async () => {
     const files = (await since(bridge)).files;
-    const progress: number[] = [];
-    const result = await bridge.client.callTool({ name: "diagnostics", arguments: { path: ".", since: "HEAD", limit: 1 } }, undefined, {
-      timeout: 600_000,
-      onprogress: (p) => progress.push(p.total ?? -1),
-    });
-    expect(result.isError).toBeFalsy();
-    expect(new Set(progress)).toEqual(new Set([files]));
+    // The edit: a new file with an error, which the working tree's answer must show.
+    repo.write("lib/extra.ts", 'export const count: number = "three"\n');
+    try {
+      const progress: number[] = [];
+      const result = await bridge.client.callTool({ name: "diagnostics", arguments: { path: ".", since: "HEAD", limit: 1 } }, undefined, {
+        timeout: 600_000,
+        onprogress: (p) => progress.push(p.total ?? -1),
+      });
+      expect(result.isError).toBeFalsy();
+      const answer = result.structuredContent as unknown as SinceAnswer;
+      expect(answer).toMatchObject({ files: files + 1, introduced: 1 });
+      expect(answer.items.map((item) => `${item.path}:${item.range.start.line} ${item.code}`)).toEqual(["lib/extra.ts:1 2322"]);
+      // Only the working tree was diagnosed; the revision's answers came from the snapshot's cache.
+      expect(new Set(progress)).toEqual(new Set([files + 1]));
+    } finally {
+      rmSync(join(repo.root, "lib/extra.ts"));
+    }
   }, 600_000);
 });
 

@@ -1,9 +1,10 @@
 // The tree gates once against real servers: typescript-language-server with its tsserver
-// children (started once a file is open) and pyright-langserver. Decoys: the fake daemon's command
-// line and a stand-alone tsserver started by the test, neither of which may be touched. The 5 s
-// run from the event, without the time a loaded machine kept the processes from a CPU
-// (tests/helpers/gate-clock.ts); the double-kill gate runs as a uid of its own, so that its sweep,
-// and no other bridge's, is the one that reaps.
+// children (started once a file is open), pyright-langserver, and Biome for the gates about
+// children that outlive their server. Decoys: the fake daemon's command line and a stand-alone
+// tsserver started by the test, neither of which may be touched. The 5 s run from the event,
+// without the time a loaded machine kept the processes from a CPU (tests/helpers/gate-clock.ts);
+// the double-kill gate runs as a uid of its own, so that its sweep, and no other bridge's, is the
+// one that reaps.
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,7 +19,7 @@ import { expectGoneWithin, GateClock, goneWithin } from "../helpers/gate-clock.j
 import { REPO } from "../helpers/paths.js";
 import { pollUntil } from "../helpers/poll.js";
 import { alive, killLeftovers, proc, type Proc, treeByEnv, waitAllGone } from "../helpers/proc.js";
-import { pyrightCase, typescriptCase, type RealServerCase } from "./helpers/real-servers.js";
+import { biomeCase, pyrightCase, typescriptCase, type RealServerCase } from "./helpers/real-servers.js";
 
 const LIMIT_MS = 5000;
 const MARK_VAR = "LSPMCP_TEST_MARK";
@@ -80,17 +81,6 @@ describe.each(cases)("tree gates: real %s", (_name, makeCase) => {
     expectDecoysAlive();
   });
 
-  test("server crash (SIGKILL of the server) reaps its children", async () => {
-    const { server, connection, tree } = await startInProcess(makeCase(), crypto.randomUUID());
-    const clock = new GateClock([server.supervisorPid]);
-    process.kill(server.serverPid, "SIGKILL");
-    expect((await server.exited).signal).toBe("SIGKILL");
-    expectGoneWithin(await goneWithin(tree, clock, LIMIT_MS), LIMIT_MS);
-    await server.stop();
-    connection.dispose();
-    expectDecoysAlive();
-  });
-
   test("bridge SIGKILL: the supervisor reaps the tree", async () => {
     const c = makeCase();
     const mark = crypto.randomUUID();
@@ -110,9 +100,28 @@ describe.each(cases)("tree gates: real %s", (_name, makeCase) => {
     expectGoneWithin(await goneWithin(tree, clock, LIMIT_MS), LIMIT_MS);
     expectDecoysAlive();
   });
+});
+
+// The gates about what a server started: only children that outlive their server can fail them.
+// pyright's tree is the server alone, and tsserver follows typescript-language-server out on its
+// own; Biome's daemon (and its proxy, while the bridge's pipe is open) stays when the wrapper
+// script that started them is killed outright. Each gate first shows there is something to reap.
+describe("tree gates over a server's children: real Biome", () => {
+  test("server crash (SIGKILL of the server) reaps its children", async () => {
+    const { server, connection, tree } = await startInProcess(biomeCase(), crypto.randomUUID());
+    leftovers = tree;
+    expect(tree.filter((p) => p.pid !== server.serverPid).length).toBeGreaterThan(0);
+    const clock = new GateClock([server.supervisorPid]);
+    process.kill(server.serverPid, "SIGKILL");
+    expect((await server.exited).signal).toBe("SIGKILL");
+    expectGoneWithin(await goneWithin(tree, clock, LIMIT_MS), LIMIT_MS);
+    await server.stop();
+    connection.dispose();
+    expectDecoysAlive();
+  });
 
   test("bridge and supervisor killed together: sweepOrphans reaps what is left", async () => {
-    const c = makeCase();
+    const c = biomeCase();
     const user = sweepUser(3);
     giveTo(fileURLToPath(c.rootUri), user);
     const mark = crypto.randomUUID();
@@ -121,19 +130,20 @@ describe.each(cases)("tree gates: real %s", (_name, makeCase) => {
       user,
     );
     const tree = treeByEnv(MARK_VAR, mark, [bridge.serverPid]);
+    leftovers = tree;
     const supervisor = proc(bridge.supervisorPid)!;
     const bridgeProc = proc(bridge.pid)!;
     process.kill(bridge.pid, "SIGSTOP");
     process.kill(bridge.supervisorPid, "SIGKILL");
     bridge.child.kill("SIGKILL");
     expect(await waitAllGone([supervisor, bridgeProc], LIMIT_MS)).toEqual([]);
-    // The server dies with its supervisor (pdeathsig); what it started may outlive it.
+    // The server dies with its supervisor (pdeathsig); what it started outlives it. Frozen, it
+    // stays left (the proxy could follow the bridge's pipe out meanwhile), as the leftovers the
+    // sweep exists for do.
     expect(await pollUntil(() => !tree.some((p) => p.pid === bridge.serverPid && alive(p)), LIMIT_MS)).toBe(true);
-    // What is left could still end on its own (tsserver follows its parent within seconds); frozen,
-    // it stays left, as the leftovers the sweep exists for do.
     for (const p of tree.filter(alive)) process.kill(p.pid, "SIGSTOP");
     const orphans = tree.filter(alive);
-    leftovers = orphans;
+    expect(orphans.length).toBeGreaterThan(0);
     const clock = new GateClock();
     const sweep = await sweepAs(user, (pid) => clock.add(pid));
     expectGoneWithin(await goneWithin(tree, clock, LIMIT_MS), LIMIT_MS);

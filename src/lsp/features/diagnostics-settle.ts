@@ -5,6 +5,7 @@ import type { LspClient, RequestOptions } from "../lsp-client.js";
 import type { ServerEvent } from "../server-events.js";
 import { decideSettle, startSettle, stepSettle, type PullReport, type SettleEvent, type SettleState } from "../settle-rule.js";
 import { requestTsserverDiagnostics, supportsTsserverDiagnostics } from "./tsserver-diagnostics.js";
+import { requestPullDiagnostics } from "./pull-diagnostics.js";
 
 /** Diagnostics of one document version, per channel; null where the channel did not answer. */
 export interface SettledDiagnostics {
@@ -15,8 +16,8 @@ export interface SettledDiagnostics {
 /**
  * Waits until the server has settled for `document`'s version and returns what it said.
  *
- * typescript-language-server is pulled through tsserver (see `tsserver-diagnostics.ts`); every
- * other server is settled by the rule of `settle-rule.ts`, fed with the live events of the
+ * typescript-language-server is pulled through tsserver (see `tsserver-diagnostics.ts`), a server
+ * whose pulls are complete on their own (TypeScript 7's) is pulled once; every other server is settled by the rule of `settle-rule.ts`, fed with the live events of the
  * connection. The deadline and the caller's signal turn "not settled" into `Timeout`, a closed
  * connection into `ServerCrashed`, never into an empty (clean) answer. However the wait ends, it
  * leaves nothing behind: no listener on the client or the signal, no timer, no pull in flight.
@@ -25,6 +26,7 @@ export async function settleDiagnostics(client: LspClient, document: OpenDocumen
   if (supportsTsserverDiagnostics(client)) {
     return { pull: await requestTsserverDiagnostics(client, document.uri, options), push: null };
   }
+  if (client.completePulls) return { pull: await requestPullDiagnostics(client, document.uri, options), push: null };
   return waitForSettle(client, document, options);
 }
 

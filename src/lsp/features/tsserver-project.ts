@@ -22,6 +22,12 @@ export async function requestTsserverProject(client: LspClient, file: string, op
   return { configFileName: body?.configFileName ?? "", fileNames: body?.fileNames ?? [] };
 }
 
+/** The version of the tsserver typescript-language-server runs (tsserver's `status`), or null when it does not say. */
+export async function requestTsserverVersion(client: LspClient, options: RequestOptions): Promise<string | null> {
+  const body = await tsserver<{ version?: string }>(client, "status", {}, options);
+  return typeof body?.version === "string" ? body.version : null;
+}
+
 /** Whether tsserver names a configured project (a tsconfig.json or jsconfig.json), not an inferred one. */
 export function isConfiguredProject(project: TsserverProject): boolean {
   return /[\\/](tsconfig|jsconfig)[^\\/]*\.json$/.test(project.configFileName);

@@ -1,10 +1,13 @@
 import { pathToFileURL } from "node:url";
 import { FileChangeType, type FileEvent } from "vscode-languageserver-protocol";
-import { requestTsserverImporters, requestTsserverFileShape } from "../../lsp/features/tsserver-project.js";
 import type { LspClient, RequestOptions } from "../../lsp/lsp-client.js";
 import { readSourceFile } from "../read-source-file.js";
 import type { DiskChange } from "./disk-view.js";
 import type { ProjectState } from "./project-state.js";
+import { projectQueries, type ProjectQueries } from "./project-queries.js";
+
+/** How many files' importers one change may ask for before every kept answer is dropped instead. */
+const MAX_IMPORTER_QUESTIONS = 32;
 
 /** Source files whose change reaches only their importers when they are modules; any other change can reach every file. */
 const SOURCE_FILE = /\.(?:[cm]?tsx?|[cm]?jsx?)$/;
@@ -13,9 +16,11 @@ const SOURCE_FILE = /\.(?:[cm]?tsx?|[cm]?jsx?)$/;
  * Tells the server what changed on disk and drops the cached answers a change can reach.
  *
  * A change of a source file that is a module reaches the file itself; when what other files see
- * of it (its declaration shape, `requestTsserverFileShape`, asked of the server's program before
- * it hears of the change and after) changed too, it also reaches every file that imports it,
- * transitively (importers asked before the change, for imports it dropped, and after). That is
+ * of it (its declaration shape, `ProjectQueries`, asked of the server's program before it hears
+ * of the change and after) changed too, it also reaches every file that imports it, transitively
+ * (importers asked before the change, for imports it dropped, and after): a superset of the
+ * compiler's own rule, which goes past the direct importers only through files whose own
+ * declarations changed. That is
  * the compiler's own rule for what a change must re-check. Anything else — a created or deleted
  * file (module resolution may change), a config or JSON file, a file whose shape cannot be told
  * (a script, a global augmentation, overloads...), a file whose document was synced since the
@@ -24,14 +29,22 @@ const SOURCE_FILE = /\.(?:[cm]?tsx?|[cm]?jsx?)$/;
  */
 export async function applyDiskChanges(client: LspClient, state: ProjectState, changes: readonly DiskChange[], options: RequestOptions): Promise<void> {
   if (changes.length === 0) return;
-  const before = state.answers.size === 0 ? null : await lookBefore(client, state, changes, options);
+  const queries = projectQueries(client, state, options);
+  const before = state.answers.size === 0 ? null : await lookBefore(client, state, queries, changes);
   state.generation++;
   await client.notifyWatchedFiles(changes.map(toFileEvent));
   // A server does not watch what it holds open: an open document follows the disk by a sync.
   for (const change of changes) await resyncOpenDocument(client, change);
-  if (state.answers.size === 0) return;
-  const reached = before === null ? null : await reachAfter(client, before, options);
-  if (reached === null) return state.answers.clear();
+  if (state.answers.size === 0) {
+    for (const change of changes) state.summaries.delete(change.path);
+    return;
+  }
+  const reached = before === null ? null : await reachAfter(queries, before);
+  if (reached === null) {
+    state.answers.clear();
+    state.summaries.clear();
+    return;
+  }
   for (const path of reached) state.answers.delete(path);
 }
 
@@ -44,17 +57,17 @@ interface Before {
 async function lookBefore(
   client: LspClient,
   state: ProjectState,
+  queries: ProjectQueries,
   changes: readonly DiskChange[],
-  options: RequestOptions,
 ): Promise<Map<string, Before> | null> {
   const before = new Map<string, Before>();
   for (const change of changes) {
     if (change.kind !== "changed" || !SOURCE_FILE.test(change.path)) return null;
     if (client.documents.lastSentFor(pathToFileURL(change.path).href) > state.sentAtLook) return null;
     try {
-      const shape = await requestTsserverFileShape(client, change.path, options);
+      const shape = await queries.shapeBefore(change.path);
       if (shape === null) return null;
-      before.set(change.path, { shape, importers: await requestTsserverImporters(client, change.path, options) });
+      before.set(change.path, { shape, importers: await queries.importers(change.path) });
     } catch {
       // No project holds it any more, or the server could not say: nothing is known to be unreached.
       return null;
@@ -64,20 +77,26 @@ async function lookBefore(
 }
 
 /** The files the changes reach in the server's program after them, or null for "every file". */
-async function reachAfter(client: LspClient, before: ReadonlyMap<string, Before>, options: RequestOptions): Promise<Set<string> | null> {
+async function reachAfter(queries: ProjectQueries, before: ReadonlyMap<string, Before>): Promise<Set<string> | null> {
   try {
     const reached = new Set<string>();
     const queue: string[] = [];
     for (const [path, { shape, importers }] of before) {
       reached.add(path);
-      const after = await requestTsserverFileShape(client, path, options);
+      const after = await queries.shapeAfter(path);
       if (after === null) return null;
       if (after !== shape) queue.push(path, ...importers);
     }
+    const asked = new Set<string>();
     while (queue.length > 0) {
       const path = queue.pop()!;
       reached.add(path);
-      for (const importer of await requestTsserverImporters(client, path, options)) if (!reached.has(importer)) queue.push(importer);
+      if (asked.has(path)) continue;
+      asked.add(path);
+      // Each question costs the server a look through the whole program: past a bound, asking
+      // every file again costs less than finding out which ones to ask.
+      if (asked.size > MAX_IMPORTER_QUESTIONS) return null;
+      for (const importer of await queries.importers(path)) if (!asked.has(importer)) queue.push(importer);
     }
     return reached;
   } catch {

@@ -1,4 +1,5 @@
-import { readdirSync, statSync, type Dirent } from "node:fs";
+import { createHash } from "node:crypto";
+import { readFileSync, readdirSync, statSync, type Dirent } from "node:fs";
 import { dirname, join } from "node:path";
 
 /**
@@ -17,14 +18,18 @@ export interface DiskChange {
 
 interface Record {
   readonly stamp: string;
-  /** Its mtime was within {@link RACY_MS} of the look: the next look reports it changed regardless. */
-  readonly racy: boolean;
+  /**
+   * Its mtime was within {@link RACY_MS} of the look: the digest of its content then, which the
+   * next look compares (the stat cannot show a second write in the same clock tick); else null.
+   */
+  readonly racyDigest: string | null;
 }
 
 /**
  * What a server has been told of the files on disk, by their stat: size, mtime, ctime and inode.
  * A file whose stat differs from the record has changed; so has a racy one (written so recently
- * that a second write in the same clock tick would not show). Before the first look, the server
+ * that a second write in the same clock tick would not show) whose content differs from what it
+ * was at the last look — compared by content, so a fresh clone is not re-reported whole. Before the first look, the server
  * read every file itself after `serverStartMs`: a file not written since then (by more than the
  * racy margin) is what it read; any other is reported `created`, which a server takes for a
  * change of a file it knows and an addition otherwise.
@@ -132,12 +137,24 @@ export class DiskView {
       return { path, kind: "deleted" };
     }
     const racy = stats.mtimeMs >= nowMs - RACY_MS;
-    this.records.set(path, { stamp: stats.stamp, racy });
+    // A digest is read only when one will be compared: a racy file now, or a racy one before.
+    const digest = racy || before?.racyDigest ? digestOf(path) : null;
+    this.records.set(path, { stamp: stats.stamp, racyDigest: racy ? digest : null });
     if (!before) {
       if (!this.looked) return stats.mtimeMs >= this.serverStartMs - RACY_MS ? { path, kind: "created" } : null;
       return { path, kind: "created" };
     }
-    return before.stamp !== stats.stamp || before.racy ? { path, kind: "changed" } : null;
+    if (before.stamp !== stats.stamp) return { path, kind: "changed" };
+    return before.racyDigest !== null && (digest === null || digest !== before.racyDigest) ? { path, kind: "changed" } : null;
+  }
+}
+
+/** The content's digest, or null when it cannot be read (then it counts as changed). */
+function digestOf(path: string): string | null {
+  try {
+    return createHash("sha1").update(readFileSync(path)).digest("base64");
+  } catch {
+    return null;
   }
 }
 

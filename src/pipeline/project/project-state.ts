@@ -1,6 +1,8 @@
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import type { LspClient } from "../../lsp/lsp-client.js";
 import { DiskView } from "./disk-view.js";
+import type { ModuleSummary } from "./module-summary.js";
+import type { BridgeDiagnostic } from "../../contract/diagnostic-order.js";
 
 /** The files a TypeScript program can depend on: sources, declarations, JSON (modules, tsconfig, package.json). */
 export const PROGRAM_FILE = /\.(?:[cm]?tsx?|[cm]?jsx?|json)$/;
@@ -20,6 +22,13 @@ export class ProjectState {
   readonly disk: DiskView;
   readonly answers = new Map<string, CachedAnswer>();
   /**
+   * Each kept answer as last given, converted, with the text it was converted on: given again
+   * while the disk look finds its file unchanged and its answer is still the kept one.
+   */
+  readonly rendered = new Map<string, { readonly answer: CachedAnswer; readonly text: string; readonly diagnostics: BridgeDiagnostic[] }>();
+  /** What each answered file exports, read from the text its answer was made on (see `project-queries.ts`). */
+  readonly summaries = new Map<string, ModuleSummary>();
+  /**
    * The client's document notification count when the answers were last brought up to date: a
    * document synced or closed after it may have changed the server's program on its own.
    */
@@ -30,7 +39,9 @@ export class ProjectState {
   generation = 0;
 
   constructor(client: LspClient) {
-    this.disk = new DiskView(client.connectedAtMs, (path) => PROGRAM_FILE.test(path));
+    // A server with complete pulls reads its project at its first question, which comes after the
+    // bridge's first look: it has read nothing that look could have to report.
+    this.disk = new DiskView(client.completePulls ? Number.POSITIVE_INFINITY : client.connectedAtMs, (path) => PROGRAM_FILE.test(path));
   }
 }
 

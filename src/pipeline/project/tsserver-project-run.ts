@@ -1,22 +1,19 @@
 import { pathToFileURL } from "node:url";
 import type { ResolvedConfig } from "../../config/types.js";
 import type { SessionRegistry } from "../../sessions/session-registry.js";
-import { mergeDiagnostics } from "../../contract/diagnostic-order.js";
 import { Deadline } from "../../contract/deadline.js";
-import { LineIndex } from "../../contract/positions.js";
 import { requestTsserverFileDiagnostics, supportsTsserverDiagnostics } from "../../lsp/features/tsserver-diagnostics.js";
 import { isConfiguredProject, requestTsserverProject } from "../../lsp/features/tsserver-project.js";
 import type { LspClient } from "../../lsp/lsp-client.js";
-import { readSourceFile } from "../read-source-file.js";
 import { CallScope } from "../call-scope.js";
 import type { CallContext } from "../call-context.js";
-import { convertDiagnostic } from "../convert-diagnostic.js";
 import type { DiagnosticsTarget } from "../discover-targets.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";
 import { openTarget, type OpenTarget } from "../open-target.js";
 import { runPool, type FirstFailure } from "../run-pool.js";
 import { nearestConfig } from "./nearest-config.js";
 import type { ProjectState } from "./project-state.js";
+import { answerFromProject } from "./project-answer.js";
 import { refreshFromDisk } from "./refresh-from-disk.js";
 
 /** A target with its place in the run. */
@@ -76,7 +73,14 @@ export async function diagnoseFromProject(
       options.eachFile(
         item,
         async (context) =>
-          (results[item.index] = await answerFromProject(client, state, item.target, context, changed.has(item.target.file.absolutePath) ? null : texts)),
+          (results[item.index] = await answerFromProject(
+            client,
+            state,
+            item.target,
+            context,
+            changed.has(item.target.file.absolutePath) ? null : texts,
+            (file, options) => requestTsserverFileDiagnostics(client, file, options),
+          )),
       ),
     );
     return fileByFile;
@@ -154,32 +158,4 @@ async function placeInProjects(
     remaining = remaining.filter((item) => !inProject(item));
   }
   return { fromProject, fileByFile };
-}
-
-/**
- * One file's answer: kept from before when no change reached it, else asked now. `texts` holds
- * the file's text as read before the look at the disk, null when that look found it changed (it
- * is read again).
- */
-async function answerFromProject(
-  client: LspClient,
-  state: ProjectState,
-  target: DiagnosticsTarget,
-  context: CallContext,
-  texts: ReadonlyMap<string, string> | null,
-): Promise<FileDiagnostics> {
-  const { file } = target;
-  const open = client.documents.get(pathToFileURL(file.absolutePath).href);
-  // The server answers from the open document's text, else from the disk it was just told about.
-  const text = open?.text ?? texts?.get(file.absolutePath) ?? (await readSourceFile(file.absolutePath, file.path));
-  let answer = state.answers.get(file.absolutePath);
-  if (!answer) {
-    const generation = state.generation;
-    answer = { diagnostics: await requestTsserverFileDiagnostics(client, file.absolutePath, { deadline: context.deadline, signal: context.signal }) };
-    // An answer that raced with a change told to the server may describe either program: not kept.
-    if (state.generation === generation) state.answers.set(file.absolutePath, answer);
-  }
-  const lines = new LineIndex(text);
-  const converted = answer.diagnostics.map((diagnostic) => convertDiagnostic(file.path, diagnostic, lines, client.positionEncoding));
-  return { workspace: target.workspace, server: target.server, file, text, diagnostics: mergeDiagnostics(converted, null) };
 }

@@ -7,10 +7,11 @@ import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { expect } from "vitest";
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from "vscode-jsonrpc/node";
 import type { Diagnostic, DocumentSymbol, InitializeResult, PublishDiagnosticsParams } from "vscode-languageserver-protocol";
 import { REPO } from "../../helpers/paths.js";
-import { waitUntilGone } from "../../helpers/proc.js";
+import { waitForExit, waitUntilGone } from "../../helpers/proc.js";
 
 export const FIXTURES = resolve(REPO, "tests/fixtures/maude");
 export const SERVER_BIN = resolve(REPO, "servers/maude/bin/lspmcp-maude-server");
@@ -48,6 +49,7 @@ export class ServerProcess {
   readonly stderr: string[] = [];
   private readonly published: PublishDiagnosticsParams[] = [];
   private readonly waiters: Array<() => void> = [];
+  private stopping: Promise<void> | undefined;
   readonly exited: Promise<{ code: number | null; signal: string | null }>;
 
   /** @param viaNode start the bin with this node rather than through its shebang (for a PATH without node). */
@@ -130,14 +132,39 @@ export class ServerProcess {
     return withDeadline(this.conn.sendRequest("textDocument/documentSymbol", { textDocument: { uri } }), 10_000, "documentSymbol") as Promise<DocumentSymbol[]>;
   }
 
-  /** shutdown + exit, then asserts that the server and every maude it started are gone. */
-  async stop(): Promise<void> {
-    if (this.child.exitCode === null && this.child.signalCode === null) {
-      await withDeadline(this.conn.sendRequest("shutdown"), 10_000, "shutdown").catch(() => {});
-      await this.conn.sendNotification("exit").catch(() => {});
-      await withDeadline(this.exited, 10_000, "server exit").catch(() => this.child.kill("SIGKILL"));
+  /**
+   * Whether the server ends within 5 s, net of the machine's load (GateClock); once it has, its
+   * exit status has been read too.
+   */
+  async exitsInTime(): Promise<boolean> {
+    if (!(await waitForExit(this.child.pid!))) return false;
+    await this.exited;
+    return true;
+  }
+
+  /**
+   * shutdown + exit, then asserts that the server answered shutdown, ended with code 0 on exit
+   * (within 5 s, net of the machine's load), and that every maude it started is gone. A server
+   * that ignores either fails here; it is SIGKILLed afterwards all the same, so that nothing
+   * outlives the test. Called again, it answers as the first call did.
+   */
+  stop(): Promise<void> {
+    this.stopping ??= this.shutDown();
+    return this.stopping;
+  }
+
+  private async shutDown(): Promise<void> {
+    try {
+      if (this.child.exitCode === null && this.child.signalCode === null) {
+        await withDeadline(this.conn.sendRequest("shutdown"), 10_000, "the answer to shutdown");
+        await this.conn.sendNotification("exit");
+        if (!(await this.exitsInTime())) throw new Error("the server did not exit within 5 s of the exit notification");
+        expect(await this.exited).toEqual({ code: 0, signal: null });
+      }
+    } finally {
+      if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill("SIGKILL");
+      this.conn.dispose();
+      await waitUntilGone(MARKER, this.marker);
     }
-    this.conn.dispose();
-    await waitUntilGone(MARKER, this.marker);
   }
 }

@@ -1,9 +1,10 @@
 // Workspaces and specs for the real-server gates: typescript-language-server (which starts
-// tsserver processes once a file is open) and pyright-langserver.
+// tsserver processes once a file is open), pyright-langserver, and Biome (a wrapper script, its
+// daemon and its proxy: children that outlive the wrapper when it is killed outright).
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { PYRIGHT, TSLS } from "../../helpers/paths.js";
+import { BIOME_PROXY, PYRIGHT, TSLS } from "../../helpers/paths.js";
 import { tempDir } from "../../helpers/temp.js";
 
 export interface RealServerCase {
@@ -42,5 +43,20 @@ export function pyrightCase(): RealServerCase {
     rootUri: pathToFileURL(root).href,
     open: { uri: pathToFileURL(join(root, "a.py")).href, languageId: "python", text },
     minLive: 1,
+  };
+}
+
+export function biomeCase(): RealServerCase {
+  const root = tempDir("lspmcp-biome-");
+  const text = "export const answer = 42;\n";
+  writeFileSync(join(root, "a.ts"), text);
+  return {
+    name: "biome",
+    command: BIOME_PROXY,
+    args: [],
+    rootUri: pathToFileURL(root).href,
+    open: { uri: pathToFileURL(join(root, "a.ts")).href, languageId: "typescript", text },
+    // servers/biome/lsp-proxy, the daemon it starts, and the proxy.
+    minLive: 3,
   };
 }

@@ -51,6 +51,7 @@ servers = ["one"]
         settle_flycheck: false,
         settle_barrier: false,
         watch_files: "server",
+        adapter: null,
         inherit_env: [],
         env: {},
         initialization_options: {},

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, test } from "vitest";
@@ -46,6 +47,7 @@ describe("profiles", () => {
       settle_flycheck: false,
       settle_barrier: false,
       watch_files: "server",
+      adapter: null,
       inherit_env: [],
       env: {},
       initialization_options: {},
@@ -176,7 +178,7 @@ servers = ["one"]
 });
 
 describe("the shipped profiles", () => {
-  const PINS: Record<string, string> = { typescript: "5.3.0", pyright: "1.1.414", clangd: "14.0.6", bash: "5.8.1" };
+  const PINS: Record<string, string> = { pyright: "1.1.414", clangd: "14.0.6", bash: "5.8.1" };
 
   test("resolve to lspmcp's own pinned servers (clangd from PATH), and each version_command prints its pin", async () => {
     const names = Object.keys(PINS);
@@ -188,7 +190,6 @@ describe("the shipped profiles", () => {
     const config = await loadConfig(join(dir, "bridge.toml"));
     const bin = join(packageRoot(), "node_modules/.bin");
     expect(config.servers.map((server) => server.command)).toEqual([
-      join(bin, "typescript-language-server"),
       join(bin, "pyright-langserver"),
       expect.stringMatching(/\/clangd$/),
       join(bin, "bash-language-server"),
@@ -200,6 +201,17 @@ describe("the shipped profiles", () => {
       expect(stdout.split(/\s+/)).toContain(PINS[server.name]);
       expect(server.version).toBe(PINS[server.name]);
     }
+  });
+
+  test("typescript's is the pinned TypeScript 7 package's bin/tsc, whose package.json holds the pin", async () => {
+    const dir = await writeFiles(await tempDir(), {
+      "bridge.toml": `[[server]]\nname = "typescript"\nprofile = "typescript"\n[[workspace]]\nname = "ws"\nroot = "."\nservers = ["typescript"]\n`,
+    });
+    const [server] = (await loadConfig(join(dir, "bridge.toml"))).servers;
+    expect(server?.command).toBe(join(packageRoot(), "node_modules/typescript-7/bin/tsc"));
+    expect(server?.adapter).toBe("typescript");
+    const manifest = JSON.parse(await readFile(join(packageRoot(), "node_modules/typescript-7/package.json"), "utf8")) as { version: string };
+    expect(server?.version).toBe(manifest.version);
   });
 
   test("every one caps its tree's memory (max_rss_mb, docs/configuration.md), and max_rss_mb = 0 in a server turns the cap off", async () => {

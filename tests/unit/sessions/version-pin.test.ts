@@ -24,12 +24,12 @@ describe("assertPinned", () => {
   const server = { name: "clangd", version: "14.0.6" } as ResolvedServer;
 
   test("a match passes", () => {
-    expect(() => assertPinned(server, "Debian clangd version 14.0.6")).not.toThrow();
+    expect(() => assertPinned(server.name, server.version, "Debian clangd version 14.0.6")).not.toThrow();
   });
 
   test("a mismatch gives both versions", () => {
     try {
-      assertPinned(server, "15.0.1");
+      assertPinned(server.name, server.version, "15.0.1");
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(BridgeError);
@@ -39,7 +39,7 @@ describe("assertPinned", () => {
   });
 
   test("no reported version is a mismatch with reported: null", () => {
-    expect(() => assertPinned(server, null)).toThrow(
+    expect(() => assertPinned(server.name, server.version, null)).toThrow(
       expect.objectContaining({ code: "ServerVersionMismatch", details: expect.objectContaining({ reported: null }) }),
     );
   });

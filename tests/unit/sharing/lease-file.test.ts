@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, 
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { readLease, removeLease, writeLease } from "../../../src/sharing/lease-file.js";
+import type { Lease } from "../../../src/sharing/lease-schema.js";
 import { leaseFor, tempDir } from "./fixture.js";
 
 let dir: string;
@@ -100,8 +101,14 @@ describe("readLease / writeLease", () => {
     expect(readdirSync(dir)).toEqual(["bridge.lease"]);
   });
 
-  test("a write into a missing folder throws and leaves nothing", () => {
+  test("a write into a missing folder throws", () => {
     expect(() => writeLease(join(dir, "absent", "bridge.lease"), leaseFor(4242))).toThrow();
+  });
+
+  test("a write that fails once its temp file exists removes it", () => {
+    // A value JSON cannot hold fails the write after the temp file is made, as a full disk would.
+    const lease = { ...leaseFor(4242), pid: 10n } as unknown as Lease;
+    expect(() => writeLease(path, lease)).toThrow(/BigInt/);
     expect(readdirSync(dir)).toEqual([]);
   });
 

@@ -1,0 +1,101 @@
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { BridgeError } from "../contract/errors.js";
+
+/** Where the compiler that answers a TypeScript workspace comes from (CONTRACT §3). */
+export type CompilerSource = "workspace" | "pinned";
+
+/** The TypeScript compiler chosen for one workspace, before anything is started. */
+export interface TypescriptCompiler {
+  /** Its package.json's version: what the started server must report. */
+  readonly version: string;
+  readonly source: CompilerSource;
+  /** The `typescript` package folder (absolute). */
+  readonly packageDir: string;
+  /**
+   * "native": TypeScript 7's own language server (`tsc --lsp --stdio`); "tsserver": a 5.x or
+   * 6.x package, whose tsserver typescript-language-server drives.
+   */
+  readonly kind: "native" | "tsserver";
+}
+
+/**
+ * The workspace's own `typescript` package, found as Node resolves it from the workspace root
+ * (`node_modules/typescript` at or above it), or null when there is none. A folder with no
+ * readable package.json is not a package and is passed over, as Node would pass it over.
+ */
+export function findWorkspaceTypescript(workspaceRoot: string, notThis: string | null = null): string | null {
+  for (let dir = workspaceRoot; ; dir = dirname(dir)) {
+    const packageDir = join(dir, "node_modules", "typescript");
+    if (packageDir !== notThis && existsSync(join(packageDir, "package.json"))) return packageDir;
+    if (dirname(dir) === dir) return null;
+  }
+}
+
+/**
+ * The compiler that answers `workspaceRoot`: the workspace's own installation when it has one,
+ * else the pinned package (`pinnedPackageDir`). A workspace package that cannot answer (no
+ * version, a major lspmcp cannot drive, a missing tsserver or native binary) is
+ * `ServerStartFailed` naming its path and what was found there — never a fall back to another
+ * compiler, which would answer with other rules than the project's own `tsc`.
+ */
+export function chooseTypescriptCompiler(workspaceRoot: string, pinnedPackageDir: string): TypescriptCompiler {
+  // The `typescript` beside the pinned package is one of lspmcp's own dependencies (a JavaScript
+  // API for other servers), not the workspace's: a workspace inside lspmcp's folder (its tests,
+  // its own checkout) would otherwise be answered by it.
+  const own = findWorkspaceTypescript(workspaceRoot, join(dirname(pinnedPackageDir), "typescript"));
+  return own === null ? describeCompiler(pinnedPackageDir, "pinned") : describeCompiler(own, "workspace");
+}
+
+function describeCompiler(packageDir: string, source: CompilerSource): TypescriptCompiler {
+  const version = packageVersion(packageDir);
+  const major = Number(version.split(".")[0]);
+  if (major >= 7) return { version, source, packageDir, kind: "native" };
+  if (major === 5 || major === 6) {
+    const tsserver = join(packageDir, "lib", "tsserver.js");
+    if (!existsSync(tsserver)) throw unusable(packageDir, version, `no lib/tsserver.js (a ${major}.x package ships one; is the install complete?)`);
+    return { version, source, packageDir, kind: "tsserver" };
+  }
+  throw unusable(packageDir, version, "lspmcp answers with TypeScript 5, 6 or 7 (typescript-language-server 5.3.0 drives 5.x and 6.x)");
+}
+
+/** The native compiler binary of a TypeScript 7 package, as its own `bin/tsc` launcher finds it. */
+export function nativeCompilerExecutable(compiler: TypescriptCompiler): string {
+  const platformPackage = `@typescript/typescript-${process.platform}-${process.arch}`;
+  let manifest: string;
+  try {
+    manifest = createRequire(join(compiler.packageDir, "package.json")).resolve(`${platformPackage}/package.json`);
+  } catch {
+    throw unusable(compiler.packageDir, compiler.version, `its native compiler ${platformPackage} is not installed beside it`);
+  }
+  const executable = join(dirname(manifest), "lib", "tsc");
+  if (!existsSync(executable)) throw unusable(compiler.packageDir, compiler.version, `${executable} is missing`);
+  return executable;
+}
+
+/** The tsserver.js of a TypeScript 5.x or 6.x package. */
+export function tsserverPath(compiler: TypescriptCompiler): string {
+  return join(compiler.packageDir, "lib", "tsserver.js");
+}
+
+function packageVersion(packageDir: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
+  } catch (error) {
+    throw unusable(packageDir, null, `its package.json cannot be read (${(error as Error).message})`);
+  }
+  const version = (parsed as { version?: unknown } | null)?.version;
+  if (typeof version !== "string" || !/^\d+\.\d+\.\d+/.test(version)) throw unusable(packageDir, null, "its package.json has no version");
+  return version;
+}
+
+function unusable(packageDir: string, version: string | null, why: string): BridgeError {
+  const what = version === null ? "the TypeScript package" : `TypeScript ${version}`;
+  return new BridgeError("ServerStartFailed", `${what} at ${packageDir} cannot answer: ${why}`, {
+    compiler_path: packageDir,
+    compiler_version: version,
+    reason: why,
+  });
+}

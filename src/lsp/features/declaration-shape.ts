@@ -1,0 +1,40 @@
+import { pathToFileURL } from "node:url";
+import { DocumentSymbolRequest, HoverRequest, SymbolKind, type DocumentSymbol } from "vscode-languageserver-protocol";
+import type { LspClient, RequestOptions } from "../lsp-client.js";
+import { renderHoverContents } from "./hover.js";
+
+/** Top-level kinds that are values: unexported, nothing another file sees depends on them by name. */
+const VALUE_KINDS: ReadonlySet<SymbolKind> = new Set([SymbolKind.Variable, SymbolKind.Constant, SymbolKind.Function]);
+
+/**
+ * What other files can see of a module, as text to compare before a change and after it (in the
+ * spirit of the compiler's own rule: a module whose declarations did not change does not change
+ * its importers' diagnostics): the hover of every top-level declaration and, nested, of every
+ * member, except top-level values that are not exported (`exportedNames` are the names the
+ * module exports, read from its text). A type is kept exported or not, since an exported
+ * signature may name it. Null when it cannot be told: no symbols as a hierarchy, an overloaded
+ * or shortened hover.
+ */
+export async function requestDeclarationShape(
+  client: LspClient,
+  file: string,
+  exportedNames: ReadonlySet<string>,
+  options: RequestOptions,
+): Promise<string | null> {
+  const uri = pathToFileURL(file).href;
+  const symbols = (await client.request(DocumentSymbolRequest.type, { textDocument: { uri } }, options)) ?? [];
+  if (symbols.some((symbol) => !("selectionRange" in symbol))) return null;
+  const shape: unknown[] = [];
+  const visit = async (items: readonly DocumentSymbol[], depth: number): Promise<boolean> => {
+    for (const item of items) {
+      if (depth === 0 && VALUE_KINDS.has(item.kind) && !exportedNames.has(item.name)) continue;
+      const hover = await client.request(HoverRequest.type, { textDocument: { uri }, position: item.selectionRange.start }, options);
+      const shown = hover ? renderHoverContents(hover.contents) : "";
+      if (/\(\+\d+ overloads?\)|\.\.\. \d+ more \.\.\./.test(shown)) return false;
+      shape.push([depth, item.kind, item.name, shown]);
+      if (!(await visit(item.children ?? [], depth + 1))) return false;
+    }
+    return true;
+  };
+  return (await visit(symbols as DocumentSymbol[], 0)) ? JSON.stringify(shape) : null;
+}

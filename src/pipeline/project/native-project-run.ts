@@ -1,0 +1,39 @@
+import { pathToFileURL } from "node:url";
+import type { Deadline } from "../../contract/deadline.js";
+import { requestPullDiagnostics } from "../../lsp/features/pull-diagnostics.js";
+import type { LspClient } from "../../lsp/lsp-client.js";
+import type { FileDiagnostics } from "../file-diagnostics.js";
+import { runPool } from "../run-pool.js";
+import { answerFromProject } from "./project-answer.js";
+import { refreshFromDisk } from "./refresh-from-disk.js";
+import type { ProjectRunOptions, RunItem } from "./tsserver-project-run.js";
+
+/**
+ * Diagnostics of a session's files from a server whose pulls are complete on their own
+ * (`LspClient.completePulls`: TypeScript 7's native server), none of them opened: the disk is
+ * looked at and every change told to the server first (`refreshFromDisk`), then each file is
+ * pulled closed — the server answers from the program of its project (loading it if need be), or
+ * of the inferred project an editor would give it, exactly as if it were opened. Answers are kept
+ * until a change on disk can reach them (`applyDiskChanges`). Every item is answered.
+ */
+export async function diagnoseFromNativeProject(
+  client: LspClient,
+  items: readonly RunItem[],
+  texts: ReadonlyMap<string, string>,
+  results: FileDiagnostics[],
+  options: ProjectRunOptions,
+  startDeadline: Deadline,
+): Promise<void> {
+  const [first] = items;
+  if (!first) return;
+  const signal = options.failure.signal;
+  const { state, changed } = await refreshFromDisk(client, first.target.workspace, true, { deadline: startDeadline, signal });
+  const ask = (file: string, requestOptions: Parameters<typeof requestPullDiagnostics>[2]) =>
+    requestPullDiagnostics(client, pathToFileURL(file).href, requestOptions);
+  await runPool([...items], options.inFlight, options.failure, (item) =>
+    options.eachFile(item, async (context) => {
+      const read = changed.has(item.target.file.absolutePath) ? null : texts;
+      return (results[item.index] = await answerFromProject(client, state, item.target, context, read, ask));
+    }),
+  );
+}

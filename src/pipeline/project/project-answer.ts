@@ -1,0 +1,57 @@
+import { pathToFileURL } from "node:url";
+import type { Diagnostic } from "vscode-languageserver-protocol";
+import { mergeDiagnostics } from "../../contract/diagnostic-order.js";
+import { LineIndex } from "../../contract/positions.js";
+import type { LspClient, RequestOptions } from "../../lsp/lsp-client.js";
+import type { CallContext } from "../call-context.js";
+import { convertDiagnostic } from "../convert-diagnostic.js";
+import type { DiagnosticsTarget } from "../discover-targets.js";
+import type { FileDiagnostics } from "../file-diagnostics.js";
+import { readSourceFile } from "../read-source-file.js";
+import { summarizeModule } from "./module-summary.js";
+import type { ProjectState } from "./project-state.js";
+
+/** Asks the server's program for one file's diagnostics (absolute path). */
+export type AskFileDiagnostics = (file: string, options: RequestOptions) => Promise<Diagnostic[]>;
+
+/**
+ * One file's answer from the server's project: kept from before when no change reached it, else
+ * asked now. `texts` holds the file's text as read before the look at the disk, null when that
+ * look found it changed (it is read again); a file that is not in it is read now. A server with
+ * complete pulls also keeps what the file exports, for the warm path's next look
+ * (`project-queries.ts`), and the converted answer, which a later call gives again as long as the
+ * disk look finds the file unchanged and its answer is still the kept one.
+ */
+export async function answerFromProject(
+  client: LspClient,
+  state: ProjectState,
+  target: DiagnosticsTarget,
+  context: CallContext,
+  texts: ReadonlyMap<string, string> | null,
+  ask: AskFileDiagnostics,
+): Promise<FileDiagnostics> {
+  const { file } = target;
+  const open = client.documents.get(pathToFileURL(file.absolutePath).href);
+  const kept = state.answers.get(file.absolutePath);
+  const rendered = state.rendered.get(file.absolutePath);
+  if (kept && rendered?.answer === kept && texts !== null && !open) {
+    return { workspace: target.workspace, server: target.server, file, text: rendered.text, diagnostics: rendered.diagnostics };
+  }
+  // The server answers from the open document's text, else from the disk it was just told about.
+  const text = open?.text ?? texts?.get(file.absolutePath) ?? (await readSourceFile(file.absolutePath, file.path));
+  let answer = kept;
+  if (!answer) {
+    const generation = state.generation;
+    answer = { diagnostics: await ask(file.absolutePath, { deadline: context.deadline, signal: context.signal }) };
+    // An answer that raced with a change told to the server may describe either program: not kept.
+    if (state.generation === generation) {
+      state.answers.set(file.absolutePath, answer);
+      if (client.completePulls) state.summaries.set(file.absolutePath, summarizeModule(text));
+    }
+  }
+  const lines = new LineIndex(text);
+  const converted = answer.diagnostics.map((diagnostic) => convertDiagnostic(file.path, diagnostic, lines, client.positionEncoding));
+  const diagnostics = mergeDiagnostics(converted, null);
+  if (client.completePulls && !open) state.rendered.set(file.absolutePath, { answer, text, diagnostics });
+  return { workspace: target.workspace, server: target.server, file, text, diagnostics };
+}

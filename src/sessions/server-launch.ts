@@ -1,0 +1,110 @@
+import { dirname, join } from "node:path";
+import { packageRoot } from "../config/package-root.js";
+import type { ResolvedServer } from "../config/types.js";
+import {
+  chooseTypescriptCompiler,
+  nativeCompilerExecutable,
+  tsserverPath,
+  type CompilerSource,
+  type TypescriptCompiler,
+} from "../config/typescript-compiler.js";
+
+/** The compiler that answers a session, as `session_status`, `check`'s report and stderr name it. */
+export interface CompilerReport {
+  readonly name: string;
+  readonly version: string;
+  readonly source: CompilerSource;
+  /** The compiler package's folder. */
+  readonly path: string;
+}
+
+/**
+ * What one session starts: the server entry as configured, or — for a profile whose compiler the
+ * workspace may bring (TypeScript) — the server that compiler needs, with the version it must
+ * report. Everything else of the entry (languages, env, caps) stays as configured.
+ */
+export interface ServerLaunch {
+  readonly command: string;
+  readonly args: readonly string[];
+  /** What the started server must report (its serverInfo.version, or `versionCommand`'s output). */
+  readonly version: string;
+  readonly versionCommand: readonly string[] | null;
+  readonly initializationOptions: Readonly<Record<string, unknown>>;
+  readonly settings: Readonly<Record<string, unknown>>;
+  /** The compiler that answers, when the server's answers are a compiler's; else null. */
+  readonly compiler: CompilerReport | null;
+  /** typescript-language-server driving a workspace's tsserver: its version is asked after `initialize`. */
+  readonly tsserverVersion: string | null;
+  /** One pull answers a file completely, opened or not (see `LspClientOptions.completePulls`). */
+  readonly completePulls: boolean;
+}
+
+/**
+ * The pin of typescript-language-server, which lspmcp runs (from its own dependencies) for a
+ * workspace whose own TypeScript is 5.x or 6.x. It sends no serverInfo.version, so the pin is
+ * read from `--version`. (Its 6.x needs Node 22.)
+ */
+export const TYPESCRIPT_LANGUAGE_SERVER_VERSION = "5.3.0";
+
+/**
+ * The launch of `server` for a workspace at `workspaceRoot`. Throws `ServerStartFailed` (naming
+ * the path) when the workspace's own compiler cannot answer; reads only a few small files.
+ */
+export function launchFor(server: ResolvedServer, workspaceRoot: string): ServerLaunch {
+  if (server.adapter !== "typescript") {
+    return {
+      command: server.command,
+      args: server.args,
+      version: server.version,
+      versionCommand: server.version_command,
+      initializationOptions: server.initialization_options,
+      settings: server.settings,
+      compiler: null,
+      tsserverVersion: null,
+      completePulls: false,
+    };
+  }
+  const compiler = typescriptCompilerFor(server, workspaceRoot);
+  const report: CompilerReport = { name: "typescript", version: compiler.version, source: compiler.source, path: compiler.packageDir };
+  if (compiler.kind === "native") {
+    return {
+      command: nativeCompilerExecutable(compiler),
+      args: server.args,
+      // The pinned package must be the pin; a workspace's own is what it says it is.
+      version: compiler.source === "pinned" ? server.version : compiler.version,
+      versionCommand: null,
+      initializationOptions: server.initialization_options,
+      settings: server.settings,
+      compiler: report,
+      tsserverVersion: null,
+      completePulls: true,
+    };
+  }
+  const languageServer = join(packageRoot(), "node_modules", ".bin", "typescript-language-server");
+  return {
+    command: languageServer,
+    args: ["--stdio"],
+    version: TYPESCRIPT_LANGUAGE_SERVER_VERSION,
+    versionCommand: [languageServer, "--version"],
+    initializationOptions: {
+      // One tsserver, not two: the partial-semantic "syntax" server builds an inferred project
+      // for every opened file, work no answer uses. No automatic typings acquisition: it downloads
+      // @types at run time, which `tsc` never does. The bridge watches the files (see
+      // src/pipeline/project/): tsserver hears of every change on disk before it is asked.
+      disableAutomaticTypingAcquisition: true,
+      tsserver: { path: tsserverPath(compiler), useSyntaxServer: "never", useClientFileWatcher: true },
+    },
+    settings: {},
+    compiler: report,
+    tsserverVersion: compiler.version,
+    completePulls: false,
+  };
+}
+
+/**
+ * The TypeScript compiler a workspace is answered by: its own `node_modules/typescript` when it
+ * has one, else the pinned package, whose `bin/tsc` is the profile's `command`.
+ */
+export function typescriptCompilerFor(server: ResolvedServer, workspaceRoot: string): TypescriptCompiler {
+  return chooseTypescriptCompiler(workspaceRoot, dirname(dirname(server.command)));
+}
