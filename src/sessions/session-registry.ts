@@ -56,6 +56,8 @@ export class SessionRegistry {
    */
   async readyClient(workspace: ResolvedWorkspace, server: ResolvedServer, deadline: Deadline, holder?: SessionHolder): Promise<LspClient> {
     const session = this.get(workspace, server);
+    // A dead session answers SessionDead at once: no other session gives way for it.
+    if (session.currentState === "dead") return session.readyClient(deadline, holder);
     return this.withSlot(session, deadline, () => session.readyClient(deadline, holder));
   }
 

@@ -28,7 +28,7 @@ describe("the embedded default with [tool.ruff] in a sub-folder's pyproject.toml
   test("chooses ruff, whose findings are ruff check's own", async () => {
     const result = await runCheckCli(["--format", "json", "--fail-on", "never"], { cwd: repo.root });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/^lspmcp: config: embedded default for .*: servers typescript, pyright, ruff$/m);
+    expect(result.stderr).toMatch(/^lspmcp: config: embedded default for .*: servers typescript, pyright, ruff[;\n]/m);
     const items = JSON.parse(result.stdout).items as (Finding & { server: string })[];
     const cli = (await ruffCliFindings(`${repo.root}/py`, ruff)).map((finding) => ({ ...finding, path: `py/${finding.path}` }));
     expect(cli.map((finding) => finding.code)).toEqual(["F401"]);
