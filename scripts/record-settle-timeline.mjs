@@ -2,12 +2,13 @@
 // event list that src/lsp/settle-rule.ts folds, into tests/fixtures/settle-timelines/NAME.json.
 //
 //   node scripts/record-settle-timeline.mjs --name pyright-pull --workspace DIR --glob .py \
-//        [--push] -- node_modules/.bin/pyright-langserver --stdio
+//        [--push] [--adapter NAME] -- node_modules/.bin/pyright-langserver --stdio
 //
 // Every file of DIR with the extension is opened at once (check's worst case: one batch), then
 // each is settled through the bridge's own settleDiagnostics. With --push the client offers no
 // pull diagnostics (the old capability), and the recording instead runs until the server's
-// work-done progress has ended, to show the early-publish burst. Run after `npm run build`.
+// work-done progress has ended, to show the early-publish burst. --adapter names the server's
+// adapter (src/lsp/adapters/; "standard" when left out). Run after `npm run build`.
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -16,6 +17,7 @@ import { parseArgs } from "node:util";
 
 const root = resolve(import.meta.dirname, "..");
 const { LspClient } = await import(join(root, "dist/src/lsp/lsp-client.js"));
+const { ADAPTERS } = await import(join(root, "dist/src/lsp/adapters/index.js"));
 const { CLIENT_CAPABILITIES } = await import(join(root, "dist/src/lsp/client-capabilities.js"));
 const { settleDiagnostics } = await import(join(root, "dist/src/lsp/features/diagnostics-settle.js"));
 const { Deadline } = await import(join(root, "dist/src/contract/deadline.js"));
@@ -23,8 +25,16 @@ const { DocumentDiagnosticRequest } = await import("vscode-languageserver-protoc
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { name: { type: "string" }, workspace: { type: "string" }, glob: { type: "string" }, language: { type: "string" }, push: { type: "boolean" } },
+  options: {
+    name: { type: "string" },
+    workspace: { type: "string" },
+    glob: { type: "string" },
+    language: { type: "string" },
+    push: { type: "boolean" },
+    adapter: { type: "string", default: "standard" },
+  },
 });
+if (!Object.hasOwn(ADAPTERS, values.adapter)) throw new Error(`unknown adapter "${values.adapter}" (known: ${Object.keys(ADAPTERS).join(", ")})`);
 const workspace = resolve(values.workspace);
 const files = walk(workspace)
   .filter((file) => file.endsWith(values.glob))
@@ -43,6 +53,7 @@ const client = LspClient.connect({
   workspaceName: "recorded",
   initializationOptions: {},
   settings: {},
+  adapter: ADAPTERS[values.adapter],
   log: () => {},
 });
 client.events.subscribe(record);

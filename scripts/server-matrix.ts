@@ -16,7 +16,7 @@ export interface ServerRow {
   /** The negotiated encoding, and what the profile says the server really counts (or null). */
   readonly negotiated: string;
   readonly counts: string | null;
-  /** The profile's `settle_flycheck`: pulls plus `cargo check` runs (rust-analyzer). */
+  /** The server's adapter settles by pulls plus `cargo check` runs (rust-analyzer). */
   readonly flycheck: boolean;
 }
 
@@ -84,7 +84,7 @@ export async function collectServerRows(packageRoot: string, timeoutMs = 180000)
               capabilities: client.capabilities,
               negotiated,
               counts: server.position_encoding,
-              flycheck: server.settle_flycheck,
+              flycheck: client.adapter.settle === "flycheck",
             };
           }),
         )),

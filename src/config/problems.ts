@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { BridgeError } from "../contract/errors.js";
+import { REPLACED_SERVER_KEYS } from "./schema.js";
 
 /**
  * One thing wrong with a configuration. `path` is the TOML key path of the offending value
@@ -48,16 +49,24 @@ export const PARSE_OPTIONS = {
 
 /**
  * zod issues as problems below `base`. An unrecognized-keys issue becomes one problem per key, so
- * that each unknown key is reported at its own path.
+ * that each unknown key is reported at its own path; a key an adapter replaced says what did.
  */
 export function problemsFromIssues(base: KeyPath, issues: readonly z.core.$ZodIssue[]): ConfigProblem[] {
   return issues.flatMap((issue) => {
     const at = issue.path.filter((segment): segment is string | number => typeof segment !== "symbol");
     if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((key) => problemAt(base, [...at, key], "unknown key"));
+      // A server table is `server[i]` of a bridge.toml, or a whole profile file.
+      const inServer = at.length === 0 || at[0] === "server";
+      return issue.keys.map((key) => problemAt(base, [...at, key], inServer ? unknownKey(key) : "unknown key"));
     }
     return [problemAt(base, at, issue.message)];
   });
+}
+
+/** What an unknown key of a server table is told: plainly unknown, or what replaced it. */
+function unknownKey(key: string): string {
+  const replacement = REPLACED_SERVER_KEYS[key];
+  return replacement === undefined ? "unknown key" : `${key} was replaced by ${replacement}`;
 }
 
 /**

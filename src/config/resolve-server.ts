@@ -95,18 +95,12 @@ export async function resolveServer(index: number, raw: Salvaged<RawServer>, con
     version_command: versionArgv,
     languages,
     position_encoding: pick("position_encoding") ?? null,
-    settle_after_progress: pick("settle_after_progress") ?? false,
-    ignored_progress: pick("ignored_progress") ?? [],
-    ready_log: pick("ready_log") ?? null,
-    settle_flycheck: pick("settle_flycheck") ?? false,
-    settle_barrier: pick("settle_barrier") ?? false,
+    adapter: pick("adapter") ?? "standard",
     // A server names more than its profile, never fewer (CONTRACT §3): the toolchain's own
     // variables stay whatever else a [[server]] changes.
     inherit_env: [...new Set([...(profile.inherit_env ?? []), ...(own.inherit_env ?? [])])],
     // A value may name the tool cache as a command can (`{cache}/...`).
     env: Object.fromEntries(Object.entries(pick("env") ?? SERVER_DEFAULTS.env).map(([key, value]) => [key, expandToolCache(value)])),
-    watch_files: pick("watch_files") ?? "server",
-    adapter: pick("adapter") ?? null,
     initialization_options: pick("initialization_options") ?? SERVER_DEFAULTS.initialization_options,
     settings: pick("settings") ?? SERVER_DEFAULTS.settings,
     // 0 is how a [[server]] turns its profile's cap off.

@@ -24,6 +24,22 @@ const name = (what: string) =>
 
 const positiveInt = (fallback: number, description: string) => z.int().positive().default(fallback).describe(description);
 
+/** The names of the server adapters (`src/lsp/adapters/index.ts` maps each to its file). */
+export const ADAPTER_NAMES = ["standard", "biome", "ccls", "gopls", "rust-analyzer", "typescript", "tsserver"] as const;
+
+/**
+ * Server keys that one server understood, which its adapter replaced: a config that still sets one
+ * is refused with what to write instead, never read silently as something else.
+ */
+export const REPLACED_SERVER_KEYS: Readonly<Record<string, string>> = {
+  settle_after_progress: 'adapter = "biome"',
+  ready_log: 'adapter = "biome"',
+  ignored_progress: 'adapter = "ccls"',
+  settle_barrier: 'adapter = "gopls"',
+  settle_flycheck: 'adapter = "rust-analyzer"',
+  watch_files: 'adapter = "typescript" (or "tsserver")',
+};
+
 /** Defaults of the optional server fields, applied after a profile is merged. */
 export const SERVER_DEFAULTS = {
   args: [] as string[],
@@ -124,46 +140,11 @@ const serverFields = {
     .describe(
       "What the server really counts in positions, when that differs from the encoding it negotiates (ccls and fortls count code points: utf-32; pylsp counts UTF-8 bytes).",
     ),
-  settle_after_progress: z
-    .boolean()
-    .meta({ default: false })
-    .describe(
-      "Treat a publishDiagnostics that arrives while the server's work-done progress runs as provisional: only one published with no progress running settles (Biome publishes an empty list while it scans the project).",
-    ),
-  ready_log: z
-    .string()
-    .min(1)
-    .describe(
-      'Text of the window/logMessage by which the server says its start-up work is done: no document is sent to it before that message, which must come within the start deadline (Biome logs "Server initialized with PID" once it has loaded its configuration; a file opened before that is checked for syntax only).',
-    ),
-  ignored_progress: z
-    .array(z.string().min(1))
-    .meta({ default: [] })
-    .describe(
-      "Work-done progress tokens that have nothing to do with a document's diagnostics, which the settle rule and the wait for a loading server disregard (ccls's background \"index\", which stays open while the server runs).",
-    ),
-  settle_barrier: z
-    .boolean()
-    .meta({ default: false })
-    .describe(
-      "gopls: a document's diagnostics depend on other documents, so before a wait may settle, every sync the session sent is covered by a request sent after it and answered (the server has then taken it in and started the progress of its diagnosis).",
-    ),
-  settle_flycheck: z
-    .boolean()
-    .meta({ default: false })
-    .describe(
-      "rust-analyzer's two diagnostics sources: its own analysis answers pulls once it is quiescent (experimental/serverStatus), and cargo check runs as flycheck; a document settles after a flycheck run that began after its sync has ended (the bridge asks for one when needed).",
-    ),
   adapter: z
-    .enum(["typescript"])
+    .enum(ADAPTER_NAMES)
+    .meta({ default: "standard" })
     .describe(
-      "The server's own ways, by name: \"typescript\" answers a workspace with its own TypeScript (node_modules/typescript at or above its root: 7.x through its native language server, 5.x and 6.x through typescript-language-server with that package's tsserver) and with the pinned package (whose bin/tsc is `command`) when it has none.",
-    ),
-  watch_files: z
-    .enum(["server", "bridge"])
-    .meta({ default: "server" })
-    .describe(
-      'Who tells the server about files changed on disk: "server" (its own file watchers) or "bridge" (lspmcp declares client-side file watching and sends workspace/didChangeWatchedFiles for what it finds changed before it answers, so no answer waits on an asynchronous watcher).',
+      'What the server needs beyond the LSP spec, in one place (src/lsp/adapters/, docs/adapters.md): how its diagnostics settle, when it takes documents, which progress it ignores, what its initialization options must hold. "standard" for a server that needs nothing more; the shipped profiles of Biome, ccls, gopls, rust-analyzer and TypeScript name theirs. "typescript" also chooses the compiler that answers: the own compiler of the workspace (node_modules/typescript at or above its root; 5.x and 6.x through typescript-language-server as "tsserver"), else the pinned package whose bin/tsc is `command`.',
     ),
   inherit_env: z
     .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: "an environment variable name is letters, digits and '_', not starting with a digit" }))

@@ -1,4 +1,8 @@
 import type { PositionEncoding } from "../contract/positions.js";
+import type { ADAPTER_NAMES } from "./schema.js";
+
+/** The name of a server adapter, as a profile's `adapter` key gives it. */
+export type AdapterName = (typeof ADAPTER_NAMES)[number];
 /**
  * The configuration after loading: profiles merged, defaults applied, every path absolute and
  * checked. This is what the rest of the bridge consumes; nothing outside `src/config/` sees TOML.
@@ -67,23 +71,8 @@ export interface ResolvedServer {
    * to trust the negotiated `positionEncoding`.
    */
   readonly position_encoding: PositionEncoding | null;
-  /** Only a publish made with no work-done progress running settles diagnostics (Biome). */
-  readonly settle_after_progress: boolean;
-  /** Work-done progress tokens that do not bear on diagnostics (ccls's background `index`). */
-  readonly ignored_progress: readonly string[];
-  /** The log message text that ends the server's start-up work (Biome), or null. */
-  readonly ready_log: string | null;
-  /** rust-analyzer: diagnostics wait for its analysis and for a `cargo check` run (flycheck). */
-  readonly settle_flycheck: boolean;
-  /** gopls: every sync of the session is taken in by the server before a wait settles. */
-  readonly settle_barrier: boolean;
-  /**
-   * "bridge": the client declares file watching and the bridge reports changes on disk itself
-   * (before every answer that needs them); "server": the server watches files on its own.
-   */
-  readonly watch_files: "server" | "bridge";
-  /** The server's own ways (src/sessions/server-launch.ts), or null for a server that needs none. */
-  readonly adapter: "typescript" | null;
+  /** The server's adapter (`src/lsp/adapters/`): what it needs beyond the LSP spec. */
+  readonly adapter: AdapterName;
   /**
    * Names of the bridge's variables the child inherits besides PATH, HOME and LANG (its
    * toolchain's: GOPATH, CARGO_HOME, VIRTUAL_ENV, ...): the profile's and the server's own.

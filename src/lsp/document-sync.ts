@@ -21,7 +21,7 @@ export interface DocumentSyncOptions {
   readonly refusal?: (method: string) => BridgeError | null;
   /** At most this many documents stay open; past it the least recently used one is closed. */
   readonly maxOpen: number;
-  /** Told after each didOpen, didChange or didClose went out (a `settle_barrier` wait hears of it). */
+  /** Told after each didOpen, didChange or didClose went out (a wait under the barrier strategy hears of it). */
   readonly onSent?: () => void;
 }
 

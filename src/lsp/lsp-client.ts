@@ -5,30 +5,29 @@ import {
   ExitNotification,
   InitializedNotification,
   InitializeRequest,
-  ProtocolRequestType0,
   ShutdownRequest,
   type FileEvent,
   type InitializeResult,
   type ProtocolRequestType,
+  type ProtocolRequestType0,
+  type PublishDiagnosticsParams,
   type ServerCapabilities,
 } from "vscode-languageserver-protocol";
 import type { Readable, Writable } from "node:stream";
 import { BridgeError, errorText } from "../contract/errors.js";
 import type { PositionEncoding } from "../contract/positions.js";
+import type { AdapterFactory, ServerAdapter, ServerLink } from "./adapters/server-adapter.js";
 import { CLIENT_CAPABILITIES, WATCHING_CLIENT_CAPABILITIES } from "./client-capabilities.js";
 import type { Deadline } from "../contract/deadline.js";
 import { DocumentSync } from "./document-sync.js";
 import { DynamicRegistrations } from "./dynamic-registrations.js";
 import { FramedMessageWriter } from "./framed-message-writer.js";
 import { FrameGuard, OVERSIZED_RESPONSE_CODE } from "./frame-guard.js";
-import { FlycheckState } from "./flycheck-state.js";
 import { ProgressTracker } from "./progress-tracker.js";
+import type { RequestOptions } from "./request-options.js";
 import { PushDiagnosticsStore } from "./push-diagnostics-store.js";
 import { ServerEvents } from "./server-events.js";
 import { handleServerRequests } from "./server-requests.js";
-
-/** A request no server implements, whose answer (an error) shows the server has read everything before it. */
-const BARRIER = new ProtocolRequestType0<null, never, never, void>("$/lspmcp/barrier");
 
 export interface LspClientOptions {
   readonly input: Readable;
@@ -43,66 +42,32 @@ export interface LspClientOptions {
    * or absent trusts the negotiated encoding.
    */
   readonly positionEncoding?: PositionEncoding | null;
-  /**
-   * Whether a publish that arrives while work-done progress runs is provisional, so that only a
-   * publish made with no progress running settles diagnostics (Biome publishes an empty list while
-   * it scans the project, then the real one).
-   */
-  readonly settleAfterProgress?: boolean;
-  /** Work-done progress tokens that do not bear on diagnostics: not tracked at all (ccls's `index`). */
-  readonly ignoredProgress?: readonly string[];
-  /**
-   * The profile's `ready_log`: `initialize` also waits for a `window/logMessage` holding this text,
-   * by which the server says its start-up work is done (Biome); null or absent waits for none.
-   */
-  readonly readyLog?: string | null;
-  /**
-   * The profile's `settle_flycheck`: rust-analyzer's diagnostics come from its own analysis
-   * (pulled) and from `cargo check` runs (published), each with its own progress.
-   */
-  readonly settleFlycheck?: boolean;
-  /**
-   * The profile's `settle_barrier`: a document's diagnostics depend on other documents (gopls),
-   * so a wait first makes sure the server has taken in every sync sent so far (see settle-rule.ts).
-   */
-  readonly settleBarrier?: boolean;
-  /**
-   * The bridge reports changes on disk itself (`workspace/didChangeWatchedFiles`): the client
-   * declares dynamic file-watcher registration, so the server relies on it instead of its own
-   * (asynchronous) watchers.
-   */
-  readonly bridgeWatchesFiles?: boolean;
-  /**
-   * A `textDocument/diagnostic` answer is complete on its own, for open and closed files alike:
-   * the server brings its program up to date with every change it was told of, loading the
-   * project if need be, before it answers (TypeScript 7's native server). No settle wait then.
-   */
-  readonly completePulls?: boolean;
+  /** Makes the server's adapter: everything about the server that the LSP spec does not say. */
+  readonly adapter: AdapterFactory;
   /** `max_open_documents`: the cap of {@link DocumentSync}. */
   readonly maxOpenDocuments: number;
   readonly log: (line: string) => void;
 }
 
-/** Something a caller may pass to give up on a request early (an MCP cancellation). */
-export interface RequestOptions {
-  readonly deadline: Deadline;
-  readonly signal?: AbortSignal;
-}
+// Its own file so that the adapters' interface needs nothing of the client; its callers take it
+// from here, with the client they send through.
+export type { RequestOptions } from "./request-options.js";
 
 /**
  * The client side of one LSP connection: initialize, typed requests with deadlines and
  * cancellation, document sync, and the state (diagnostics, progress, registrations) that the
- * server pushes. It knows nothing of processes: it is handed the server's stdio.
+ * server pushes. It knows nothing of processes (it is handed the server's stdio), nor which server
+ * it talks to: what a server needs beyond the LSP spec is its {@link ServerAdapter}'s.
  */
-export class LspClient {
+export class LspClient implements ServerLink {
   readonly pushDiagnostics = new PushDiagnosticsStore();
   readonly progress = new ProgressTracker();
   readonly registrations = new DynamicRegistrations();
-  /** rust-analyzer's flycheck as the session saw it; null unless the profile says `settle_flycheck`. */
-  readonly flycheck: FlycheckState | null;
   /** Every publish, progress, registration change and the close, in arrival order. */
   readonly events = new ServerEvents();
   readonly documents: DocumentSync;
+  /** This connection's adapter (made once the client's own stores exist). */
+  readonly adapter: ServerAdapter;
   private closed = false;
   // Set once the bridge began `shutdown`: the session is being stopped on purpose.
   private stopping = false;
@@ -111,14 +76,13 @@ export class LspClient {
   // cap): every call that finds the connection closed fails with this error.
   private endError: BridgeError | null = null;
   private readonly closeListeners = new Set<() => void>();
+  private readonly logListeners = new Set<(line: string) => void>();
+  private readonly publishListeners = new Set<(params: PublishDiagnosticsParams) => void>();
   private initializeResult: InitializeResult | null = null;
   private pending = 0;
   private answeredAny = false;
   private resolveFirstAnswer: () => void = () => {};
   private readonly firstAnswer = new Promise<void>((resolve) => (this.resolveFirstAnswer = resolve));
-  private resolveReady: () => void = () => {};
-  /** Resolved once the server logged its `readyLog` text. */
-  private readonly ready = new Promise<void>((resolve) => (this.resolveReady = resolve));
   /**
    * Wall-clock time of the connection, before `initialize`: a server cannot have read a
    * workspace file before it (it learns the root in `initialize`), so a file whose mtime is older
@@ -130,7 +94,6 @@ export class LspClient {
     private readonly connection: MessageConnection,
     private readonly options: LspClientOptions,
   ) {
-    this.flycheck = options.settleFlycheck ? new FlycheckState() : null;
     this.documents = new DocumentSync(connection, {
       currentSequence: () => this.pushDiagnostics.currentSequence(),
       onClosed: (uri) => this.pushDiagnostics.forget(uri),
@@ -139,6 +102,7 @@ export class LspClient {
       onSent: () => this.events.emit({ type: "session-sync" }),
     });
     connection.onClose(() => this.markClosed());
+    this.adapter = options.adapter(this);
   }
 
   /**
@@ -161,14 +125,16 @@ export class LspClient {
       registrations: client.registrations,
       progress: client.progress,
       pushDiagnostics: client.pushDiagnostics,
-      flycheck: client.flycheck,
       events: client.events,
       log: (line) => {
-        if (options.readyLog && line.includes(options.readyLog)) client.resolveReady();
+        for (const listener of [...client.logListeners]) listener(line);
         options.log(line);
       },
+      onPublish: (params) => {
+        for (const listener of [...client.publishListeners]) listener(params);
+      },
       onWork: () => client.markAnswered(),
-      ignoredProgress: new Set(options.ignoredProgress ?? []),
+      ignoredProgress: client.adapter.ignoredProgress,
     });
     // A broken pipe to a dead server must not crash the bridge; the exit is reported elsewhere.
     connection.onError(([error]) => options.log(`jsonrpc: ${error.message}`));
@@ -177,8 +143,8 @@ export class LspClient {
   }
 
   /**
-   * Performs `initialize` + `initialized` within the deadline, and waits there for the server's
-   * `readyLog` message when its profile names one.
+   * Performs `initialize` + `initialized` within the deadline, and waits there until the server's
+   * adapter says it takes documents.
    */
   async initialize(deadline: Deadline): Promise<void> {
     const [folder] = this.workspaceFolders();
@@ -191,29 +157,13 @@ export class LspClient {
         rootPath: this.options.rootPath,
         rootUri: folder!.uri,
         workspaceFolders: this.workspaceFolders(),
-        capabilities: this.options.bridgeWatchesFiles ? WATCHING_CLIENT_CAPABILITIES : CLIENT_CAPABILITIES,
-        initializationOptions: this.options.initializationOptions,
+        capabilities: this.bridgeWatchesFiles ? WATCHING_CLIENT_CAPABILITIES : CLIENT_CAPABILITIES,
+        initializationOptions: this.adapter.initializationOptions(this.options.initializationOptions),
       },
       { deadline },
     );
     await this.connection.sendNotification(InitializedNotification.type, {});
-    const { readyLog } = this.options;
-    if (readyLog) await this.readyOrClosed(deadline, readyLog);
-  }
-
-  /** Waits for the server's `readyLog` message; a close or the deadline fails the wait. */
-  private async readyOrClosed(deadline: Deadline, readyLog: string): Promise<void> {
-    const method = InitializedNotification.method;
-    if (this.closed) throw this.closedError(method);
-    let stop: () => void = () => {};
-    const closed = new Promise<never>((_, reject) => {
-      stop = this.onClose(() => reject(this.closedError(method)));
-    });
-    try {
-      await deadline.race(Promise.race([this.ready, closed]), `the server's start-up message "${readyLog}"`);
-    } finally {
-      stop();
-    }
+    await this.adapter.whenReady(deadline);
   }
 
   private workspaceFolders(): { uri: string; name: string }[] {
@@ -249,53 +199,35 @@ export class LspClient {
     await this.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [...changes] });
   }
 
-  /** Whether the bridge, not the server, watches the server's files (`watch_files = "bridge"`). */
+  /** Whether the bridge, not the server, watches the server's files (its adapter says so). */
   get bridgeWatchesFiles(): boolean {
-    return this.options.bridgeWatchesFiles ?? false;
+    return this.adapter.filesWatchedBy === "bridge";
   }
 
-  /** Whether one pull answers a file's diagnostics completely, opened or not (see the option). */
+  /** Whether one pull answers a file's diagnostics completely, opened or not: the adapter answers many files that way. */
   get completePulls(): boolean {
-    return this.options.completePulls ?? false;
+    return this.adapter.answersManyFiles;
   }
 
-  /** Whether only a publish made with no work-done progress running settles diagnostics. */
-  get settleAfterProgress(): boolean {
-    return this.options.settleAfterProgress ?? false;
+  /** Sends a notification the bridge needs no answer to; a connection gone meanwhile is reported elsewhere. */
+  notify(method: string, params: unknown): void {
+    if (this.closed) return;
+    void this.connection.sendNotification(method, params).catch(() => undefined);
   }
 
-  /** Whether a wait must first see every earlier sync taken in by the server (`settle_barrier`). */
-  get settleBarrier(): boolean {
-    return this.options.settleBarrier ?? false;
-  }
-
-  /**
-   * Resolves once the server has answered a request sent now. A server handles its messages in
-   * order, so it has then taken in every sync sent before, and sent whatever it sends while
-   * taking them in (gopls: the work-done progress of their diagnosis). The request is one no
-   * server knows (`$/lspmcp/barrier`; LSP says such `$/` requests are answered MethodNotFound),
-   * so any answer, an error included, is the barrier; only a closed connection or the deadline
-   * fails it.
-   */
-  async barrier(options: RequestOptions): Promise<void> {
-    try {
-      await this.request(BARRIER, undefined, options);
-    } catch (error) {
-      if (error instanceof BridgeError && (error.code === "NotSupported" || error.details?.lsp_error_code !== undefined)) return;
-      throw error;
-    }
+  /** Hears every log line the server sends (`window/logMessage`, `window/showMessage`). */
+  onLog(listener: (line: string) => void): () => void {
+    this.logListeners.add(listener);
+    return () => this.logListeners.delete(listener);
   }
 
   /**
-   * Asks rust-analyzer for a `cargo check` run of the whole workspace, unless a run asked for has
-   * not begun yet (that one will cover this request too), and tells every wait. The files are
-   * checked as they are on disk, which is what the bridge syncs.
+   * Hears every `publishDiagnostics` as the server sent it, before the client's store keeps or
+   * drops it (rust-analyzer's flycheck sets are kept whatever their version).
    */
-  requestFlycheck(): void {
-    if (!this.flycheck || this.flycheck.pending || this.closed) return;
-    this.flycheck.pending = true;
-    void this.connection.sendNotification("rust-analyzer/runFlycheck", { textDocument: null }).catch(() => undefined);
-    this.events.emit({ type: "flycheck-requested" });
+  onPublish(listener: (params: PublishDiagnosticsParams) => void): () => void {
+    this.publishListeners.add(listener);
+    return () => this.publishListeners.delete(listener);
   }
 
   /**

@@ -13,11 +13,11 @@ export type ServerEvent =
   /** rust-analyzer's `experimental/serverStatus`: whether its own analysis is ready. */
   | { readonly type: "status"; readonly quiescent: boolean }
   /**
-   * Every publish of a `settle_flycheck` server, its version whatever it is: the flycheck sets
-   * (see `flycheck-state.ts`), which the filtered `publish` events may leave out.
+   * Every publish of rust-analyzer, its version whatever it is, told by its adapter: the flycheck
+   * sets (see `adapters/flycheck-state.ts`), which the filtered `publish` events may leave out.
    */
   | { readonly type: "flycheck-publish"; readonly uri: string; readonly diagnostics: readonly Diagnostic[] }
-  /** Not the server's own: the bridge asked it for a flycheck run, told to every wait. */
+  /** Not the server's own: the rust-analyzer adapter asked it for a flycheck run, told to every wait. */
   | { readonly type: "flycheck-requested" }
   /** Not the server's own: the bridge sent a didOpen, didChange or didClose of any document. */
   | { readonly type: "session-sync" }

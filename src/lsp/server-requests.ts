@@ -11,11 +11,11 @@ import {
   UnregistrationRequest,
   WorkDoneProgressCreateRequest,
   WorkspaceFoldersRequest,
+  type PublishDiagnosticsParams,
   type WorkspaceFolder,
 } from "vscode-languageserver-protocol";
 import type { MessageConnection } from "vscode-jsonrpc/node";
 import type { DynamicRegistrations } from "./dynamic-registrations.js";
-import type { FlycheckState } from "./flycheck-state.js";
 import type { ProgressTracker } from "./progress-tracker.js";
 import type { PushDiagnosticsStore } from "./push-diagnostics-store.js";
 import type { ServerEvents } from "./server-events.js";
@@ -27,15 +27,15 @@ export interface ServerRequestContext {
   readonly registrations: DynamicRegistrations;
   readonly progress: ProgressTracker;
   readonly pushDiagnostics: PushDiagnosticsStore;
-  /** rust-analyzer's flycheck (`settle_flycheck`), or null. */
-  readonly flycheck: FlycheckState | null;
   /** Hears every publish, progress and registration change, after the stores above. */
   readonly events: ServerEvents;
   /** Server log lines (window/logMessage, window/showMessage) go here, never to stdout. */
   readonly log: (line: string) => void;
+  /** Hears every publish as sent, before `pushDiagnostics` keeps or drops it (for the server's adapter). */
+  readonly onPublish: (params: PublishDiagnosticsParams) => void;
   /** The server published diagnostics or began work-done progress: it is past its boot. */
   readonly onWork: () => void;
-  /** Progress tokens that do not bear on diagnostics: neither tracked nor told (ccls's `index`). */
+  /** Progress tokens that do not bear on diagnostics: neither tracked nor told (the adapter's; ccls's `index`). */
   readonly ignoredProgress: ReadonlySet<string>;
 }
 
@@ -67,10 +67,7 @@ export function handleServerRequests(connection: MessageConnection, context: Ser
 
   connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
     context.onWork();
-    if (context.flycheck) {
-      context.flycheck.onPublish(params.uri, params.diagnostics);
-      context.events.emit({ type: "flycheck-publish", uri: params.uri, diagnostics: params.diagnostics });
-    }
+    context.onPublish(params);
     if (!context.pushDiagnostics.onPublish(params, !context.progress.isIdle())) return;
     const version = typeof params.version === "number" ? params.version : null;
     context.events.emit({ type: "publish", uri: params.uri, version, diagnostics: params.diagnostics });
@@ -80,14 +77,11 @@ export function handleServerRequests(connection: MessageConnection, context: Ser
     if (context.ignoredProgress.has(String(params.token))) return;
     const kind = context.progress.onProgress(params.token, params.value);
     if (kind === "begin") context.onWork();
-    if (kind) context.flycheck?.onProgress(params.token, kind);
     if (kind) context.events.emit({ type: "progress", token: params.token, kind });
   });
   // rust-analyzer's readiness (sent to clients that declare experimental.serverStatusNotification).
   connection.onNotification("experimental/serverStatus", (params: { quiescent?: unknown }) => {
-    const quiescent = params?.quiescent === true;
-    context.flycheck?.onStatus(quiescent);
-    context.events.emit({ type: "status", quiescent });
+    context.events.emit({ type: "status", quiescent: params?.quiescent === true });
   });
   connection.onNotification(LogMessageNotification.type, (params) => context.log(params.message));
   connection.onNotification(ShowMessageNotification.type, (params) => context.log(params.message));

@@ -109,13 +109,14 @@ export async function diagnoseTargets(
 /**
  * The group's files that its server's project answers (see `diagnoseFromProject`), answered;
  * returns the rest, and whether the server was told of every change on disk for them. Only a
- * server whose files the bridge watches can answer that way, and only for more than one file: a
+ * server whose files the bridge watches (its adapter says so) can answer that way, and only for
+ * more than one file: a
  * single file goes file by file (a document kept open), where `openTarget` reads it, starts the
  * session and looks quickly at the disk, as for any other one-file call. The session is started
  * here, within one file's deadline, as the first file would start it.
  */
 async function fromProject(group: SessionGroup, results: FileDiagnostics[], options: ProjectRunOptions): Promise<{ rest: RunItem[]; refreshed: boolean }> {
-  if (group.server.watch_files !== "bridge" || group.items.length === 1) return { rest: [...group.items], refreshed: false };
+  if (group.items.length === 1) return { rest: [...group.items], refreshed: false };
   const deadline = Deadline.in(options.config.bridge.request_timeout_ms);
   // The session is held for the whole project run, so idle_stop_s never counts it as quiet.
   const hold = new CallScope();
@@ -126,6 +127,7 @@ async function fromProject(group: SessionGroup, results: FileDiagnostics[], opti
     } catch (error) {
       throw namingFile(error, group.items[0]!.target);
     }
+    if (!client.bridgeWatchesFiles) return { rest: [...group.items], refreshed: false };
     // A file is read when its answer is converted, and not at all when a kept one is given again:
     // an unreadable one fails the run all the same.
     if (client.completePulls) {

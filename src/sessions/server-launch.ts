@@ -1,6 +1,6 @@
 import { dirname, join } from "node:path";
 import { packageRoot } from "../config/package-root.js";
-import type { ResolvedServer } from "../config/types.js";
+import type { AdapterName, ResolvedServer } from "../config/types.js";
 import {
   chooseTypescriptCompiler,
   nativeCompilerExecutable,
@@ -35,8 +35,8 @@ export interface ServerLaunch {
   readonly compiler: CompilerReport | null;
   /** typescript-language-server driving a workspace's tsserver: its version is asked after `initialize`. */
   readonly tsserverVersion: string | null;
-  /** One pull answers a file completely, opened or not (see `LspClientOptions.completePulls`). */
-  readonly completePulls: boolean;
+  /** The adapter of the server that runs: the entry's, or for TypeScript the one its compiler needs. */
+  readonly adapter: AdapterName;
 }
 
 /**
@@ -61,7 +61,7 @@ export function launchFor(server: ResolvedServer, workspaceRoot: string): Server
       settings: server.settings,
       compiler: null,
       tsserverVersion: null,
-      completePulls: false,
+      adapter: server.adapter,
     };
   }
   const compiler = typescriptCompilerFor(server, workspaceRoot);
@@ -77,7 +77,7 @@ export function launchFor(server: ResolvedServer, workspaceRoot: string): Server
       settings: server.settings,
       compiler: report,
       tsserverVersion: null,
-      completePulls: true,
+      adapter: "typescript",
     };
   }
   const languageServer = join(packageRoot(), "node_modules", ".bin", "typescript-language-server");
@@ -86,18 +86,12 @@ export function launchFor(server: ResolvedServer, workspaceRoot: string): Server
     args: ["--stdio"],
     version: TYPESCRIPT_LANGUAGE_SERVER_VERSION,
     versionCommand: [languageServer, "--version"],
-    initializationOptions: {
-      // One tsserver, not two: the partial-semantic "syntax" server builds an inferred project
-      // for every opened file, work no answer uses. No automatic typings acquisition: it downloads
-      // @types at run time, which `tsc` never does. The bridge watches the files (see
-      // src/pipeline/project/): tsserver hears of every change on disk before it is asked.
-      disableAutomaticTypingAcquisition: true,
-      tsserver: { path: tsserverPath(compiler), useSyntaxServer: "never", useClientFileWatcher: true },
-    },
+    // The rest of its options are its adapter's (src/lsp/adapters/tsserver.ts).
+    initializationOptions: { tsserver: { path: tsserverPath(compiler) } },
     settings: {},
     compiler: report,
     tsserverVersion: compiler.version,
-    completePulls: false,
+    adapter: "tsserver",
   };
 }
 

@@ -3,6 +3,7 @@ import type { Logger } from "../contract/logger.js";
 import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { Deadline, type LoadWatch } from "../contract/deadline.js";
 import { LspClient } from "../lsp/lsp-client.js";
+import { ADAPTERS } from "../lsp/adapters/index.js";
 import { setTimeout as delay } from "node:timers/promises";
 import { scrubbedEnv, spawnSupervised, type ExitInfo, type MemoryOverCap, type SupervisedServer, type SupervisionTimings } from "../supervision/index.js";
 import { IdleTimer } from "./idle-timer.js";
@@ -352,13 +353,7 @@ export class Session implements LoadWatch {
         initializationOptions: launch.initializationOptions,
         settings: launch.settings,
         positionEncoding: server.position_encoding,
-        settleAfterProgress: server.settle_after_progress,
-        ignoredProgress: server.ignored_progress,
-        readyLog: server.ready_log,
-        settleFlycheck: server.settle_flycheck,
-        settleBarrier: server.settle_barrier,
-        bridgeWatchesFiles: server.watch_files === "bridge",
-        completePulls: launch.completePulls,
+        adapter: ADAPTERS[launch.adapter],
         maxOpenDocuments: this.options.maxOpenDocuments,
         log: (line) => logger.debug("server log", { session: this.key, line }),
       });

@@ -7,19 +7,38 @@ import { diagnostics, findingKeys } from "../helpers/differential.js";
 import { REPO } from "../helpers/paths.js";
 import { tempDir } from "../helpers/temp.js";
 
-// The project-level path (tsserver answering closed files of the loaded project, issue 24)
-// against the file-by-file path (every file opened, asked and kept open) on the same real tree:
-// ajv 8.20.0's sources. Both run the pinned typescript-language-server with the same settings
-// but for who watches the files, which is what chooses the path. Every finding is compared
-// whole (range, severity, code, message), suggestions included.
+// The project-level path against the file-by-file path (every file opened, asked and kept open)
+// on the same real tree, ajv 8.20.0's sources, for both compilers that can answer it: TypeScript
+// 7's native server (its closed files pulled, issue 35) and a 5.9.3 tsserver through
+// typescript-language-server (closed files of the loaded project, issue 24). Each pair runs the
+// same server with the same settings but for its adapter, which chooses the path ("standard"
+// opens every file and lets the server watch its files). Every finding is compared whole (range,
+// severity, code, message), suggestions included.
 const ROOT = join(REPO, "tests/fixtures/differential/typescript-ajv");
+const NATIVE = join(REPO, `node_modules/@typescript/typescript-${process.platform}-${process.arch}/lib/tsc`);
+const LANGUAGE_SERVER = join(REPO, "node_modules/.bin/typescript-language-server");
+const TSSERVER = join(REPO, "node_modules/typescript/lib/tsserver.js");
 
-function config(watch: "bridge" | "server", root = ROOT): string {
-  // "server" is the file-by-file path: tsserver keeps its own watchers (useClientFileWatcher off).
-  const options =
-    watch === "bridge"
-      ? ""
-      : `initialization_options = { disableAutomaticTypingAcquisition = true, tsserver = { useSyntaxServer = "never" } }\nwatch_files = "server"\n`;
+type Compiler = "7.0.2" | "5.9.3";
+
+function config(path: "project" | "files", compiler: Compiler, root = ROOT): string {
+  const server =
+    compiler === "7.0.2"
+      ? // The profile itself (the pinned package, its adapter choosing the native server), or
+        // that server run with no adapter of its own.
+        path === "project"
+        ? ""
+        : `adapter = "standard"\ncommand = ${JSON.stringify(NATIVE)}\n`
+      : [
+          `adapter = "${path === "project" ? "tsserver" : "standard"}"`,
+          `command = ${JSON.stringify(LANGUAGE_SERVER)}`,
+          'args = ["--stdio"]',
+          'version = "5.3.0"',
+          `version_command = [${JSON.stringify(LANGUAGE_SERVER)}, "--version"]`,
+          // The tsserver adapter adds the rest of these itself; "standard" gets them here.
+          `initialization_options = { disableAutomaticTypingAcquisition = true, tsserver = { path = ${JSON.stringify(TSSERVER)}, useSyntaxServer = "never" } }`,
+          "",
+        ].join("\n");
   return writeConfig(`
 [bridge]
 max_result_bytes = 4194304
@@ -28,7 +47,7 @@ request_timeout_ms = 600000
 [[server]]
 name = "typescript"
 profile = "typescript"
-${options}
+${server}
 [[workspace]]
 name = "ajv"
 root = ${JSON.stringify(root)}
@@ -36,29 +55,32 @@ servers = ["typescript"]
 `);
 }
 
+/** Documents the project path leaves open: none for pulls of closed files, one anchor for tsserver. */
+const ANCHORS: Record<Compiler, number> = { "7.0.2": 0, "5.9.3": 1 };
+
 /** The documents the bridge's one session holds open. */
 async function openDocuments(bridge: Bridge): Promise<number> {
   return ((await bridge.ok("session_status")) as { sessions: { open_documents: number }[] }).sessions[0]!.open_documents;
 }
 
-describe("project-level diagnostics equal file-by-file diagnostics (ajv 8.20.0)", () => {
+describe.each(["7.0.2", "5.9.3"] as const)("project-level diagnostics equal file-by-file diagnostics (ajv 8.20.0, TypeScript %s)", (compiler) => {
   let project: Bridge;
   let fileByFile: Bridge;
   beforeAll(async () => {
-    [project, fileByFile] = await Promise.all([startBridge(config("bridge")), startBridge(config("server"))]);
+    [project, fileByFile] = await Promise.all([startBridge(config("project", compiler)), startBridge(config("files", compiler))]);
   });
   afterAll(async () => {
     await Promise.all([project?.close(), fileByFile?.close()]);
   });
 
-  test('"." answers the same set both ways, and only the project path leaves a single document open', async () => {
+  test('"." answers the same set both ways, and only the file-by-file path leaves every file open', async () => {
     const [fromProject, fromFiles] = await Promise.all([diagnostics(project, { path: ".", limit: 1000 }), diagnostics(fileByFile, { path: ".", limit: 1000 })]);
     expect(fromFiles.total).toBeGreaterThan(30);
     expect(findingKeys(fromProject.items)).toEqual(findingKeys(fromFiles.items));
     expect(fromProject.items).toEqual(fromFiles.items);
-    // Which path answered: the project path opens one anchor per project, file by file opens
-    // every file of the folder (and keeps it open for the next call).
-    expect(await openDocuments(project)).toBe(1);
+    // Which path answered: the project path opens one anchor per project through tsserver and
+    // none by pulls, file by file opens every file of the folder (and keeps it open).
+    expect(await openDocuments(project)).toBe(ANCHORS[compiler]);
     expect(await openDocuments(fileByFile)).toBeGreaterThan(50);
   }, 900_000);
 
@@ -98,12 +120,12 @@ function mixedWorkspace(): string {
   return root;
 }
 
-describe("project-level diagnostics equal file-by-file diagnostics on mixed layouts", () => {
+describe.each(["7.0.2", "5.9.3"] as const)("project-level diagnostics equal file-by-file diagnostics on mixed layouts (TypeScript %s)", (compiler) => {
   const root = mixedWorkspace();
   let project: Bridge;
   let fileByFile: Bridge;
   beforeAll(async () => {
-    [project, fileByFile] = await Promise.all([startBridge(config("bridge", root)), startBridge(config("server", root))]);
+    [project, fileByFile] = await Promise.all([startBridge(config("project", compiler, root)), startBridge(config("files", compiler, root))]);
   });
   afterAll(async () => {
     await Promise.all([project?.close(), fileByFile?.close()]);

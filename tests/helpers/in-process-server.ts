@@ -1,6 +1,8 @@
 import { PassThrough } from "node:stream";
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from "vscode-jsonrpc/node";
 import { InitializeRequest, type ServerCapabilities } from "vscode-languageserver-protocol";
+import type { AdapterFactory } from "../../src/lsp/adapters/server-adapter.js";
+import { standardAdapter } from "../../src/lsp/adapters/standard.js";
 import { LspClient } from "../../src/lsp/lsp-client.js";
 
 // A JSON-RPC peer in the same process, on real streams, for the client-side unit tests: what a
@@ -14,13 +16,13 @@ export function disposePeers(): void {
 
 /**
  * A server peer answering `initialize` with `capabilities` (and whatever `wire` adds), and an
- * LspClient connected to it, not yet initialized. `toClient` is the server's output stream:
+ * LspClient connected to it through `adapter`, not yet initialized. `toClient` is the server's output stream:
  * ending it closes the connection as a server exit would.
  */
 export function connectInProcess(
   capabilities: ServerCapabilities,
   wire: (server: MessageConnection) => void = () => {},
-  readyLog: string | null = null,
+  adapter: AdapterFactory = standardAdapter,
 ): { client: LspClient; server: MessageConnection; toClient: PassThrough } {
   const toServer = new PassThrough();
   const toClient = new PassThrough();
@@ -36,7 +38,7 @@ export function connectInProcess(
     workspaceName: "w",
     initializationOptions: {},
     settings: {},
-    readyLog,
+    adapter,
     log: () => {},
   });
   return { client, server, toClient };

@@ -33,7 +33,7 @@ describe("lspmcp init", () => {
     const text = written.toString("utf8");
     expect(text).toMatch(/^#:schema \/.*\/config\/bridge\.schema\.json\n/);
     // The pins are spelled out, and the workspace is the repo, relative to the file.
-    expect(text).toContain('version = "5.3.0"');
+    expect(text).toContain('version = "7.0.2"');
     expect(text).toContain('version = "1.1.414"');
     expect(text).toContain('root = ".."');
 

@@ -1,5 +1,5 @@
 // Diagnostics for folders and whole workspaces (CONTRACT §4.2), against real
-// typescript-language-server on a generated 200-file project: folder and "." answers, paging,
+// TypeScript 7's server on a generated 200-file project: folder and "." answers, paging,
 // filtering, byte-identical repeats, parity with `lspmcp check`, cross-file freshness, bad input.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

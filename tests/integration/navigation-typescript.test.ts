@@ -1,5 +1,5 @@
 /**
- * The read class of CONTRACT §4.1 on typescript-language-server, through the real binary and the
+ * The read class of CONTRACT §4.1 on the TypeScript server (TypeScript 7's native one), through the real binary and the
  * SDK client: a fresh bridge whose very first call is `references`, then every tool on the
  * navigation fixture (a function defined in geometry.ts and called from report.ts and summary.ts).
  */

@@ -8,7 +8,7 @@ import { REPO } from "../helpers/paths.js";
 import { tempDir } from "../helpers/temp.js";
 
 // Freshness owned by the bridge (issues 24 and 35): the TypeScript server watches no file itself
-// (watch_files = "bridge"), so every change on disk must reach it through the bridge before an
+// (its adapter has the bridge watch them), so every change on disk must reach it through the bridge before an
 // answer, and the warm path keeps an answer only while no change can reach it. After each edit
 // below, a warm bridge's `diagnostics "."` must equal what the answering compiler's `tsc
 // --noEmit` says of the tree at that moment — in the edited file and in files it never touched.

@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(async () => bridge?.close());
 
 describe("diagnostics from real, pinned servers", () => {
-  test("typescript-language-server reports the type error at its line and column", async () => {
+  test("TypeScript's server reports the type error at its line and column", async () => {
     const result = await bridge.ok("diagnostics", { path: "src/shapes.ts" });
     const at = positionOf(source("src/shapes.ts"), "broken");
     const errors = result.items.filter((item: any) => item.severity === "error");
@@ -111,9 +111,9 @@ describe("symbols", () => {
       "1 property radius <Circle>",
       "1 method area <Circle>",
       "0 function describe <>",
-      "1 constant label <describe>",
-      "1 constant total <describe>",
-      "0 constant broken <>",
+      "1 variable label <describe>",
+      "1 variable total <describe>",
+      "0 variable broken <>",
     ]);
     const circle = result.items.find((s: any) => s.name === "Circle");
     expect(circle.range.start).toEqual(positionOf(source("src/shapes.ts"), "export class Circle"));

@@ -14,7 +14,7 @@ import { profilesConfig } from "../helpers/workspace.js";
 // rust-analyzer 0.0.348 (issue 28) on tests/fixtures/workspaces/rust-crate: a cargo workspace whose
 // package cafe has a type error and two borrow errors, and whose package menu compiles with three
 // warnings (rustc lints no crate with errors). Its diagnostics come from its own analysis (pulled)
-// and from cargo check (flycheck, published): the settle rule waits for both (settle_flycheck).
+// and from cargo check (flycheck, published): the settle rule waits for both (the rust-analyzer adapter).
 const FILES = ["cafe/src/lib.rs", "cafe/src/brew.rs", "menu/src/lib.rs"];
 
 type Item = Finding & { source: string | null; channels: string[] };

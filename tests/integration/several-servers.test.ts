@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(async () => bridge?.close());
 
-describe("typescript-language-server and Biome on one .ts file", () => {
+describe("TypeScript and Biome on one .ts file", () => {
   const typeError = () => {
     const start = positionOf(source("lint.ts"), "cafe");
     return {

@@ -16,8 +16,8 @@ let noisy: GeneratedTsWorkspace;
 let checkConfig: string;
 
 beforeAll(() => {
-  // 24 files × 450 type errors: 10,800 findings, over 1 MB in every format.
-  noisy = generateNoisyTsWorkspace(24, 450);
+  // 24 files × 500 type errors: 12,000 findings, over 1 MB in every format.
+  noisy = generateNoisyTsWorkspace(24, 500);
   checkConfig = writeConfig(profileConfig(noisy.root, "typescript"));
 });
 afterAll(() => rmSync(noisy.root, { recursive: true, force: true }));

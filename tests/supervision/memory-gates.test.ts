@@ -107,7 +107,8 @@ describe("rss_mb of a real server", () => {
     writeFileSync(join(root, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true } }));
     writeFileSync(join(root, "a.ts"), "export function twice(n: number): number {\n  return n * 2;\n}\nexport const four = twice(2);\n");
     const config = writeConfig(
-      `[[server]]\nname = "typescript"\nprofile = "typescript"\ncommand = ${JSON.stringify(TSLS)}\nenv = { ${MARK} = "${mark}" }\n\n[[workspace]]\nname = "ws"\nroot = "ws"\nservers = ["typescript"]\n`,
+      // typescript-language-server and the tsserver it runs (a workspace's 5.x is answered so): a tree of two.
+      `[[server]]\nname = "typescript"\nprofile = "typescript"\nadapter = "tsserver"\ncommand = ${JSON.stringify(TSLS)}\nargs = ["--stdio"]\nversion = "5.3.0"\nversion_command = [${JSON.stringify(TSLS)}, "--version"]\nenv = { ${MARK} = "${mark}" }\n\n[[workspace]]\nname = "ws"\nroot = "ws"\nservers = ["typescript"]\n`,
       dir,
     );
     bridge = await startBridge(config);

@@ -2,8 +2,10 @@ import { DocumentDiagnosticRequest, type Diagnostic, type DocumentDiagnosticRepo
 import { BridgeError } from "../../contract/errors.js";
 import type { OpenDocument } from "../document-sync.js";
 import type { LspClient, RequestOptions } from "../lsp-client.js";
+import type { SettleAction } from "../adapters/server-adapter.js";
 import type { ServerEvent } from "../server-events.js";
-import { decideSettle, startSettle, stepSettle, type PullReport, type SettleEvent, type SettleState } from "../settle-rule.js";
+import { decideSettle, startSettle, stepSettle } from "../settle-rule.js";
+import type { PullReport, SettleEvent, SettleState } from "../settle-state.js";
 import { requestTsserverDiagnostics, supportsTsserverDiagnostics } from "./tsserver-diagnostics.js";
 import { requestPullDiagnostics } from "./pull-diagnostics.js";
 
@@ -38,9 +40,7 @@ function waitForSettle(client: LspClient, document: OpenDocument, { deadline, si
       uri,
       version: document.version,
       pullStatic: Boolean(client.capabilities.diagnosticProvider),
-      settleAfterProgress: client.settleAfterProgress,
-      flycheck: client.flycheck !== null,
-      barrier: client.settleBarrier,
+      strategy: client.adapter.settle,
     });
     let done = false;
     // Pulls are cancelled when the wait ends for any reason, through this one signal.
@@ -66,12 +66,9 @@ function waitForSettle(client: LspClient, document: OpenDocument, { deadline, si
       if (decision.kind === "pull") {
         state = stepSettle(state, { type: "pull-sent", uri });
         pull();
-      } else if (decision.kind === "barrier") {
-        state = stepSettle(state, { type: "barrier-sent" });
-        barrier();
-      } else if (decision.kind === "flycheck") {
-        // Told back to every wait of the session (this one too) as a `flycheck-requested` event.
-        client.requestFlycheck();
+      } else if (decision.kind === "barrier" || decision.kind === "flycheck") {
+        if (decision.kind === "barrier") state = stepSettle(state, { type: "barrier-sent" });
+        perform(decision.kind);
       } else if (decision.kind === "settled") {
         finish(() => resolve({ pull: decision.pull, push: decision.push }));
       } else if (decision.kind === "failed") {
@@ -88,9 +85,11 @@ function waitForSettle(client: LspClient, document: OpenDocument, { deadline, si
       );
     }
 
-    function barrier(): void {
-      client.barrier({ deadline, signal: pulls.signal }).then(
-        () => feed({ type: "barrier-answer" }),
+    // The adapter tells the rule it is done with the event it resolves to, or through the
+    // connection's events (a flycheck run asked for reaches every wait of the session).
+    function perform(action: SettleAction): void {
+      client.adapter.perform(action, { deadline, signal: pulls.signal }).then(
+        (event) => event && feed(event),
         (error: unknown) => {
           if (!done) finish(() => reject(error));
         },
@@ -123,17 +122,12 @@ function startingEvents(client: LspClient, document: OpenDocument): SettleEvent[
     events.push({ type: "register", id, method: DocumentDiagnosticRequest.method });
   }
   for (const token of client.progress.runningTokens()) events.push({ type: "progress", token, kind: "begin" });
-  const { flycheck } = client;
-  if (flycheck) {
-    events.push({ type: "status", quiescent: flycheck.quiescent });
-    events.push({ type: "flycheck-history", everBegun: flycheck.everBegun, pending: flycheck.pending });
-    events.push({ type: "flycheck-publish", uri: document.uri, diagnostics: flycheck.latestFor(document.uri) });
-  }
+  events.push(...client.adapter.startingEvents(document.uri));
   events.push({ type: "sync", uri: document.uri, version: document.version });
   const published = client.pushDiagnostics.get(document.uri);
-  // A publish made while progress ran is no candidate for a server whose profile says so, even
+  // A publish made while progress ran is no candidate under the after-progress strategy, even
   // when that progress has ended since.
-  const provisional = published?.duringProgress === true && client.settleAfterProgress;
+  const provisional = published?.duringProgress === true && client.adapter.settle === "after-progress";
   if (published && published.sequence > document.sentAfterSequence && !provisional) {
     events.push({ type: "publish", uri: document.uri, version: published.version, diagnostics: published.diagnostics } satisfies ServerEvent);
   }

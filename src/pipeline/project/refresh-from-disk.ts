@@ -6,7 +6,7 @@ import { applyDiskChanges } from "./apply-disk-changes.js";
 import { PROGRAM_FILE, projectStateOf, type ProjectState } from "./project-state.js";
 
 /**
- * Brings a server whose files the bridge watches (`watch_files = "bridge"`) up to date with the
+ * Brings a server whose files the bridge watches (its adapter says so) up to date with the
  * disk before it answers. `complete`: the workspace is listed again, so new files are found too
  * (what a diagnostics answer needs); otherwise the files already seen are looked at again, a stat
  * each, and the folders holding them, for new files (what a navigation call can afford), unless

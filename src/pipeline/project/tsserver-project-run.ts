@@ -38,7 +38,7 @@ export interface ProjectRunOptions {
 
 /**
  * Diagnostics of a session's files from its server's project, without opening each file: for
- * typescript-language-server whose files the bridge watches (`watch_files = "bridge"`).
+ * typescript-language-server whose files the bridge watches (its adapter says so).
  *
  * The disk is looked at first and every change told to the server (`refreshFromDisk`), so the
  * server's program is the disk's. Then one file of the run is opened (an anchor: tsserver loads

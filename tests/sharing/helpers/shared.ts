@@ -122,9 +122,12 @@ export function supervisors(tree: readonly Proc[]): Proc[] {
   return tree.filter((p) => p.cmdline.includes("--supervise"));
 }
 
-/** Processes of `tree` running typescript-language-server (one per TypeScript session). */
+/**
+ * Processes of `tree` running a TypeScript language server (one per TypeScript session):
+ * TypeScript 7's native `tsc --lsp`, or typescript-language-server for a workspace's 5.x or 6.x.
+ */
 export function tsServers(tree: readonly Proc[]): Proc[] {
-  return tree.filter((p) => p.cmdline.includes("typescript-language-server") && !p.cmdline.includes("--supervise"));
+  return tree.filter((p) => /typescript-language-server|\/tsc --lsp/.test(p.cmdline) && !p.cmdline.includes("--supervise"));
 }
 
 /**

@@ -3,16 +3,9 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { BridgeError } from "../../../src/contract/errors.js";
 import { loadConfig } from "../../../src/config/load-config.js";
-import { fakeExecutable, pathsOf, problemsOf, serverToml, tempDir, writeFiles } from "./fixture.js";
+import { configDir, fakeExecutable, pathsOf, problemsOf, serverToml, tempDir, WORKSPACE_OF_ONE, writeFiles } from "./fixture.js";
 
-const WORKSPACE = `[[workspace]]\nname = "ws"\nroot = "."\nservers = ["one"]\n`;
-
-/** A folder with `bin/ls1` and a bridge.toml of `toml`. */
-async function configDir(toml: string): Promise<string> {
-  const dir = await tempDir();
-  await fakeExecutable(dir, "bin/ls1");
-  return writeFiles(dir, { "bridge.toml": toml });
-}
+const WORKSPACE = WORKSPACE_OF_ONE;
 
 describe("each ConfigInvalid case of CONTRACT §3", () => {
   test("a TOML syntax error, with line and column", async () => {

@@ -58,3 +58,13 @@ export function serverToml(name: string, extensions: string[] = [".x"]): string 
   const list = extensions.map((extension) => JSON.stringify(extension)).join(", ");
   return `[[server]]\nname = "${name}"\ncommand = "bin/ls1"\nversion = "1.0.0"\nlanguages = [{ id = "${name}", extensions = [${list}] }]\n`;
 }
+
+/** A workspace table serving the server "one" of {@link serverToml}. */
+export const WORKSPACE_OF_ONE = `[[workspace]]\nname = "ws"\nroot = "."\nservers = ["one"]\n`;
+
+/** A folder with `bin/ls1` and a bridge.toml of `toml`. */
+export async function configDir(toml: string): Promise<string> {
+  const dir = await tempDir();
+  await fakeExecutable(dir, "bin/ls1");
+  return writeFiles(dir, { "bridge.toml": toml });
+}

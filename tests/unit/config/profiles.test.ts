@@ -41,13 +41,7 @@ describe("profiles", () => {
       version_command: [join(root, "bin/pls"), "--version"],
       languages: [{ id: "p", extensions: [".p"], filenames: [] }],
       position_encoding: null,
-      settle_after_progress: false,
-      ignored_progress: [],
-      ready_log: null,
-      settle_flycheck: false,
-      settle_barrier: false,
-      watch_files: "server",
-      adapter: null,
+      adapter: "standard",
       inherit_env: [],
       env: {},
       initialization_options: {},
@@ -84,12 +78,8 @@ servers = ["one"]
       version_command: [join(root, "bin/pls"), "--version"],
       languages: [{ id: "q", extensions: [".q"], filenames: [] }],
       position_encoding: null,
-      settle_after_progress: false,
-      ignored_progress: [],
-      ready_log: null,
-      settle_flycheck: false,
-      settle_barrier: false,
-      watch_files: "server",
+      adapter: "standard",
+
       settings: { b: { c: 2 } },
     });
   });
@@ -154,7 +144,7 @@ servers = ["one"]
       const config = await loadConfig(join(only, "bridge.toml"));
       expect(config.servers[0]!.env).toMatchObject({ CARGO_TARGET_DIR: join(cache, "lspmcp/cargo-target") });
       expect(config.servers[0]!.version_command!.slice(1)).toEqual(["install", "--list", "--root", join(cache, "lspmcp/rust-analyzer")]);
-      expect(config.servers[0]!.settle_flycheck).toBe(true);
+      expect(config.servers[0]!.adapter).toBe("rust-analyzer");
     } finally {
       if (previous === undefined) delete process.env.XDG_CACHE_HOME;
       else process.env.XDG_CACHE_HOME = previous;

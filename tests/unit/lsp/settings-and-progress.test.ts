@@ -1,3 +1,4 @@
+import { cclsAdapter } from "../../../src/lsp/adapters/ccls.js";
 import { describe, expect, test } from "vitest";
 import { lookupSetting } from "../../../src/lsp/settings-lookup.js";
 import type { MessageConnection } from "vscode-jsonrpc/node";
@@ -71,7 +72,7 @@ describe("work-done progress: titles, and waiting for none to run", () => {
     expect(tracker.isIdle()).toBe(true);
   });
 
-  test("a token the profile ignores (ccls's index) is neither tracked nor told, and shows no work", () => {
+  test("a token the ccls adapter ignores (its index) is neither tracked nor told, and shows no work", () => {
     let onProgress: (params: { token: string; value: unknown }) => void = () => {};
     const connection = {
       onRequest: () => {},
@@ -89,11 +90,11 @@ describe("work-done progress: titles, and waiting for none to run", () => {
       registrations: new DynamicRegistrations(),
       progress,
       pushDiagnostics: new PushDiagnosticsStore(),
-      flycheck: null,
       events,
       log: () => {},
+      onPublish: () => {},
       onWork: () => work++,
-      ignoredProgress: new Set(["index"]),
+      ignoredProgress: cclsAdapter().ignoredProgress,
     });
     onProgress({ token: "index", value: { kind: "begin", title: "indexing" } });
     expect(progress.isIdle()).toBe(true);

@@ -1,6 +1,7 @@
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import { describe, expect, test } from "vitest";
-import { settleOver, type SettleEvent } from "../../../src/lsp/settle-rule.js";
+import { settleOver } from "../../../src/lsp/settle-rule.js";
+import type { SettleEvent } from "../../../src/lsp/settle-state.js";
 
 const URI = "file:///w/lint.ts";
 const FINDING: Diagnostic = { range: { start: { line: 2, character: 2 }, end: { line: 2, character: 11 } }, message: "debugger", severity: 1 };
@@ -14,9 +15,9 @@ const BIOME_START: SettleEvent[] = [
 ];
 const REAL_PUBLISH: SettleEvent = { type: "publish", uri: URI, version: 1, diagnostics: [FINDING] };
 
-describe("settle_after_progress", () => {
+describe("the after-progress strategy", () => {
   test("a publish made while progress ran is provisional: not settled at the scan's end, settled by the one after", () => {
-    const target = { uri: URI, version: 1, pullStatic: false, settleAfterProgress: true };
+    const target = { uri: URI, version: 1, pullStatic: false, strategy: "after-progress" as const };
     expect(settleOver(target, BIOME_START)).toEqual({ kind: "wait" });
     expect(settleOver(target, [...BIOME_START, REAL_PUBLISH])).toEqual({ kind: "settled", pull: null, push: [FINDING] });
   });
@@ -27,8 +28,8 @@ describe("settle_after_progress", () => {
   });
 });
 
-describe("settle_after_progress with pull (the client offers pull by registration, and Biome registers it)", () => {
-  const target = { uri: URI, version: 1, pullStatic: true, settleAfterProgress: true };
+describe("the after-progress strategy with pull (the client offers pull by registration, and Biome registers it)", () => {
+  const target = { uri: URI, version: 1, pullStatic: true, strategy: "after-progress" as const };
   const pulled = (items: Diagnostic[]): SettleEvent => ({ type: "pull-answer", uri: URI, report: { kind: "full", items } });
 
   test("no pull while the scan runs; an answer given while it ran is provisional; the pull after it settles", () => {

@@ -1,11 +1,12 @@
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import { describe, expect, test } from "vitest";
-import { decideSettle, settleOver, startSettle, stepSettle, type SettleDecision, type SettleEvent, type SettleTarget } from "../../../src/lsp/settle-rule.js";
+import { decideSettle, settleOver, startSettle, stepSettle } from "../../../src/lsp/settle-rule.js";
+import type { SettleDecision, SettleEvent, SettleTarget } from "../../../src/lsp/settle-state.js";
 
 // gopls (settle-rule.ts, "Barrier"): main.go's diagnostics depend on brew.go, whose change may be
 // synced while main.go's old publish is at hand and no progress has begun yet.
 const MAIN = "file:///w/cmd/main.go";
-const target: SettleTarget = { uri: MAIN, version: 1, pullStatic: false, barrier: true };
+const target: SettleTarget = { uri: MAIN, version: 1, pullStatic: false, strategy: "barrier" };
 const d = (message: string): Diagnostic => ({ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, message });
 const sync: SettleEvent = { type: "sync", uri: MAIN, version: 1 };
 const anySync: SettleEvent = { type: "session-sync" };
@@ -39,7 +40,7 @@ describe("the barrier rule", () => {
     expect(decisions(events)).toEqual(["barrier", "wait", "wait", "wait", "barrier", "wait", "settled"]);
   });
 
-  test("without the profile key, the push rule is as before", () => {
-    expect(settleOver({ ...target, barrier: false }, [sync, old, anySync])).toEqual({ kind: "settled", pull: null, push: [d("old")] });
+  test("under the standard strategy, the push rule is as before", () => {
+    expect(settleOver({ ...target, strategy: "standard" }, [sync, old, anySync])).toEqual({ kind: "settled", pull: null, push: [d("old")] });
   });
 });

@@ -2,16 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import { describe, expect, test } from "vitest";
-import {
-  decideSettle,
-  MAX_PULLS,
-  settleOver,
-  startSettle,
-  stepSettle,
-  type SettleDecision,
-  type SettleEvent,
-  type SettleTarget,
-} from "../../../src/lsp/settle-rule.js";
+import { decideSettle, MAX_PULLS, settleOver, startSettle, stepSettle } from "../../../src/lsp/settle-rule.js";
+import type { SettleDecision, SettleEvent, SettleTarget } from "../../../src/lsp/settle-state.js";
 
 const TIMELINES = join(import.meta.dirname, "../../fixtures/settle-timelines");
 

@@ -1,17 +1,20 @@
 import { InitializedNotification, LogMessageNotification, MessageType } from "vscode-languageserver-protocol";
 import { afterEach, describe, expect, test } from "vitest";
 import { Deadline } from "../../../src/contract/deadline.js";
+import { BIOME_READY_LOG, biomeAdapter } from "../../../src/lsp/adapters/biome.js";
+import type { AdapterFactory } from "../../../src/lsp/adapters/server-adapter.js";
+import { standardAdapter } from "../../../src/lsp/adapters/standard.js";
 import { connectInProcess, disposePeers } from "../../helpers/in-process-server.js";
 
-// A profile's `ready_log` (Biome): `initialize` returns only once the server has logged that its
-// start-up work is done, so no document reaches it before.
-const READY = "Server initialized with PID";
+// The Biome adapter: `initialize` returns only once the server has logged that its start-up work
+// is done, so no document reaches it before.
+const READY = BIOME_READY_LOG;
 afterEach(disposePeers);
 
-function connect(readyLog: string | null) {
+function connect(adapter: AdapterFactory) {
   let initialized!: () => void;
   const heardInitialized = new Promise<void>((resolve) => (initialized = resolve));
-  const { client, server, toClient } = connectInProcess({}, (peer) => peer.onNotification(InitializedNotification.type, () => initialized()), readyLog);
+  const { client, server, toClient } = connectInProcess({}, (peer) => peer.onNotification(InitializedNotification.type, () => initialized()), adapter);
   const log = (message: string) => server.sendNotification(LogMessageNotification.type, { type: MessageType.Info, message });
   return { client, heardInitialized, log, toClient };
 }
@@ -27,9 +30,9 @@ async function settledYet(promise: Promise<unknown>): Promise<boolean> {
   return settled;
 }
 
-describe("a server's ready_log", () => {
+describe("the Biome adapter's start-up message", () => {
   test("initialize waits past `initialized` and other log lines for the message, then returns", async () => {
-    const { client, heardInitialized, log } = connect(READY);
+    const { client, heardInitialized, log } = connect(biomeAdapter);
     const started = client.initialize(Deadline.in(5_000));
     await heardInitialized;
     await log("Attempting to load the configuration");
@@ -38,18 +41,18 @@ describe("a server's ready_log", () => {
     await expect(started).resolves.toBeUndefined();
   });
 
-  test("without one, initialize returns once `initialized` is sent", async () => {
-    const { client } = connect(null);
+  test("the standard adapter waits for none: initialize returns once `initialized` is sent", async () => {
+    const { client } = connect(standardAdapter);
     await expect(client.initialize(Deadline.in(5_000))).resolves.toBeUndefined();
   });
 
   test("a server that never says it is ready fails the start at the deadline, naming the message", async () => {
-    const { client } = connect(READY);
+    const { client } = connect(biomeAdapter);
     await expect(client.initialize(Deadline.in(200))).rejects.toMatchObject({ code: "Timeout", message: expect.stringContaining(READY) });
   });
 
   test("a server that goes away before it is ready fails the start at once, not at the deadline", async () => {
-    const { client, heardInitialized, toClient } = connect(READY);
+    const { client, heardInitialized, toClient } = connect(biomeAdapter);
     const started = client.initialize(Deadline.in(60_000));
     await heardInitialized;
     toClient.end();

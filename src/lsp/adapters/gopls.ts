@@ -1,0 +1,34 @@
+import { ProtocolRequestType0 } from "vscode-languageserver-protocol";
+import { BridgeError } from "../../contract/errors.js";
+import { noSuchAction, standardAdapter } from "./standard.js";
+import type { ServerAdapter, ServerLink } from "./server-adapter.js";
+
+/** A request no server implements, whose answer (an error) shows the server has read everything before it. */
+const BARRIER = new ProtocolRequestType0<null, never, never, void>("$/lspmcp/barrier");
+
+/**
+ * gopls: a package's diagnostics depend on the packages it imports, so a publish for an unchanged
+ * file may be older than another file's change just synced. Before a wait settles, every sync the
+ * session sent is covered by a barrier (the "barrier" strategy): a request sent after it and
+ * answered. gopls handles its messages in order, so by its answer it has taken the syncs in and
+ * begun the work-done progress of their diagnosis, which the push rule then awaits.
+ */
+export function goplsAdapter(link: ServerLink): ServerAdapter {
+  return {
+    ...standardAdapter(),
+    name: "gopls",
+    settle: "barrier",
+    perform: async (action, options) => {
+      if (action !== "barrier") throw noSuchAction("gopls", action);
+      try {
+        await link.request(BARRIER, undefined, options);
+      } catch (error) {
+        // LSP says an unknown `$/` request is answered MethodNotFound: any answer, an error
+        // included, is the barrier; only a closed connection or the deadline fails it.
+        const answered = error instanceof BridgeError && (error.code === "NotSupported" || error.details?.lsp_error_code !== undefined);
+        if (!answered) throw error;
+      }
+      return { type: "barrier-answer" };
+    },
+  };
+}

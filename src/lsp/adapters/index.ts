@@ -1,0 +1,24 @@
+import { biomeAdapter } from "./biome.js";
+import { cclsAdapter } from "./ccls.js";
+import { goplsAdapter } from "./gopls.js";
+import { rustAnalyzerAdapter } from "./rust-analyzer.js";
+import type { AdapterFactory } from "./server-adapter.js";
+import { standardAdapter } from "./standard.js";
+import { tsserverAdapter } from "./tsserver.js";
+import { typescriptAdapter } from "./typescript.js";
+
+/**
+ * Every adapter, by the name a profile's `adapter` key gives it. The config schema lists the same
+ * names (a unit test holds the two lists equal); a server whose profile names none is "standard".
+ */
+export const ADAPTERS = {
+  standard: standardAdapter,
+  biome: biomeAdapter,
+  ccls: cclsAdapter,
+  gopls: goplsAdapter,
+  "rust-analyzer": rustAnalyzerAdapter,
+  typescript: typescriptAdapter,
+  tsserver: tsserverAdapter,
+} as const satisfies Record<string, AdapterFactory>;
+
+export type AdapterName = keyof typeof ADAPTERS;

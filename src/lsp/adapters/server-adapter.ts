@@ -1,0 +1,74 @@
+import type { ProtocolRequestType, ProtocolRequestType0, PublishDiagnosticsParams } from "vscode-languageserver-protocol";
+import type { Deadline } from "../../contract/deadline.js";
+import type { BridgeError } from "../../contract/errors.js";
+import type { RequestOptions } from "../request-options.js";
+import type { ServerEvents } from "../server-events.js";
+import type { SettleEvent, SettleStrategy } from "../settle-state.js";
+
+/**
+ * What an adapter may use of its connection (the `LspClient` is one): nothing of the client but
+ * its requests, notifications, and what the server says.
+ */
+export interface ServerLink {
+  /** A typed request with the client's deadline, cancellation and errors. */
+  request<P, R, PR, E, RO>(type: ProtocolRequestType<P, R, PR, E, RO> | ProtocolRequestType0<R, PR, E, RO>, params: P, options: RequestOptions): Promise<R>;
+  /** A notification that needs no answer. */
+  notify(method: string, params: unknown): void;
+  /** The server's events, which an adapter may hear and add to. */
+  readonly events: ServerEvents;
+  /** Every log line of the server; returns the way to stop listening. */
+  onLog(listener: (line: string) => void): () => void;
+  /** Every `publishDiagnostics` as sent, before the client keeps or drops it. */
+  onPublish(listener: (params: PublishDiagnosticsParams) => void): () => void;
+  onClose(listener: () => void): () => void;
+  /** The error of a wait that found the connection closed during `method`. */
+  closedError(method: string): BridgeError;
+  readonly isClosed: boolean;
+}
+
+/** A settle decision that an adapter carries out on its server (the rule's other one is a pull). */
+export type SettleAction = "barrier" | "flycheck";
+
+/**
+ * Everything about one language server that the LSP spec does not say, in one place: the client,
+ * the sessions and the pipeline ask this and never which server they talk to. A server that needs
+ * nothing beyond the spec gets the standard adapter; a profile picks another with `adapter = "…"`.
+ * One is made per connection ({@link AdapterFactory}), before `initialize`, so it may keep what
+ * it hears of its server.
+ */
+export interface ServerAdapter {
+  /** The profile's `adapter` value that picks it. */
+  readonly name: string;
+  /** The strategy the settle rule (`settle-rule.ts`) runs for this server's diagnostics. */
+  readonly settle: SettleStrategy;
+  /** Work-done progress tokens that bear neither on diagnostics nor on loading: never tracked. */
+  readonly ignoredProgress: ReadonlySet<string>;
+  /**
+   * Who tells the server of changes on disk: "server" (its own watchers) or "bridge" (the client
+   * declares file watching, and the bridge sends what it finds changed before the server answers).
+   */
+  readonly filesWatchedBy: "server" | "bridge";
+  /**
+   * Whether one pull answers a file's diagnostics completely, opened or not, so that a whole
+   * project is answered without a file opened and a document needs no settle wait (TypeScript
+   * 7). tsserver's project path is found by the command it offers.
+   */
+  readonly answersManyFiles: boolean;
+  /** The `initializationOptions` sent: the profile's, with what the server needs to be correct merged over them. */
+  initializationOptions(configured: Readonly<Record<string, unknown>>): Record<string, unknown>;
+  /**
+   * Resolves once the server, after `initialized`, takes documents; the close of the connection
+   * or the deadline fails it.
+   */
+  whenReady(deadline: Deadline): Promise<void>;
+  /** What the adapter knows of `uri` when a settle wait starts, told to the rule as events. */
+  startingEvents(uri: string): SettleEvent[];
+  /**
+   * Carries out `action` for a settle wait. Resolves to the event that tells the rule it is done,
+   * or null when the rule hears of it through the connection's events.
+   */
+  perform(action: SettleAction, options: RequestOptions): Promise<SettleEvent | null>;
+}
+
+/** Makes a server's adapter for one connection. */
+export type AdapterFactory = (link: ServerLink) => ServerAdapter;

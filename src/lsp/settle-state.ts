@@ -1,0 +1,88 @@
+import type { Diagnostic } from "vscode-languageserver-protocol";
+import type { ServerEvent } from "./server-events.js";
+
+// The terms of the settle rule (`settle-rule.ts`) and of its strategies: what a wait starts from,
+// hears, says and keeps. Types only, so that every strategy's file can use them.
+
+/**
+ * How a server's diagnostics settle, beyond the push and pull rule of `settle-rule.ts`:
+ * - `standard`: push or pull, as that rule says.
+ * - `after-progress` (Biome): a publish or pull answer made while work-done progress runs is
+ *   provisional, no candidate at all; only one made after the progress ended settles.
+ * - `barrier` (gopls): a document's diagnostics depend on other documents, so before the push
+ *   rule may settle, every sync the session sent (of any document) is covered by a barrier, a
+ *   request sent after it and answered; a sync during the wait asks for another.
+ * - `flycheck` (rust-analyzer, `settle-flycheck.ts`): its analysis answers pulls once it is
+ *   quiescent, and `cargo check` runs publish. Settled once a run that began after the sync has
+ *   ended, none runs or is still to begin, and then pulls sent after that end have answered `full`
+ *   twice in a row; the flycheck part is the file's last published set. The caller is asked for a
+ *   run (`flycheck`) when none began after the sync, except before rust-analyzer's own first run.
+ */
+export type SettleStrategy = "standard" | "after-progress" | "barrier" | "flycheck";
+
+/** Where the rule starts: the document version awaited, and what the server announced statically. */
+export interface SettleTarget {
+  readonly uri: string;
+  readonly version: number;
+  /** The server's `initialize` result had a `diagnosticProvider`. */
+  readonly pullStatic: boolean;
+  /** The server's adapter's strategy; absent: `standard`. */
+  readonly strategy?: SettleStrategy;
+}
+
+/** A pull report as the rule needs it: the items of a `full` report, or `unchanged`. */
+export type PullReport = { readonly kind: "full"; readonly items: readonly Diagnostic[] } | { readonly kind: "unchanged" };
+
+/** The server's events, plus what the client did and what happened to the wait itself. */
+export type SettleEvent =
+  | ServerEvent
+  | { readonly type: "sync"; readonly uri: string; readonly version: number }
+  | { readonly type: "pull-sent"; readonly uri: string }
+  | { readonly type: "pull-answer"; readonly uri: string; readonly report: PullReport }
+  /** The session's flycheck state as the wait starts (fed before the sync). */
+  | { readonly type: "flycheck-history"; readonly everBegun: boolean; readonly pending: boolean }
+  | { readonly type: "barrier-sent" }
+  | { readonly type: "barrier-answer" }
+  | { readonly type: "deadline" };
+
+/** What the rule says now. `pull` asks the caller to send one `textDocument/diagnostic`. */
+export type SettleDecision =
+  | { readonly kind: "wait" }
+  | { readonly kind: "pull" }
+  | { readonly kind: "flycheck" }
+  | { readonly kind: "barrier" }
+  | { readonly kind: "settled"; readonly pull: readonly Diagnostic[] | null; readonly push: readonly Diagnostic[] | null }
+  | { readonly kind: "failed"; readonly reason: "closed" | "deadline" | "no-full-answer" };
+
+/** The rule's state after some events; build it with `startSettle` and `stepSettle` (`settle-rule.ts`). */
+export interface SettleState {
+  readonly target: SettleTarget;
+  readonly synced: boolean;
+  /** Live registration ids of `textDocument/diagnostic`. */
+  readonly pullRegistrations: ReadonlySet<string>;
+  readonly running: ReadonlySet<string | number>;
+  /** The latest publish for the document after the sync, when it describes the version. */
+  readonly push: readonly Diagnostic[] | null;
+  readonly pullsSent: number;
+  readonly pullInFlight: boolean;
+  /** Set once settled or failed; later events change nothing. */
+  readonly outcome: Extract<SettleDecision, { kind: "settled" | "failed" }> | null;
+  /** What a `flycheck` target tracks (see the rule above); unused otherwise. */
+  readonly flycheck: FlycheckProgress;
+  /** A `barrier` target: a sync not yet covered by a barrier, and a barrier in flight. */
+  readonly barrier: { readonly needed: boolean; readonly inFlight: boolean };
+}
+
+/** What the flycheck strategy (`settle-flycheck.ts`) tracks of one wait. */
+export interface FlycheckProgress {
+  readonly quiescent: boolean;
+  readonly everBegun: boolean;
+  readonly pending: boolean;
+  readonly begunAfterSync: boolean;
+  /** A run began or was requested while the pull in flight was out: its answer is no barrier. */
+  readonly pullStale: boolean;
+  /** The document's last flycheck set. */
+  readonly published: readonly Diagnostic[];
+  /** Full answers so far to pulls sent behind the finished run (settled at FLYCHECK_BARRIERS). */
+  readonly barriers: number;
+}
