@@ -55,7 +55,7 @@ export async function fileDiagnostics(context: CallContext, args: FileDiagnostic
     const encoding = client.positionEncoding;
     const convert = (list: readonly Parameters<typeof convertDiagnostic>[1][] | null) =>
       list === null ? null : list.map((diagnostic) => convertDiagnostic(file.path, diagnostic, synced.lines, encoding));
-    const { diagnostics, notChecked } = splitNotChecked(mergeDiagnostics(convert(answer.pull), convert(answer.push)));
+    const { diagnostics, notChecked } = splitNotChecked(mergeDiagnostics(convert(answer.pull), convert(answer.push)), client.adapter);
     return {
       workspace: target.workspace,
       server: target.server,

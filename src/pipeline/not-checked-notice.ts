@@ -1,26 +1,20 @@
 import type { BridgeDiagnostic } from "../contract/diagnostic-order.js";
+import type { ServerAdapter } from "../lsp/adapters/server-adapter.js";
 
 /**
- * A server's own word, among a file's diagnostics, that it did not check the file at all. It is
- * no finding about the code: the file is reported as not checked, and the notice is never counted.
- * gopls says so of a file that its build constraints leave out of every package (`//go:build icu`,
- * a file `go build` and `go vet` never look at either): "No packages found for open file …".
+ * A file's diagnostics without the server's notice that it did not check the file at all (its
+ * adapter knows the notice: gopls's for a file its build constraints leave out), and why the file
+ * was not checked (null: it was). Such a notice is never counted as a finding.
  */
-const NOTICES: readonly { readonly source: string; readonly prefix: string; readonly reason: string }[] = [
-  {
-    source: "go list",
-    prefix: "No packages found for open file",
-    reason: "no package of the build includes it (its build constraints leave it out)",
-  },
-];
-
-/** The file's diagnostics without such a notice, and why the file was not checked (null: it was). */
-export function splitNotChecked(diagnostics: readonly BridgeDiagnostic[]): { diagnostics: BridgeDiagnostic[]; notChecked: string | null } {
+export function splitNotChecked(
+  diagnostics: readonly BridgeDiagnostic[],
+  adapter: ServerAdapter,
+): { diagnostics: BridgeDiagnostic[]; notChecked: string | null } {
   let notChecked: string | null = null;
   const rest = diagnostics.filter((diagnostic) => {
-    const notice = NOTICES.find((candidate) => diagnostic.source === candidate.source && diagnostic.message.startsWith(candidate.prefix));
-    if (notice === undefined) return true;
-    notChecked = notice.reason;
+    const reason = adapter.notChecked(diagnostic);
+    if (reason === null) return true;
+    notChecked = reason;
     return false;
   });
   return { diagnostics: rest, notChecked };
