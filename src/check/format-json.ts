@@ -5,7 +5,8 @@ import type { CheckReport } from "./report.js";
  * `diagnostics` tool's items with `workspace` and `server` in front, `fingerprint` and
  * `baseline_state` behind (and `since_state` with `--since`, whose resolved findings are listed
  * apart as `resolved`), and without `channels` (see `Finding`); `summary` has the counts, the threshold and one entry per session
- * that checked files. Two-space indented, keys in a fixed order, so equal runs give equal bytes.
+ * that checked files, and `not_checked` the files a server did not check at all (when there are
+ * some). Two-space indented, keys in a fixed order, so equal runs give equal bytes.
  */
 export function formatJson(report: CheckReport): string {
   const { summary } = report;
@@ -22,6 +23,7 @@ export function formatJson(report: CheckReport): string {
       failing: summary.failing,
       baselined: summary.baselined,
       ...(summary.since === undefined ? {} : { since: summary.since }),
+      ...(summary.not_checked === undefined ? {} : { not_checked: summary.not_checked }),
       // Roots are left out: they are machine-specific, and a baseline must travel between machines.
       runs: summary.runs.map(({ workspace, server, version, compiler, files }) => ({ workspace, server, version, compiler, files })),
     },

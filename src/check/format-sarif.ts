@@ -1,6 +1,6 @@
 import { pathToFileURL } from "node:url";
 import type { SeverityName } from "../contract/names.js";
-import type { CheckReport, Finding, ReportRun } from "./report.js";
+import type { CheckReport, Finding, NotCheckedFile, ReportRun } from "./report.js";
 import type { Shard } from "./shard.js";
 
 const SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
@@ -30,6 +30,7 @@ export function formatSarif(report: CheckReport, shard: Shard | null = null): st
     sarifRun(
       run,
       all.filter((f) => f.workspace === run.workspace && f.server === run.server),
+      (report.summary.not_checked ?? []).filter((file) => file.workspace === run.workspace && file.server === run.server),
       withBaseline,
       shard,
     ),
@@ -37,7 +38,13 @@ export function formatSarif(report: CheckReport, shard: Shard | null = null): st
   return JSON.stringify({ $schema: SARIF_SCHEMA, version: "2.1.0", runs }, null, 2) + "\n";
 }
 
-function sarifRun(run: ReportRun, findings: readonly Finding[], withBaseline: boolean, shard: Shard | null): Record<string, unknown> {
+function sarifRun(
+  run: ReportRun,
+  findings: readonly Finding[],
+  notChecked: readonly NotCheckedFile[],
+  withBaseline: boolean,
+  shard: Shard | null,
+): Record<string, unknown> {
   const codes = [...new Set(findings.map((f) => f.code).filter((code): code is string => code !== null))].sort();
   const paths = [...new Set(findings.map((f) => f.path))].sort();
   return {
@@ -46,6 +53,21 @@ function sarifRun(run: ReportRun, findings: readonly Finding[], withBaseline: bo
     originalUriBaseIds: { [ROOT_BASE]: { uri: rootUri(run.root), description: { text: `root of workspace ${run.workspace}` } } },
     columnKind: "unicodeCodePoints",
     artifacts: paths.map((path) => ({ location: artifactLocation(path) })),
+    // A file the server did not check is a note about the run, not a result (no finding).
+    ...(notChecked.length === 0
+      ? {}
+      : {
+          invocations: [
+            {
+              executionSuccessful: true,
+              toolExecutionNotifications: notChecked.map((file) => ({
+                level: "note",
+                message: { text: `not checked: ${file.reason}` },
+                locations: [{ physicalLocation: { artifactLocation: artifactLocation(file.path) } }],
+              })),
+            },
+          ],
+        }),
     results: findings.map((finding) => ({
       ...(finding.code === null ? {} : { ruleId: finding.code, ruleIndex: codes.indexOf(finding.code) }),
       level: LEVELS[finding.severity],

@@ -7,14 +7,18 @@ import type { CheckReport, Finding } from "./report.js";
  * Paths are relative to `cwd` (where the user ran `check`), so editors and CI annotations can
  * open them. Findings the baseline holds are left out of the list and counted in the summary.
  * With `--since`, every finding is listed and marked `(introduced)` or `(unchanged)`, and the
- * summary counts the three kinds, the resolved ones included.
+ * summary counts the three kinds, the resolved ones included. A file its server did not check at
+ * all is listed as such (`path: not checked by SERVER: why`), never as a finding.
  */
 export function formatText(report: CheckReport, cwd: string): string {
   const roots = new Map(report.summary.runs.map((run) => [run.workspace, run.root]));
   const lines = report.findings
     .filter((finding) => finding.baseline_state !== "unchanged")
     .flatMap((finding) => findingLines(finding, pathFromCwd(cwd, roots.get(finding.workspace), finding.path)));
-  return [...lines, summaryLine(report)].join("\n") + "\n";
+  const notChecked = (report.summary.not_checked ?? []).map(
+    (file) => `${pathFromCwd(cwd, roots.get(file.workspace), file.path)}: not checked by ${file.server}: ${file.reason}`,
+  );
+  return [...lines, ...notChecked, summaryLine(report)].join("\n") + "\n";
 }
 
 function findingLines(finding: Finding, path: string): string[] {
@@ -33,13 +37,14 @@ function summaryLine({ summary }: CheckReport): string {
     plural(summary.hints, "hint", "hints"),
   ].join(", ");
   const baseline = summary.baselined === null ? "" : `; ${summary.baselined} in the baseline`;
+  const notChecked = summary.not_checked === undefined ? "" : `; ${plural(summary.not_checked.length, "file", "files")} not checked`;
   const since = summary.since;
   const changes =
     since === undefined
       ? ""
       : `; since ${since.revision} (${since.commit.slice(0, 12)}): ${since.introduced} introduced, ${since.unchanged} unchanged, ${since.resolved} resolved`;
   const verdict = summary.fail_on === "never" ? "never failing" : `${summary.failing} at or above ${summary.fail_on}`;
-  return `${plural(summary.files, "file", "files")} checked: ${counts}${baseline}${changes}; ${verdict}`;
+  return `${plural(summary.files, "file", "files")} checked: ${counts}${baseline}${changes}${notChecked}; ${verdict}`;
 }
 
 function plural(n: number, one: string, many: string): string {

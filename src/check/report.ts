@@ -53,6 +53,14 @@ export interface ReportRun {
   readonly files: number;
 }
 
+/** A file its server did not check at all, and why (the server's notice, never a finding). */
+export interface NotCheckedFile {
+  readonly workspace: string;
+  readonly server: string;
+  readonly path: string;
+  readonly reason: string;
+}
+
 /** `--fail-on`: the least severe finding that fails the run, or "never". */
 export type FailOn = SeverityName | "never";
 
@@ -69,6 +77,8 @@ export interface CheckSummary {
   readonly baselined: number | null;
   /** Only with `--since`. */
   readonly since?: SinceSummary;
+  /** Only when there are some: files a server did not check (gopls: build constraints leave them out). */
+  readonly not_checked?: readonly NotCheckedFile[];
   readonly runs: readonly ReportRun[];
 }
 
@@ -142,6 +152,13 @@ export function buildReport(config: ResolvedConfig, run: CheckRun, failOn: FailO
   const findings = placed.map((item) => finding(item, split === null ? undefined : introduced.has(item) ? "introduced" : "unchanged"));
   const resolved = split?.resolved.map((item) => finding(item, "resolved"));
   const count = (severity: SeverityName) => findings.filter((finding) => finding.severity === severity).length;
+  const notChecked = run.files
+    .flatMap((result) =>
+      result.notChecked === undefined
+        ? []
+        : [{ workspace: result.workspace.name, server: result.server.name, path: result.file.path, reason: result.notChecked }],
+    )
+    .sort((a, b) => workspaceRank.get(a.workspace)! - workspaceRank.get(b.workspace)! || compareStrings(a.path, b.path) || compareStrings(a.server, b.server));
   const threshold = failOn === "never" ? 0 : severityRank(failOn);
   const old = (f: Finding) => f.baseline_state === "unchanged" || f.since_state === "unchanged";
   return {
@@ -167,6 +184,7 @@ export function buildReport(config: ResolvedConfig, run: CheckRun, failOn: FailO
               resolved: split.resolved.length,
             },
           }),
+      ...(notChecked.length === 0 ? {} : { not_checked: notChecked }),
       runs: run.sessions.map((session) => ({
         workspace: session.workspace.name,
         root: session.workspace.root,

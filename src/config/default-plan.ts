@@ -23,8 +23,9 @@ const MARKERS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
- * Markers that are a table inside a shared file rather than a file of their own, looked for in the
- * root's copy of that file only: `[tool.ruff]` in pyproject.toml configures ruff.
+ * Markers that are a table inside a shared file rather than a file of their own, looked for in
+ * every copy of that file under the root: `[tool.ruff]` in pyproject.toml configures ruff (a
+ * monorepo's Python package in `py/` has its own).
  */
 const TABLE_MARKERS: Readonly<Record<string, { readonly file: string; readonly table: RegExp; readonly key: string }>> = {
   ruff: { file: "pyproject.toml", table: /^\[tool\.ruff[.\]]/m, key: "pyproject.toml [tool.ruff]" },
@@ -77,8 +78,9 @@ export async function planDefault(root: string, options: PlanOptions): Promise<D
   for (const keys of keysOf.values()) {
     for (const key of keys) if (!TABLE_KEYS.has(key)) (isExtensionKey(key) ? extensions : filenames).add(key);
   }
-  const detected = await detectLanguages(root, { extensions, filenames });
-  const tables = await tableMarkersAt(root);
+  const collect = new Set(Object.values(TABLE_MARKERS).map(({ file }) => file));
+  const detected = await detectLanguages(root, { extensions, filenames, collect });
+  const tables = await tableMarkersIn(root, detected.collected);
   const occurs = (key: string) => detected.extensions.has(key) || detected.filenames.has(key) || tables.has(key);
 
   const servers: PlannedServer[] = [];
@@ -134,12 +136,17 @@ function isExtensionKey(key: string): boolean {
   return normalizeExtension(key) === key;
 }
 
-/** The keys of the table markers found in the root's files; an unreadable file has none. */
-async function tableMarkersAt(root: string): Promise<Set<string>> {
+/** The keys of the table markers found in `paths` (relative to the root); an unreadable file has none. */
+async function tableMarkersIn(root: string, paths: readonly string[]): Promise<Set<string>> {
   const found = new Set<string>();
   for (const { file, table, key } of Object.values(TABLE_MARKERS)) {
-    const text = await readFile(join(root, file), "utf8").catch(() => "");
-    if (table.test(text)) found.add(key);
+    for (const path of paths) {
+      if (basename(path) !== file) continue;
+      const text = await readFile(join(root, path), "utf8").catch(() => "");
+      if (!table.test(text)) continue;
+      found.add(key);
+      break;
+    }
   }
   return found;
 }

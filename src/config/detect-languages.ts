@@ -1,23 +1,29 @@
-import { spawn } from "node:child_process";
 import { opendir } from "node:fs/promises";
-import { basename, extname, join } from "node:path";
+import { basename, extname, join, relative, sep } from "node:path";
+import { spawnGit } from "../git/run-git.js";
 
 /** What to look for: lower-case extensions with their dot (".ts"), and exact file names ("tsconfig.json"). */
 export interface DetectionKeys {
   readonly extensions: ReadonlySet<string>;
   readonly filenames: ReadonlySet<string>;
+  /** File names whose every path is wanted (their contents decide: `[tool.ruff]` in a pyproject.toml). */
+  readonly collect?: ReadonlySet<string>;
 }
 
 /** Which of the keys occur under the root. */
 export interface Detected {
   readonly extensions: Set<string>;
   readonly filenames: Set<string>;
+  /** Paths (relative to the root, "/" separators, in listing order) of the files named in `collect`, at most MAX_COLLECTED. */
+  readonly collected: string[];
   /** Paths looked at before the answer was complete (all keys seen, or the listing ended). */
   readonly scanned: number;
   /** How the files were listed. */
   readonly via: "git" | "walk";
 }
 
+/** Collected paths kept at most: each is read by the caller, and a monorepo may have hundreds. */
+const MAX_COLLECTED = 256;
 /** A walk outside git stops after this many entries: a huge folder must not stall `serve`. */
 const MAX_WALK_ENTRIES = 200_000;
 /** Folders a walk never enters: dependencies, version-control state, caches and other dot-folders. */
@@ -36,17 +42,20 @@ export async function detectLanguages(root: string, keys: DetectionKeys): Promis
 class Tally {
   readonly extensions = new Set<string>();
   readonly filenames = new Set<string>();
+  readonly collected: string[] = [];
   scanned = 0;
   constructor(private readonly keys: DetectionKeys) {}
 
-  /** Records one path; true once every key has been seen. */
+  /** Records one path; true once every key has been seen and nothing is left to collect. */
   see(path: string): boolean {
     this.scanned++;
     const name = basename(path);
     if (this.keys.filenames.has(name)) this.filenames.add(name);
     const extension = extname(name).toLowerCase();
     if (extension !== "" && this.keys.extensions.has(extension)) this.extensions.add(extension);
-    return this.extensions.size === this.keys.extensions.size && this.filenames.size === this.keys.filenames.size;
+    const collecting = this.keys.collect !== undefined && this.keys.collect.size > 0 && this.collected.length < MAX_COLLECTED;
+    if (collecting && this.keys.collect!.has(name)) this.collected.push(path);
+    return !collecting && this.extensions.size === this.keys.extensions.size && this.filenames.size === this.keys.filenames.size;
   }
 }
 
@@ -55,7 +64,7 @@ class Tally {
 function fromGit(root: string, keys: DetectionKeys): Promise<Detected | null> {
   return new Promise((resolve) => {
     const tally = new Tally(keys);
-    const child = spawn("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: root, stdio: ["ignore", "pipe", "ignore"] });
+    const child = spawnGit(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]);
     let rest = "";
     let done = false;
     const finish = (ok: boolean): void => {
@@ -63,7 +72,7 @@ function fromGit(root: string, keys: DetectionKeys): Promise<Detected | null> {
       done = true;
       child.stdout.destroy();
       if (child.exitCode === null) child.kill();
-      resolve(ok ? { extensions: tally.extensions, filenames: tally.filenames, scanned: tally.scanned, via: "git" } : null);
+      resolve(ok ? { extensions: tally.extensions, filenames: tally.filenames, collected: tally.collected, scanned: tally.scanned, via: "git" } : null);
     };
     child.once("error", () => finish(false));
     child.stdout.setEncoding("utf8");
@@ -90,11 +99,11 @@ async function fromWalk(root: string, keys: DetectionKeys): Promise<Detected> {
     for await (const entry of entries) {
       if (entry.isDirectory()) {
         if (!entry.name.startsWith(".") && !SKIPPED.has(entry.name)) pending.push(join(dir, entry.name));
-      } else if ((entry.isFile() || entry.isSymbolicLink()) && tally.see(entry.name)) {
+      } else if ((entry.isFile() || entry.isSymbolicLink()) && tally.see(relative(root, join(dir, entry.name)).split(sep).join("/"))) {
         complete = true;
         break;
       }
     }
   }
-  return { extensions: tally.extensions, filenames: tally.filenames, scanned: tally.scanned, via: "walk" };
+  return { extensions: tally.extensions, filenames: tally.filenames, collected: tally.collected, scanned: tally.scanned, via: "walk" };
 }

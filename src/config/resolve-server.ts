@@ -96,6 +96,9 @@ export async function resolveServer(index: number, raw: Salvaged<RawServer>, con
     languages,
     position_encoding: pick("position_encoding") ?? null,
     adapter: pick("adapter") ?? "standard",
+    // A server names more than its profile, never fewer (CONTRACT §3): the toolchain's own
+    // variables stay whatever else a [[server]] changes.
+    inherit_env: [...new Set([...(profile.inherit_env ?? []), ...(own.inherit_env ?? [])])],
     // A value may name the tool cache as a command can (`{cache}/...`).
     env: Object.fromEntries(Object.entries(pick("env") ?? SERVER_DEFAULTS.env).map(([key, value]) => [key, expandToolCache(value)])),
     initialization_options: pick("initialization_options") ?? SERVER_DEFAULTS.initialization_options,

@@ -52,7 +52,10 @@ export const SERVER_DEFAULTS = {
 /** `[bridge]`: every key has a default, so the table may be left out. */
 const BridgeSchema = z
   .strictObject({
-    max_sessions: positiveInt(4, "Live language-server sessions at once; starting one more fails with SessionLimit."),
+    max_sessions: positiveInt(
+      4,
+      "Live language-server sessions at once. Starting one more makes the least recently used session that no call is using give way (stopped in order, as idle_stop_s stops it; the next call starts it again); SessionLimit only when every live session is in use by a call.",
+    ),
     max_result_bytes: positiveInt(32768, "Ceiling on any tool result, in UTF-8 bytes of its JSON."),
     request_timeout_ms: positiveInt(30000, "Deadline of each LSP request; also the diagnostics settle deadline."),
     start_timeout_ms: positiveInt(
@@ -144,10 +147,16 @@ const serverFields = {
     .describe(
       'What the server needs beyond the LSP spec, in one place (src/lsp/adapters/, docs/adapters.md): how its diagnostics settle, when it takes documents, which progress it ignores, what its initialization options must hold. "standard" for a server that needs nothing more; the shipped profiles of Biome, ccls, gopls, rust-analyzer and TypeScript name theirs. "typescript" also chooses the compiler that answers: the own compiler of the workspace (node_modules/typescript at or above its root; 5.x and 6.x through typescript-language-server as "tsserver"), else the pinned package whose bin/tsc is `command`.',
     ),
+  inherit_env: z
+    .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: "an environment variable name is letters, digits and '_', not starting with a digit" }))
+    .meta({ default: [] })
+    .describe(
+      "Variables of the bridge's environment that the server inherits besides PATH, HOME and LANG: those its toolchain reads (GOPATH, CARGO_HOME, VIRTUAL_ENV, ...). A [[server]]'s names add to its profile's; env wins over an inherited value.",
+    ),
   env: z
     .record(z.string(), z.string())
     .meta({ default: SERVER_DEFAULTS.env })
-    .describe("Extra environment for the server; the rest is scrubbed to PATH, HOME and LANG."),
+    .describe("Extra environment for the server, set whatever the bridge's own; the rest is scrubbed to PATH, HOME, LANG and inherit_env."),
   initialization_options: z
     .record(z.string(), z.unknown())
     .meta({ default: SERVER_DEFAULTS.initialization_options })

@@ -73,7 +73,12 @@ export interface ResolvedServer {
   readonly position_encoding: PositionEncoding | null;
   /** The server's adapter (`src/lsp/adapters/`): what it needs beyond the LSP spec. */
   readonly adapter: AdapterName;
-  /** Extra environment for the child, on top of the scrubbed PATH, HOME and LANG. */
+  /**
+   * Names of the bridge's variables the child inherits besides PATH, HOME and LANG (its
+   * toolchain's: GOPATH, CARGO_HOME, VIRTUAL_ENV, ...): the profile's and the server's own.
+   */
+  readonly inherit_env: readonly string[];
+  /** Extra environment for the child, on top of what it inherits; it wins on a clash. */
   readonly env: Readonly<Record<string, string>>;
   readonly initialization_options: Readonly<Record<string, unknown>>;
   /** Answers workspace/configuration: a section "a.b" is looked up as settings.a.b. */

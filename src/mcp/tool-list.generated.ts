@@ -476,6 +476,12 @@ export const TOOL_LIST: Tool[] = [
         },
         "unchanged": {
           "type": "integer"
+        },
+        "not_checked": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
         }
       },
       "required": [

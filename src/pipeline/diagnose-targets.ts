@@ -44,8 +44,8 @@ export interface SessionGroup {
 
 /**
  * Settled diagnostics of many files, in target order, through the one per-file pipeline
- * (`fileDiagnostics`): sessions side by side up to `max_sessions`, each with at most `batchSize`
- * files in flight. The deadline is per file, not per run: each file gets `request_timeout_ms`
+ * (`fileDiagnostics`): sessions side by side up to `max_sessions` (a session done with its files
+ * may then give way to the next one's start), each with at most `batchSize` files in flight. The deadline is per file, not per run: each file gets `request_timeout_ms`
  * from the moment it starts (its session's start included), so a 2,000-file folder never times
  * out as a whole, while a file that does not settle fails the run with `Timeout` naming it. The
  * first failure stops the run (no new file starts, files in flight are cancelled) and is thrown:
@@ -84,16 +84,23 @@ export async function diagnoseTargets(
         return (results[item.index] = await fileDiagnostics(context, args, { close: options.close, onSynced: options.onSynced, refreshed }));
       });
   await runPool(groupBySession(targets), config.bridge.max_sessions, failure, async (group) => {
-    const { rest, refreshed } = await fromProject(group, results, {
-      config,
-      sessions,
-      inFlight: options.batchSize,
-      onSynced: options.onSynced,
-      close: options.close,
-      failure,
-      eachFile,
-    });
-    await runPool(rest, options.batchSize, failure, fileByFile(refreshed));
+    // Held from its first file to its last, so that between two files the session never gives
+    // way to another start (max_sessions); released after, so that a later group's may take its slot.
+    const release = sessions.get(group.workspace, group.server).hold();
+    try {
+      const { rest, refreshed } = await fromProject(group, results, {
+        config,
+        sessions,
+        inFlight: options.batchSize,
+        onSynced: options.onSynced,
+        close: options.close,
+        failure,
+        eachFile,
+      });
+      await runPool(rest, options.batchSize, failure, fileByFile(refreshed));
+    } finally {
+      release();
+    }
     await options.onSessionDone?.(group);
   });
   return results;

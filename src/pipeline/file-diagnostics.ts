@@ -3,6 +3,7 @@ import { mergeDiagnostics, type BridgeDiagnostic } from "../contract/diagnostic-
 import { settleDiagnostics } from "../lsp/features/diagnostics-settle.js";
 import type { FileTarget } from "./resolve-target.js";
 import { convertDiagnostic } from "./convert-diagnostic.js";
+import { splitNotChecked } from "./not-checked-notice.js";
 import { openTarget, type OpenTarget } from "./open-target.js";
 import type { CallContext } from "./call-context.js";
 
@@ -35,6 +36,8 @@ export interface FileDiagnostics {
   readonly text: string;
   /** Merged push and pull answers, canonically ordered. */
   readonly diagnostics: BridgeDiagnostic[];
+  /** Why the server did not check the file at all (its own notice, not a finding); absent when it did. */
+  readonly notChecked?: string;
 }
 
 /**
@@ -52,8 +55,15 @@ export async function fileDiagnostics(context: CallContext, args: FileDiagnostic
     const encoding = client.positionEncoding;
     const convert = (list: readonly Parameters<typeof convertDiagnostic>[1][] | null) =>
       list === null ? null : list.map((diagnostic) => convertDiagnostic(file.path, diagnostic, synced.lines, encoding));
-    const diagnostics = mergeDiagnostics(convert(answer.pull), convert(answer.push));
-    return { workspace: target.workspace, server: target.server, file, text: synced.document.text, diagnostics };
+    const { diagnostics, notChecked } = splitNotChecked(mergeDiagnostics(convert(answer.pull), convert(answer.push)), client.adapter);
+    return {
+      workspace: target.workspace,
+      server: target.server,
+      file,
+      text: synced.document.text,
+      diagnostics,
+      ...(notChecked === null ? {} : { notChecked }),
+    };
   } catch (error) {
     // A settle wait that saw the connection close because a restart stopped the session: that is
     // SessionDead (stopped), like any request of a client being shut down, not a crash.

@@ -1,7 +1,4 @@
-import { execFile } from "node:child_process";
-
-/** Enough for the file list of a very large monorepo; the list is NUL-separated paths. */
-const MAX_LISTING_BYTES = 256 * 1024 * 1024;
+import { nulFields, runGit } from "../git/run-git.js";
 
 /**
  * The files git knows in `root`'s checkout: tracked files plus untracked files that are not
@@ -10,17 +7,9 @@ const MAX_LISTING_BYTES = 256 * 1024 * 1024;
  * the tree instead. Tracked files deleted from the work tree are still listed; the caller skips
  * what is not a file.
  */
-export function listGitFiles(root: string): Promise<string[] | null> {
-  return new Promise((resolve) => {
-    execFile(
-      "git",
-      ["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-      { cwd: root, maxBuffer: MAX_LISTING_BYTES, encoding: "utf8" },
-      (error, stdout) => {
-        if (error) return resolve(null);
-        // Unmerged paths appear once per stage; a Set keeps one of each.
-        resolve([...new Set(stdout.split("\0").filter((path) => path !== ""))].sort());
-      },
-    );
-  });
+export async function listGitFiles(root: string): Promise<string[] | null> {
+  const listing = await runGit(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]);
+  if (listing.status !== 0) return null;
+  // Unmerged paths appear once per stage; a Set keeps one of each.
+  return [...new Set(nulFields(listing.stdout))].sort();
 }

@@ -8,7 +8,8 @@ import { Session, type SessionHolder } from "./session.js";
 
 /**
  * Every configured (workspace, server) pair, each a `Session` created idle. It enforces
- * `max_sessions` on starts and ends every process tree on `closeAll()`.
+ * `max_sessions` on starts, making idle sessions give way (least recently used first), and ends
+ * every process tree on `closeAll()`.
  */
 export class SessionRegistry {
   private readonly sessions = new Map<string, Session>();
@@ -48,22 +49,22 @@ export class SessionRegistry {
   }
 
   /**
-   * The ready client of a pair, starting it when idle and a slot is free; `holder` (the call's
-   * scope) keeps the session from being stopped as idle until the call ends.
+   * The ready client of a pair, starting it when idle; `holder` (the call's scope) keeps the
+   * session from being stopped as idle, or made to give way, until the call ends. A start takes a
+   * free slot, or the slot of the least recently used session that no call holds (stopped in
+   * order first, as an idle stop does); `SessionLimit` only when every live session is held.
    */
   async readyClient(workspace: ResolvedWorkspace, server: ResolvedServer, deadline: Deadline, holder?: SessionHolder): Promise<LspClient> {
     const session = this.get(workspace, server);
-    this.assertOpen();
-    if (session.currentState === "idle") this.assertSlotFree();
-    return session.readyClient(deadline, holder);
+    // A dead session answers SessionDead at once: no other session gives way for it.
+    if (session.currentState === "dead") return session.readyClient(deadline, holder);
+    return this.withSlot(session, deadline, () => session.readyClient(deadline, holder));
   }
 
-  /** Restarts a pair; a restart of a session that is not live needs a free slot too. */
+  /** Restarts a pair; a restart of a session that is not live needs a slot too. */
   async restart(workspace: ResolvedWorkspace, server: ResolvedServer, deadline: Deadline): Promise<Session> {
     const session = this.get(workspace, server);
-    this.assertOpen();
-    if (!session.isLive) this.assertSlotFree();
-    await session.restart(deadline);
+    await this.withSlot(session, deadline, () => session.restart(deadline));
     return session;
   }
 
@@ -129,17 +130,56 @@ export class SessionRegistry {
     await Promise.all(this.cleanups.splice(0).map((cleanup) => cleanup().catch(() => {})));
   }
 
-  private assertSlotFree(): void {
-    const live = [...this.sessions.values()].filter((session) => session.isLive).length;
-    const max = this.config.bridge.max_sessions;
-    if (live >= max) {
-      throw new BridgeError("SessionLimit", `${live} sessions are live and max_sessions is ${max}`, { live, max_sessions: max });
+  /**
+   * Runs `start` once `session` may start (or is live already) within `max_sessions`, having made
+   * the least recently used unheld session give way when every slot is taken. `start` is called in
+   * the same turn as the count that found room, so the session is live (counted) before any other
+   * start looks; `start` must make it live before its first await, as `Session` does.
+   */
+  private async withSlot<T>(session: Session, deadline: Deadline, start: () => Promise<T>): Promise<T> {
+    for (;;) {
+      this.assertOpen();
+      // A session that is stopping still holds its slot; once stopped it needs one again.
+      const stopping = session.stopping();
+      if (stopping) {
+        await deadline.race(stopping, `${session.key} to finish stopping`);
+        continue;
+      }
+      if (session.isLive) return start();
+      const live = [...this.sessions.values()].filter((candidate) => candidate.isLive);
+      const max = this.config.bridge.max_sessions;
+      if (live.length < max) return start();
+      const victim = leastRecentlyUsed(live);
+      // Another start made one give way already: its slot may be this one's once it is stopped.
+      const leaving = victim ? null : live.map((candidate) => candidate.stopping()).find((stop) => stop !== null);
+      if (leaving) {
+        await deadline.race(leaving, "a session to give way");
+        continue;
+      }
+      if (!victim) {
+        throw new BridgeError("SessionLimit", `${live.length} sessions are live, every one in use by a call, and max_sessions is ${max}`, {
+          live: live.length,
+          max_sessions: max,
+          sessions: live.map((candidate) => candidate.key),
+        });
+      }
+      await deadline.race(victim.giveWay(), `${victim.key} to give way`);
     }
   }
 
   private assertOpen(): void {
     if (this.closing) throw new BridgeError("SessionDead", "the bridge is shutting down", {});
   }
+}
+
+/** The session that has gone unused longest among those no call holds, or null. */
+function leastRecentlyUsed(sessions: readonly Session[]): Session | null {
+  let best: { session: Session; since: number } | null = null;
+  for (const session of sessions) {
+    const since = session.givesWaySince();
+    if (since !== null && (best === null || since < best.since)) best = { session, since };
+  }
+  return best?.session ?? null;
 }
 
 function keyOf(workspace: string, server: string): string {

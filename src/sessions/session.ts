@@ -102,6 +102,10 @@ export class Session implements LoadWatch {
   private lastError: BridgeError | null = null;
   private stderr = new StderrTail();
   private readonly idle: IdleTimer;
+  // Calls using the session now: while there is one, it never gives way to another session.
+  private holders = 0;
+  // When a call last asked for the session or let go of it: the least recent gives way first.
+  private lastUsedAt = 0;
 
   constructor(private readonly options: SessionOptions) {
     this.idle = new IdleTimer(options.idleStopMs ?? 0, () => void this.stopIdle());
@@ -127,7 +131,8 @@ export class Session implements LoadWatch {
    * call's scope) keeps the session from counting as idle until it releases it.
    */
   async readyClient(deadline: Deadline, holder?: SessionHolder): Promise<LspClient> {
-    if (holder) holder.defer(this.idle.hold());
+    this.lastUsedAt = Date.now();
+    if (holder) holder.defer(this.hold());
     else this.idle.touch();
     deadline.watch(this);
     for (;;) {
@@ -152,6 +157,45 @@ export class Session implements LoadWatch {
       // A stop that began while we waited: this client is on its way out, look again.
       if (!this.transition && this.phase === "ready" && this.client === client) return client;
     }
+  }
+
+  /**
+   * Marks the session as in use until the returned release (idempotent) runs: it is then neither
+   * stopped as idle nor made to give way, whether or not it has started yet.
+   */
+  hold(): () => void {
+    this.holders += 1;
+    const releaseIdle = this.idle.hold();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holders -= 1;
+      this.lastUsedAt = Date.now();
+      releaseIdle();
+    };
+  }
+
+  /**
+   * When this ready session could give way to another (no call holds it, and it is not stopping):
+   * the time it was last used, so that the least recently used goes first; otherwise null.
+   */
+  givesWaySince(): number | null {
+    return this.phase === "ready" && this.holders === 0 && !this.transition && !this.closed ? this.lastUsedAt : null;
+  }
+
+  /** The stop in progress, if any: a start must wait for it before it takes a slot. */
+  stopping(): Promise<void> | null {
+    return this.transition?.catch(() => {}) ?? null;
+  }
+
+  /**
+   * Stops the session in order so that another may start (`max_sessions`), as an idle stop does:
+   * it returns to idle with last exit reason `idle`, and the next call starts it again.
+   */
+  giveWay(): Promise<void> {
+    this.options.logger.info("session gives way to another (max_sessions)", { session: this.key });
+    return this.stopAsIdle();
   }
 
   /** Ends the session's process tree (orderly LSP shutdown first); the session returns to idle. */
@@ -208,7 +252,11 @@ export class Session implements LoadWatch {
     if (this.phase === "starting") return this.idle.touch();
     if (this.phase !== "ready") return;
     this.options.logger.info("session idle: stopping it", { session: this.key, idle_stop_ms: this.options.idleStopMs });
-    await this.transit((exit) => {
+    await this.stopAsIdle();
+  }
+
+  private stopAsIdle(): Promise<void> {
+    return this.transit((exit) => {
       this.lastExit = { code: exit?.code ?? null, signal: exit?.signal ?? null, reason: "idle", rss_mb: null };
     });
   }
@@ -278,7 +326,7 @@ export class Session implements LoadWatch {
 
   private async start(deadline: Deadline): Promise<LspClient> {
     const { server, workspace, logger } = this.options;
-    const env = scrubbedEnv(server.env);
+    const env = scrubbedEnv(server.env, server.inherit_env);
     try {
       // Which server this workspace needs (its own compiler, for TypeScript) is chosen afresh at
       // every start, so a reinstall in the workspace is seen by the next start.

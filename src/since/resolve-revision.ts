@@ -2,7 +2,7 @@ import { realpathSync } from "node:fs";
 import { relative, sep } from "node:path";
 import type { ResolvedWorkspace } from "../config/types.js";
 import { BridgeError } from "../contract/errors.js";
-import { git } from "./git.js";
+import { runGit } from "../git/run-git.js";
 
 /** A revision named by the caller, resolved in the checkout that holds a workspace. */
 export interface ResolvedRevision {
@@ -27,14 +27,14 @@ export async function resolveRevision(workspace: ResolvedWorkspace, revision: st
     new BridgeError("InvalidArguments", message, { fields: ["since"], since: revision, workspace: workspace.name, ...extra });
   // A leading "-" would be read by git as an option, whatever follows it.
   if (revision.trim() === "" || revision.startsWith("-") || revision.includes("\0")) throw invalid(`since: "${revision}" is not a git revision`);
-  const topLevel = await git(workspace.root, ["rev-parse", "--show-toplevel"]);
+  const topLevel = await runGit(workspace.root, ["rev-parse", "--show-toplevel"]);
   if (topLevel.status !== 0) {
     throw invalid(`since needs a git checkout, and workspace ${workspace.name} (${workspace.root}) is not in one`, { reason: "not a git checkout" });
   }
   const top = realpathSync(topLevel.stdout.trim());
-  const parsed = await git(workspace.root, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${revision}^{commit}`]);
+  const parsed = await runGit(workspace.root, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${revision}^{commit}`]);
   if (parsed.status !== 0) {
-    const shallow = (await git(workspace.root, ["rev-parse", "--is-shallow-repository"])).stdout.trim() === "true";
+    const shallow = (await runGit(workspace.root, ["rev-parse", "--is-shallow-repository"])).stdout.trim() === "true";
     if (shallow) {
       throw invalid(
         `since: git does not know the revision "${revision}" here, and this is a shallow clone: the commit may lie beyond its depth (fetch it, e.g. git fetch --deepen=N or --unshallow)`,

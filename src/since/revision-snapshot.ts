@@ -5,7 +5,7 @@ import type { ResolvedConfig } from "../config/types.js";
 import { BridgeError } from "../contract/errors.js";
 import { leasePaths, prepareLeaseDir } from "../sharing/lease-location.js";
 import { formatIdentity, identify, isAlive } from "../supervision/proc-table.js";
-import { git, nulFields } from "./git.js";
+import { nulFields, runGit } from "../git/run-git.js";
 import type { ResolvedRevision } from "./resolve-revision.js";
 
 /** The committed files of one revision, written out under the runtime folder. */
@@ -114,7 +114,7 @@ async function linkIgnored(top: string, tree: string): Promise<void> {
 }
 
 async function mustRun(cwd: string, args: string[], env: Record<string, string>): Promise<string> {
-  const result = await git(cwd, args, { env });
+  const result = await runGit(cwd, args, { env });
   if (result.status !== 0) {
     throw new BridgeError("Internal", `git ${args[0]} failed while making a snapshot: ${result.stderr.trim() || `status ${result.status}`}`, { cwd });
   }

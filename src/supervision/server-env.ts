@@ -5,17 +5,20 @@ import { randomUUID } from "node:crypto";
  * variables that mark every process of its tree for reaping and for the orphan sweep.
  */
 
-/** The only variables a language server inherits from the bridge (CONTRACT §3). */
-const INHERITED = ["PATH", "HOME", "LANG"] as const;
+/** What every language server inherits from the bridge (CONTRACT §3). */
+const ALWAYS_INHERITED = ["PATH", "HOME", "LANG"] as const;
 
 /**
- * The environment for a language server: PATH, HOME and LANG from the bridge's own environment
- * (where set), then `extra` (the server entry's `env`), which wins on a clash. Nothing else leaks:
- * not the bridge's secrets, not NODE_OPTIONS, not the MCP client's variables.
+ * The environment for a language server: PATH, HOME and LANG, and the variables its toolchain
+ * reads (`inherit`, the server's `inherit_env`), from the bridge's own environment where set;
+ * then `extra` (the server's `env`), which wins on a clash: what the configuration says
+ * explicitly (a profile's "no network" among it) outranks what the bridge happened to be started
+ * with. Nothing else leaks: not the bridge's secrets, not NODE_OPTIONS, not the MCP client's
+ * variables.
  */
-export function scrubbedEnv(extra: Readonly<Record<string, string>>): Record<string, string> {
+export function scrubbedEnv(extra: Readonly<Record<string, string>>, inherit: readonly string[] = []): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const name of INHERITED) {
+  for (const name of [...ALWAYS_INHERITED, ...inherit]) {
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
   }

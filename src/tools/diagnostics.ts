@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { mergeServerDiagnostics, type BridgeDiagnostic } from "../contract/diagnostic-order.js";
 import { severityRank } from "../contract/names.js";
+import { compareStrings } from "../contract/compare.js";
 import { boundedPage, limitBytes } from "./bounded-answer.js";
 import { limitArg, maxBytesArg, offsetArg, pageFields, pathArg, RangeSchema, serverArg, SeveritySchema, workspaceArg } from "./common-schemas.js";
 import { DEFAULT_BATCH_SIZE, diagnoseTargets } from "../pipeline/diagnose-targets.js";
 import { discoverInWorkspace, type DiagnosticsTarget } from "../pipeline/discover-targets.js";
+import type { FileDiagnostics } from "../pipeline/file-diagnostics.js";
 import type { ResolvedWorkspace } from "../config/types.js";
 import { BridgeError } from "../contract/errors.js";
 import { pickWorkspace, resolveFile } from "../pipeline/resolve-target.js";
@@ -76,6 +78,9 @@ export const diagnosticsTool = defineTool({
     introduced: z.number().int().optional(),
     resolved: z.number().int().optional(),
     unchanged: z.number().int().optional(),
+    // Files a server did not check at all (gopls: build constraints leave them out), never findings:
+    // "PATH (SERVER): why", as plain strings, which the tools/list budget has room for.
+    not_checked: z.array(z.string()).optional(),
   }),
   handler: async (args, context) => {
     if (args.show !== undefined && args.since === undefined) {
@@ -101,11 +106,12 @@ export const diagnosticsTool = defineTool({
         runCurrent: (signal, tick) => runCurrent(signal, (_done, _total, target) => tick(target)),
       });
       const result = placeFindings(context.config, answers, (severity) => severityRank(severity) <= threshold);
+      const unchecked = notChecked(answers.current);
       const items = (args.show === "resolved" ? result.resolved : result.introduced).map((placed) => placed.diagnostic);
       const counts = { since: answers.since, introduced: result.introduced.length, resolved: result.resolved.length, unchanged: result.unchanged.length };
       return boundedPage(items, args, bytes, (page, envelope) => ({
-        structured: { items: page, ...envelope, files, ...counts },
-        text: renderText(page, envelope, files, { ...counts, show: args.show ?? "introduced" }),
+        structured: { items: page, ...envelope, files, ...counts, ...unchecked },
+        text: renderText(page, envelope, files, unchecked, { ...counts, show: args.show ?? "introduced" }),
       }));
     }
     const answers = await runCurrent(context.signal, (done, total) => context.onProgress?.(done, total));
@@ -113,9 +119,10 @@ export const diagnosticsTool = defineTool({
     // identical finding from both appears once (CONTRACT §4, "Several servers for one file").
     const merged = mergeServerDiagnostics(answers.map((answer) => answer.diagnostics));
     const items = merged.filter((item) => severityRank(item.severity) <= threshold);
+    const unchecked = notChecked(answers);
     return boundedPage(items, args, bytes, (page, envelope) => ({
-      structured: { items: page, ...envelope, files },
-      text: renderText(page, envelope, files),
+      structured: { items: page, ...envelope, files, ...unchecked },
+      text: renderText(page, envelope, files, unchecked),
     }));
   },
 });
@@ -146,10 +153,19 @@ async function discover(
   return { targets, scope };
 }
 
+/** The files a server did not check, in path order, as the result's `not_checked` (left out when none). */
+function notChecked(answers: readonly FileDiagnostics[]): { not_checked?: string[] } {
+  const files = answers
+    .flatMap((answer) => (answer.notChecked === undefined ? [] : [{ path: answer.file.path, server: answer.server.name, reason: answer.notChecked }]))
+    .sort((a, b) => compareStrings(a.path, b.path) || compareStrings(a.server, b.server));
+  return files.length === 0 ? {} : { not_checked: files.map((file) => `${file.path} (${file.server}): ${file.reason}`) };
+}
+
 function renderText(
   page: BridgeDiagnostic[],
   envelope: { total: number; returned: number; offset: number },
   files: number,
+  unchecked: { not_checked?: string[] },
   since?: { since: { revision: string; commit: string }; introduced: number; resolved: number; unchanged: number; show: string },
 ): string {
   const what = since === undefined ? "diagnostics" : `${since.show} diagnostics`;
@@ -162,5 +178,6 @@ function renderText(
     const tag = [d.source, d.code].filter((part) => part !== null).join(" ");
     return `${d.path}:${d.range.start.line}:${d.range.start.column}: ${d.severity}: ${d.message}${tag ? ` [${tag}]` : ""}`;
   });
-  return [header, ...lines].join("\n");
+  const notes = (unchecked.not_checked ?? []).map((file) => `not checked: ${file}`);
+  return [header, ...lines, ...notes].join("\n");
 }

@@ -5,8 +5,10 @@ import { WorkspaceSymbolRequest } from "vscode-languageserver-protocol";
 import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { BridgeError } from "../contract/errors.js";
 import { offersWorkspaceSymbols, requestWorkspaceSymbols, requireWorkspaceSymbols, type RawWorkspaceSymbol } from "../lsp/features/workspace-symbols.js";
+import { CallScope } from "../pipeline/call-scope.js";
 import { holdProjectAnchor } from "../pipeline/project-anchor.js";
 import { pickWorkspace, serversToAsk } from "../pipeline/resolve-target.js";
+import { FirstFailure, runPool } from "../pipeline/run-pool.js";
 import { TargetTexts } from "../pipeline/target-texts.js";
 import { boundedPage, limitBytes, pageHeading } from "./bounded-answer.js";
 import { limitArg, maxBytesArg, offsetArg, pageFields, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";
@@ -37,7 +39,16 @@ export const workspaceSymbolsTool = defineTool({
   handler: async (args, context) => {
     const workspace = pickWorkspace(context.config, args.workspace);
     const servers = serversToAsk(context.config, workspace, args.server);
-    const answers = await Promise.all(servers.map((server) => searchOne(context, workspace, server, args.query, args.server !== undefined)));
+    // At most max_sessions servers at once, each held only while it is asked: a workspace with
+    // more servers than that is still searched whole, the idle ones giving way in turn.
+    const answers = await runPool(servers, context.config.bridge.max_sessions, new FirstFailure(context.signal), async (server) => {
+      const scope = new CallScope();
+      try {
+        return await searchOne({ ...context, scope }, workspace, server, args.query, args.server !== undefined);
+      } finally {
+        scope.close();
+      }
+    });
     if (answers.every((answer) => answer === null)) {
       throw new BridgeError("NotSupported", `no server of workspace ${workspace.name} provides workspace symbols`, {
         method: WorkspaceSymbolRequest.method,

@@ -11,7 +11,7 @@ import type { Finding } from "./differential.js";
  * analyzer's name, which is what gopls gives as the diagnostic's source.
  */
 export async function goFindings(root: string): Promise<{ compiler: Finding[]; vet: Finding[] }> {
-  const env = { ...process.env, GOPROXY: "off", GOFLAGS: "-mod=mod", GOTOOLCHAIN: "local" };
+  const env = { ...process.env, GOPROXY: "off", GOTOOLCHAIN: "local" };
   const lines = new Map<string, string[]>();
   const at = (file: string, row: number, byteColumn: number) => {
     const text = (lines.get(file) ?? lines.set(file, readFileSync(join(root, file), "utf8").split("\n")).get(file)!)[row - 1] ?? "";

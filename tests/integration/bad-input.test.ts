@@ -112,13 +112,21 @@ describe("bad input gets its error code and the session keeps working", () => {
     expect(Buffer.byteLength(JSON.stringify(page), "utf8")).toBeLessThanOrEqual(2000 + 64);
   });
 
-  test("max_sessions is enforced on the next start", async () => {
+  test("max_sessions: the next start makes the least recently used idle session give way", async () => {
     await bridge.ok("document_symbols", { workspace: "other", path: "src/shapes.ts" });
-    const error = await bridge.fail("document_symbols", { ...poly, server: "bash", path: "src/none.sh" });
-    expect(["SessionLimit", "FileNotFound"]).toContain(error.code);
     writeFileSync(join(root, "src/run.sh"), "echo hi\n");
-    const limited = await bridge.fail("document_symbols", { ...poly, path: "src/run.sh" });
-    expect(limited.code).toBe("SessionLimit");
+    await bridge.ok("document_symbols", { ...poly, path: "src/run.sh" });
+    const sessions = (await bridge.ok("session_status")).sessions as {
+      workspace: string;
+      server: string;
+      state: string;
+      last_exit: { reason: string } | null;
+    }[];
+    expect(sessions.map((s) => `${s.workspace}/${s.server}: ${s.state}, ${s.last_exit?.reason ?? null}`)).toEqual([
+      "poly/typescript: idle, idle",
+      "poly/bash: ready, null",
+      "other/typescript: ready, null",
+    ]);
   });
 
   test("an unknown tool is refused", async () => {

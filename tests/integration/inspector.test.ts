@@ -75,7 +75,7 @@ describe("the official MCP Inspector CLI against lspmcp with no config", () => {
     expect(result.code).toBe(0);
     const answer = JSON.parse(result.stdout) as { isError?: boolean; structuredContent: { items: { name: string; kind: string }[] } };
     expect(answer.isError ?? false).toBe(false);
-    expect(answer.structuredContent.items.map((item) => `${item.kind} ${item.name}`)).toEqual(["constant count"]);
+    expect(answer.structuredContent.items.map((item) => `${item.kind} ${item.name}`)).toEqual(["variable count"]);
     expect(await sharedServerGone()).toBe(true);
     expect(repo.status()).toBe("");
   });

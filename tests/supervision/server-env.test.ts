@@ -14,6 +14,11 @@ describe("scrubbedEnv", () => {
       expect(scrubbedEnv({ PATH: "/opt/bin" }).PATH).toBe("/opt/bin");
       delete process.env.LANG;
       expect(Object.keys(scrubbedEnv({}))).toEqual(["PATH", "HOME"]);
+      // A toolchain's own variables pass when named; env wins over an inherited value.
+      process.env.GOPATH = "/go";
+      process.env.GOPROXY = "https://proxy.golang.org";
+      expect(scrubbedEnv({ GOPROXY: "off" }, ["GOPATH", "GOPROXY", "GOWORK"])).toEqual({ PATH: "/bin", HOME: "/home/x", GOPATH: "/go", GOPROXY: "off" });
+      expect(scrubbedEnv({})).not.toHaveProperty("GOPATH");
     } finally {
       for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
       Object.assign(process.env, saved);

@@ -12,12 +12,20 @@ const BARRIER = new ProtocolRequestType0<null, never, never, void>("$/lspmcp/bar
  * session sent is covered by a barrier (the "barrier" strategy): a request sent after it and
  * answered. gopls handles its messages in order, so by its answer it has taken the syncs in and
  * begun the work-done progress of their diagnosis, which the push rule then awaits.
+ *
+ * A file that its build constraints leave out of every package (`//go:build icu`, a file `go
+ * build` and `go vet` never look at either) gets only gopls's "No packages found for open file …"
+ * (source "go list"): the file was not checked, which is no finding.
  */
 export function goplsAdapter(link: ServerLink): ServerAdapter {
   return {
     ...standardAdapter(),
     name: "gopls",
     settle: "barrier",
+    notChecked: (diagnostic) =>
+      diagnostic.source === "go list" && diagnostic.message.startsWith("No packages found for open file")
+        ? "no package of the build includes it (its build constraints leave it out)"
+        : null,
     perform: async (action, options) => {
       if (action !== "barrier") throw noSuchAction("gopls", action);
       try {

@@ -64,6 +64,11 @@ export interface ServerAdapter {
   /** What the adapter knows of `uri` when a settle wait starts, told to the rule as events. */
   startingEvents(uri: string): SettleEvent[];
   /**
+   * Why the server did not check a document at all, when `diagnostic` is its own notice saying so
+   * (no finding about the code: the file is reported as not checked); null for any other.
+   */
+  notChecked(diagnostic: { readonly source: string | null; readonly message: string }): string | null;
+  /**
    * Carries out `action` for a settle wait. Resolves to the event that tells the rule it is done,
    * or null when the rule hears of it through the connection's events.
    */

@@ -16,6 +16,7 @@ export function standardAdapter(): ServerAdapter {
     initializationOptions: (configured) => ({ ...configured }),
     whenReady: async () => {},
     startingEvents: () => [],
+    notChecked: () => null,
     perform: async (action) => {
       throw noSuchAction("standard", action);
     },

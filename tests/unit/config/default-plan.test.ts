@@ -66,7 +66,7 @@ describe("the embedded default's plan", () => {
     expect(config.workspaces[0]!.default_server).toEqual({ ".json": "typescript" });
   });
 
-  test("ruff joins pyright only where the project configures it: ruff.toml, .ruff.toml, or [tool.ruff] in the root's pyproject.toml", async () => {
+  test("ruff joins pyright only where the project configures it: ruff.toml, .ruff.toml, or [tool.ruff] in a pyproject.toml, at the root or in a sub-folder", async () => {
     const pkg = await packageWith({ pyright: { extensions: [".py", ".pyi"] }, ruff: { extensions: [".py", ".pyi"] } });
     const planFor = async (files: Record<string, string>) => {
       const plan = await planDefault(gitInit(await writeFiles(await tempDir(), { "a.py": "", ...files })), { packageRoot: pkg, searchPath: "" });
@@ -90,6 +90,22 @@ describe("the embedded default's plan", () => {
       ],
       defaultServer: { ".py": "pyright", ".pyi": "pyright" },
     });
+    // A monorepo configures it where its Python lives: the sub-folder's files count, in git or not.
+    const configured = {
+      servers: both("pyproject.toml [tool.ruff]").servers.map(([name, serves]) => (name === "pyright" ? [name, [".py", "pyproject.toml"]] : [name, serves])),
+    };
+    expect(await planFor({ "web/pyproject.toml": "[project]\nname = 'w'\n", "py/pyproject.toml": "[tool.ruff]\nline-length = 100\n" })).toMatchObject(
+      configured,
+    );
+    expect(await planFor({ "py/ruff.toml": "" })).toEqual(both("ruff.toml"));
+    expect(await planFor({ "py/lib/.ruff.toml": "" })).toEqual(both(".ruff.toml"));
+    const walked = await planDefault(await writeFiles(await tempDir(), { "py/a.py": "", "py/pyproject.toml": "[tool.ruff.lint]\n" }), {
+      packageRoot: pkg,
+      searchPath: "",
+    });
+    expect(walked.servers.map((server) => server.name)).toEqual(["pyright", "ruff"]);
+    // An ignored copy is not the project's.
+    expect(await planFor({ ".gitignore": "vendor/\n", "vendor/pyproject.toml": "[tool.ruff]\n" })).toMatchObject({ servers: [["pyright", [".py"]]] });
   });
 
   test("Cargo.toml brings rust-analyzer before any .rs file exists; without cargo it is left out", async () => {

@@ -46,7 +46,7 @@ servers = ["one"]
         languages: [{ id: "one", extensions: [".one", ".two"], filenames: [] }],
         position_encoding: null,
         adapter: "standard",
-
+        inherit_env: [],
         env: {},
         initialization_options: {},
         settings: {},

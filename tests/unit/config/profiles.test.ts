@@ -42,7 +42,7 @@ describe("profiles", () => {
       languages: [{ id: "p", extensions: [".p"], filenames: [] }],
       position_encoding: null,
       adapter: "standard",
-
+      inherit_env: [],
       env: {},
       initialization_options: {},
       settings: { a: 1 },
@@ -82,6 +82,23 @@ servers = ["one"]
 
       settings: { b: { c: 2 } },
     });
+  });
+
+  test("a server's inherit_env adds to its profile's, where every other key replaces it", async () => {
+    const root = await fakePackage(`${PROFILE}inherit_env = ["GOPATH", "GOFLAGS"]\nenv = { GOPROXY = "off" }\n`);
+    const dir = await writeFiles(await tempDir(), {
+      "bridge.toml": `[[server]]\nname = "one"\nprofile = "p"\ninherit_env = ["GOFLAGS", "GOPRIVATE"]\n[[workspace]]\nname = "ws"\nroot = "."\nservers = ["one"]\n`,
+    });
+    const [server] = (await loadConfig(join(dir, "bridge.toml"), { packageRoot: root })).servers;
+    expect(server).toMatchObject({ inherit_env: ["GOPATH", "GOFLAGS", "GOPRIVATE"], env: { GOPROXY: "off" } });
+  });
+
+  test("an inherit_env entry that is not a variable name is ConfigInvalid at its key", async () => {
+    const root = await fakePackage(PROFILE);
+    const dir = await writeFiles(await tempDir(), {
+      "bridge.toml": `[[server]]\nname = "one"\nprofile = "p"\ninherit_env = ["GOPATH=/go"]\n[[workspace]]\nname = "ws"\nroot = "."\nservers = ["one"]\n`,
+    });
+    expect((await problemsOf(dir, { packageRoot: root })).map((problem) => problem.path)).toEqual(["server[0].inherit_env[0]"]);
   });
 
   test("problems in values from a profile say so; required keys missing from both are named", async () => {
