@@ -8,7 +8,6 @@ import { convertDiagnostic } from "../convert-diagnostic.js";
 import type { DiagnosticsTarget } from "../discover-targets.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";
 import { readSourceFile } from "../read-source-file.js";
-import { summarizeModule } from "./module-summary.js";
 import type { ProjectState } from "./project-state.js";
 
 /** Asks the server's program for one file's diagnostics (absolute path). */
@@ -18,9 +17,9 @@ export type AskFileDiagnostics = (file: string, options: RequestOptions) => Prom
  * One file's answer from the server's project: kept from before when no change reached it, else
  * asked now. `texts` holds the file's text as read before the look at the disk, null when that
  * look found it changed (it is read again); a file that is not in it is read now. A server with
- * complete pulls also keeps what the file exports, for the warm path's next look
- * (`project-queries.ts`), and the converted answer, which a later call gives again as long as the
- * disk look finds the file unchanged and its answer is still the kept one.
+ * complete pulls also keeps the converted answer with its text, which a later call gives again
+ * as long as the disk look finds the file unchanged and its answer is still the kept one (and
+ * from whose text the warm path reads what the file exported, `project-queries.ts`).
  */
 export async function answerFromProject(
   client: LspClient,
@@ -44,10 +43,7 @@ export async function answerFromProject(
     const generation = state.generation;
     answer = { diagnostics: await ask(file.absolutePath, { deadline: context.deadline, signal: context.signal }) };
     // An answer that raced with a change told to the server may describe either program: not kept.
-    if (state.generation === generation) {
-      state.answers.set(file.absolutePath, answer);
-      if (client.completePulls) state.summaries.set(file.absolutePath, summarizeModule(text));
-    }
+    if (state.generation === generation) state.answers.set(file.absolutePath, answer);
   }
   const lines = new LineIndex(text);
   const converted = answer.diagnostics.map((diagnostic) => convertDiagnostic(file.path, diagnostic, lines, client.positionEncoding));

@@ -24,10 +24,13 @@ export function projectQueries(client: LspClient, state: ProjectState, options: 
     return { shapeBefore: shape, shapeAfter: shape, importers: (path) => requestTsserverImporters(client, path, options) };
   }
   // The exported names come from the text the server's program holds: the text its answer was
-  // kept with before the change, the disk's after it.
+  // given with before the change (or the disk's at the change before), the disk's after it.
   return {
     shapeBefore: async (path) => {
-      const summary = state.summaries.get(path);
+      // What it exported when the server last took it in: read at a change since, else from
+      // the text its kept answer was given with.
+      const kept = state.rendered.get(path);
+      const summary = state.summaries.get(path) ?? (kept && state.answers.get(path) === kept.answer ? summarizeModule(kept.text) : undefined);
       if (!summary || summary.global) return null;
       const shape = await requestDeclarationShape(client, path, summary.exportedNames, options);
       return shape === null ? null : JSON.stringify([summary.exportStatements, shape]);

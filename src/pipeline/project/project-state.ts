@@ -26,7 +26,7 @@ export class ProjectState {
    * while the disk look finds its file unchanged and its answer is still the kept one.
    */
   readonly rendered = new Map<string, { readonly answer: CachedAnswer; readonly text: string; readonly diagnostics: BridgeDiagnostic[] }>();
-  /** What each answered file exports, read from the text its answer was made on (see `project-queries.ts`). */
+  /** What a changed file exports, read from the disk when the change was told (see `project-queries.ts`). */
   readonly summaries = new Map<string, ModuleSummary>();
   /**
    * The client's document notification count when the answers were last brought up to date: a
