@@ -1,9 +1,9 @@
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import { loadDefaultConfig } from "./default-config.js";
 import { discoverConfig } from "./discover-config.js";
 import { loadConfig, type LoadOptions } from "./load-config.js";
 import type { ConfigSource, ResolvedConfig } from "./types.js";
-import { chooseTypescriptCompiler } from "./typescript-compiler.js";
+import { chooseTypescriptCompiler, pinnedTypescriptPackage } from "./typescript-compiler.js";
 
 /** The source a command uses: `--config FILE` when given, else what discovery finds from `cwd`. */
 export function configSourceFor(configArg: string | null, cwd: string = process.cwd()): ConfigSource {
@@ -38,7 +38,7 @@ function describeCompilers(config: ResolvedConfig): string {
       if (!workspace.servers.includes(server.name)) continue;
       const where = config.workspaces.length > 1 ? ` in ${workspace.name}` : "";
       try {
-        const compiler = chooseTypescriptCompiler(workspace.root, dirname(dirname(server.command)));
+        const compiler = chooseTypescriptCompiler(workspace.root, pinnedTypescriptPackage(server.command));
         const whose = compiler.source === "pinned" ? "pinned" : `the workspace's node_modules: ${compiler.packageDir}`;
         parts.push(`; ${server.name}${where} answers with TypeScript ${compiler.version} (${whose})`);
       } catch (error) {

@@ -1,7 +1,7 @@
-import { dirname, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import type { DefaultPlan } from "./default-plan.js";
 import { packageRoot } from "./package-root.js";
-import { chooseTypescriptCompiler } from "./typescript-compiler.js";
+import { chooseTypescriptCompiler, pinnedTypescriptPackage } from "./typescript-compiler.js";
 
 /** TOML's basic string: JSON's escaping is a subset of it for the text we write. */
 const str = (value: string): string => JSON.stringify(value);
@@ -70,7 +70,7 @@ export function renderDefaultToml(plan: DefaultPlan, dir: string, schemaPath: st
  * or the pinned one; `command` is the profile's (the pinned package's bin/tsc).
  */
 function typescriptChoice(root: string, command: string): string {
-  const pinned = dirname(dirname(join(packageRoot(), command)));
+  const pinned = pinnedTypescriptPackage(join(packageRoot(), command));
   try {
     const compiler = chooseTypescriptCompiler(root, pinned);
     return compiler.source === "pinned"

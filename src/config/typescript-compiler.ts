@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { BridgeError } from "../contract/errors.js";
@@ -58,6 +58,20 @@ function describeCompiler(packageDir: string, source: CompilerSource): Typescrip
     return { version, source, packageDir, kind: "tsserver" };
   }
   throw unusable(packageDir, version, "lspmcp answers with TypeScript 5, 6 or 7 (typescript-language-server 5.3.0 drives 5.x and 6.x)");
+}
+
+/**
+ * The package folder of the pinned compiler, whose `bin/tsc` is the profile's `command` (links
+ * followed: `node_modules/.bin/tsc` names the same package).
+ */
+export function pinnedTypescriptPackage(command: string): string {
+  let real = command;
+  try {
+    real = realpathSync(command);
+  } catch {
+    // A command that is gone is the start's to report; the path as given names the package.
+  }
+  return dirname(dirname(real));
 }
 
 /** The native compiler binary of a TypeScript 7 package, as its own `bin/tsc` launcher finds it. */

@@ -1,9 +1,10 @@
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { packageRoot } from "../config/package-root.js";
 import type { AdapterName, ResolvedServer } from "../config/types.js";
 import {
   chooseTypescriptCompiler,
   nativeCompilerExecutable,
+  pinnedTypescriptPackage,
   tsserverPath,
   type CompilerSource,
   type TypescriptCompiler,
@@ -100,5 +101,5 @@ export function launchFor(server: ResolvedServer, workspaceRoot: string): Server
  * has one, else the pinned package, whose `bin/tsc` is the profile's `command`.
  */
 export function typescriptCompilerFor(server: ResolvedServer, workspaceRoot: string): TypescriptCompiler {
-  return chooseTypescriptCompiler(workspaceRoot, dirname(dirname(server.command)));
+  return chooseTypescriptCompiler(workspaceRoot, pinnedTypescriptPackage(server.command));
 }
