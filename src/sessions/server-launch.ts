@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { packageRoot } from "../config/package-root.js";
+import { BridgeError } from "../contract/errors.js";
 import type { AdapterName, ResolvedServer } from "../config/types.js";
 import {
   chooseTypescriptCompiler,
@@ -66,13 +67,21 @@ export function launchFor(server: ResolvedServer, workspaceRoot: string): Server
     };
   }
   const compiler = typescriptCompilerFor(server, workspaceRoot);
+  // The pinned package is held to the pin before anything starts (a reinstall of another version
+  // under a running bridge); a workspace's own is what it says it is.
+  if (compiler.source === "pinned" && compiler.version !== server.version) {
+    throw new BridgeError("ServerVersionMismatch", `the pinned TypeScript package at ${compiler.packageDir} is ${compiler.version}, pinned ${server.version}`, {
+      server: server.name,
+      pinned: server.version,
+      reported: compiler.version,
+    });
+  }
   const report: CompilerReport = { name: "typescript", version: compiler.version, source: compiler.source, path: compiler.packageDir };
   if (compiler.kind === "native") {
     return {
       command: nativeCompilerExecutable(compiler),
       args: server.args,
-      // The pinned package must be the pin; a workspace's own is what it says it is.
-      version: compiler.source === "pinned" ? server.version : compiler.version,
+      version: compiler.version,
       versionCommand: null,
       initializationOptions: server.initialization_options,
       settings: server.settings,

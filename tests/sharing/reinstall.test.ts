@@ -11,13 +11,13 @@ import { startBridge } from "../helpers/bridge.js";
 import { REPO } from "../helpers/paths.js";
 import { requireBinary } from "../helpers/require-binary.js";
 import { tempDir } from "../helpers/temp.js";
-import { leaseOf, SharedRun, sharedFixture, treeOf, tsServers, waitAttached } from "./helpers/shared.js";
+import { EXAMPLE_APP, leaseOf, SharedRun, sharedFixture, treeOf, tsServers, waitAttached } from "./helpers/shared.js";
 
 const run = new SharedRun();
 afterEach(() => run.cleanUp());
 
-/** The packages the typescript profile runs, which the test reinstalls. */
-const SERVER_PACKAGES = ["typescript-language-server", "typescript"];
+/** The packages the typescript profile runs (TypeScript 7 and its native binary), which the test reinstalls. */
+const SERVER_PACKAGES = ["typescript-7", "@typescript"];
 
 /**
  * A runnable copy of this package whose node_modules holds its own copies of the TypeScript
@@ -31,7 +31,6 @@ function copyPackage(): string {
     symlinkSync(join(REPO, "node_modules", name), join(root, "node_modules", name));
   }
   installServers(root);
-  symlinkSync("../typescript-language-server/lib/cli.mjs", join(root, "node_modules/.bin/typescript-language-server"));
   return root;
 }
 
@@ -48,7 +47,11 @@ describe("reinstall under a running shared bridge", () => {
   it("the running session answers on; a start mid-reinstall fails typed and leaks nothing; a restart after serves; another version is refused by the pin", async () => {
     requireBinary("flock");
     requireBinary("setsid");
-    const fixture = run.use(sharedFixture());
+    // The example app copied out of this checkout, whose own node_modules/typescript would
+    // otherwise be the workspace's compiler for a lspmcp installed elsewhere.
+    const app = tempDir("lspmcp-reinstall-app-");
+    cpSync(EXAMPLE_APP, app, { recursive: true });
+    const fixture = run.use(sharedFixture({ root: app }));
     const install = copyPackage();
     const bridge = await startBridge(fixture.config, {}, { shared: true, bin: join(install, "dist/lspmcp/main.js") });
     run.workers.push(bridge);
@@ -79,12 +82,12 @@ describe("reinstall under a running shared bridge", () => {
     run.seen.push(...treeOf(server));
 
     // A reinstall of another version: the pin refuses it at the next start; nothing serves it.
-    const manifest = join(install, "node_modules/typescript-language-server/package.json");
-    writeFileSync(manifest, readFileSync(manifest, "utf8").replace('"version": "5.3.0"', '"version": "5.4.0"'));
+    const manifest = join(install, "node_modules/typescript-7/package.json");
+    writeFileSync(manifest, readFileSync(manifest, "utf8").replace('"version": "7.0.2"', '"version": "7.0.3"'));
     const mismatch = await bridge.fail("session_restart", { server: "typescript" });
     expect(mismatch.code).toBe("ServerVersionMismatch");
-    expect(mismatch.message).toContain("5.3.0");
-    expect(mismatch.message).toContain("5.4.0");
+    expect(mismatch.message).toContain("7.0.2");
+    expect(mismatch.message).toContain("7.0.3");
     expect(tsServers(treeOf(server))).toEqual([]);
   });
 });

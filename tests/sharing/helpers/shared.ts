@@ -18,7 +18,7 @@ export interface SharedFixture {
 }
 
 /** A config serving examples/app with typescript (and `extra` TOML), its leases in `DIR/leases`. */
-export function sharedFixture(options: { linger_ms?: number; lease_dir?: string; extra?: string } = {}): SharedFixture {
+export function sharedFixture(options: { linger_ms?: number; lease_dir?: string; extra?: string; root?: string } = {}): SharedFixture {
   const dir = mkdtempSync(join(tmpdir(), "lspmcp-shared-"));
   const leaseDir = options.lease_dir ?? join(dir, "leases");
   const toml = [
@@ -37,7 +37,7 @@ export function sharedFixture(options: { linger_ms?: number; lease_dir?: string;
     "",
     "[[workspace]]",
     'name = "app"',
-    `root = ${JSON.stringify(EXAMPLE_APP)}`,
+    `root = ${JSON.stringify(options.root ?? EXAMPLE_APP)}`,
     'servers = ["typescript"]',
     options.extra ?? "",
   ].join("\n");
