@@ -204,11 +204,6 @@ export class LspClient implements ServerLink {
     return this.adapter.filesWatchedBy === "bridge";
   }
 
-  /** Whether one pull answers a file's diagnostics completely, opened or not: the adapter answers many files that way. */
-  get completePulls(): boolean {
-    return this.adapter.answersManyFiles;
-  }
-
   /** Sends a notification the bridge needs no answer to; a connection gone meanwhile is reported elsewhere. */
   notify(method: string, params: unknown): void {
     if (this.closed) return;

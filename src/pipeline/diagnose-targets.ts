@@ -130,7 +130,7 @@ async function fromProject(group: SessionGroup, results: FileDiagnostics[], opti
     if (!client.bridgeWatchesFiles) return { rest: [...group.items], refreshed: false };
     // A file is read when its answer is converted, and not at all when a kept one is given again:
     // an unreadable one fails the run all the same.
-    if (client.completePulls) {
+    if (client.adapter.answersManyFiles) {
       await diagnoseFromNativeProject(client, group.items, new Map(), results, options, deadline);
       return { rest: [], refreshed: true };
     }

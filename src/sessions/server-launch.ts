@@ -35,9 +35,10 @@ export interface ServerLaunch {
   readonly settings: Readonly<Record<string, unknown>>;
   /** The compiler that answers, when the server's answers are a compiler's; else null. */
   readonly compiler: CompilerReport | null;
-  /** typescript-language-server driving a workspace's tsserver: its version is asked after `initialize`. */
-  readonly tsserverVersion: string | null;
-  /** The adapter of the server that runs: the entry's, or for TypeScript the one its compiler needs. */
+  /**
+   * The adapter of the server that runs: the entry's, or for TypeScript the one its compiler
+   * needs ("tsserver": typescript-language-server, whose tsserver's version is asked after `initialize`).
+   */
   readonly adapter: AdapterName;
 }
 
@@ -62,7 +63,6 @@ export function launchFor(server: ResolvedServer, workspaceRoot: string): Server
       initializationOptions: server.initialization_options,
       settings: server.settings,
       compiler: null,
-      tsserverVersion: null,
       adapter: server.adapter,
     };
   }
@@ -86,7 +86,6 @@ export function launchFor(server: ResolvedServer, workspaceRoot: string): Server
       initializationOptions: server.initialization_options,
       settings: server.settings,
       compiler: report,
-      tsserverVersion: null,
       adapter: "typescript",
     };
   }
@@ -100,7 +99,6 @@ export function launchFor(server: ResolvedServer, workspaceRoot: string): Server
     initializationOptions: { tsserver: { path: tsserverPath(compiler) } },
     settings: {},
     compiler: report,
-    tsserverVersion: compiler.version,
     adapter: "tsserver",
   };
 }

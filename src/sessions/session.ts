@@ -364,7 +364,7 @@ export class Session implements LoadWatch {
       const reported = (await versionFromCommand) ?? client.serverInfo?.version ?? null;
       this.reportedVersion = reported;
       assertPinned(server.name, launch.version, reported);
-      if (launch.tsserverVersion !== null && launch.compiler !== null) {
+      if (launch.adapter === "tsserver" && launch.compiler !== null) {
         // typescript-language-server runs the tsserver it was given; the one that answers is asked.
         this.reportedVersion = await assertCompilerVersion(client, launch.compiler, deadline);
       }

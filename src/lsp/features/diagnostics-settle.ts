@@ -28,7 +28,7 @@ export async function settleDiagnostics(client: LspClient, document: OpenDocumen
   if (supportsTsserverDiagnostics(client)) {
     return { pull: await requestTsserverDiagnostics(client, document.uri, options), push: null };
   }
-  if (client.completePulls) return { pull: await requestPullDiagnostics(client, document.uri, options), push: null };
+  if (client.adapter.answersManyFiles) return { pull: await requestPullDiagnostics(client, document.uri, options), push: null };
   return waitForSettle(client, document, options);
 }
 

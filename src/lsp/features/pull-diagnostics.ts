@@ -4,7 +4,7 @@ import type { LspClient, RequestOptions } from "../lsp-client.js";
 
 /**
  * One `textDocument/diagnostic` of a file, open or closed, for a server whose pulls are complete
- * on their own (`LspClient.completePulls`): its items are the file's diagnostics in the server's
+ * on their own (its adapter's `answersManyFiles`): its items are the file's diagnostics in the server's
  * current program. An "unchanged" report cannot come back, since no previous result id is sent.
  */
 export async function requestPullDiagnostics(client: LspClient, uri: string, options: RequestOptions): Promise<Diagnostic[]> {

@@ -10,7 +10,7 @@ import type { ProjectRunOptions, RunItem } from "./tsserver-project-run.js";
 
 /**
  * Diagnostics of a session's files from a server whose pulls are complete on their own
- * (`LspClient.completePulls`: TypeScript 7's native server), none of them opened: the disk is
+ * (its adapter's `answersManyFiles`: TypeScript 7's native server), none of them opened: the disk is
  * looked at and every change told to the server first (`refreshFromDisk`), then each file is
  * pulled closed — the server answers from the program of its project (loading it if need be), or
  * of the inferred project an editor would give it, exactly as if it were opened. Answers are kept

@@ -48,6 +48,6 @@ export async function answerFromProject(
   const lines = new LineIndex(text);
   const converted = answer.diagnostics.map((diagnostic) => convertDiagnostic(file.path, diagnostic, lines, client.positionEncoding));
   const diagnostics = mergeDiagnostics(converted, null);
-  if (client.completePulls && !open) state.rendered.set(file.absolutePath, { answer, text, diagnostics });
+  if (client.adapter.answersManyFiles && !open) state.rendered.set(file.absolutePath, { answer, text, diagnostics });
   return { workspace: target.workspace, server: target.server, file, text, diagnostics };
 }

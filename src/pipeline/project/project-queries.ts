@@ -19,7 +19,7 @@ export interface ProjectQueries {
 
 /** The queries of `client`'s server: tsserver's own requests, or plain LSP for a server with complete pulls. */
 export function projectQueries(client: LspClient, state: ProjectState, options: RequestOptions): ProjectQueries {
-  if (!client.completePulls) {
+  if (!client.adapter.answersManyFiles) {
     const shape = (path: string) => requestTsserverFileShape(client, path, options);
     return { shapeBefore: shape, shapeAfter: shape, importers: (path) => requestTsserverImporters(client, path, options) };
   }

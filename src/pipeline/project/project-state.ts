@@ -41,7 +41,7 @@ export class ProjectState {
   constructor(client: LspClient) {
     // A server with complete pulls reads its project at its first question, which comes after the
     // bridge's first look: it has read nothing that look could have to report.
-    this.disk = new DiskView(client.completePulls ? Number.POSITIVE_INFINITY : client.connectedAtMs, (path) => PROGRAM_FILE.test(path));
+    this.disk = new DiskView(client.adapter.answersManyFiles ? Number.POSITIVE_INFINITY : client.connectedAtMs, (path) => PROGRAM_FILE.test(path));
   }
 }
 
