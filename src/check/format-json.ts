@@ -1,4 +1,4 @@
-import type { CheckReport } from "./report.js";
+import type { CheckReport } from "../diagnostics/findings/report.js";
 
 /**
  * The machine-readable report, and the format `--baseline` reads back: `items` are the

@@ -1,5 +1,5 @@
 import { isAbsolute, join, relative } from "node:path";
-import type { CheckReport, Finding } from "./report.js";
+import type { CheckReport, Finding } from "../diagnostics/findings/report.js";
 
 /**
  * The compiler-style report: `path:line:column: severity: message [source code]`, one finding

@@ -5,7 +5,7 @@ import { localUpstream } from "../attach/local-upstream.js";
 import type { LineHandler, Upstream } from "../attach/socket-upstream.js";
 import { SessionRegistry } from "../sessions/session-registry.js";
 import { sweepOrphans } from "../supervision/index.js";
-import { sweepSnapshotsOf } from "../since/revision-snapshot.js";
+import { sweepSnapshotsOf } from "../diagnostics/since/revision-snapshot.js";
 
 /**
  * Sessions of its own for an attached `serve` that could have no shared server: a standalone MCP

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { parseShard, type Shard } from "../check/shard.js";
+import { parseShard, type Shard } from "../diagnostics/findings/shard.js";
 import { BridgeError, errorText } from "../contract/errors.js";
 
 export const FORMATS = ["text", "json", "sarif"] as const;

@@ -14,7 +14,7 @@ import { peerSocketPath } from "../sharing/peer-socket-path.js";
 import type { Lease } from "../sharing/lease-schema.js";
 import { identify } from "../supervision/proc-table.js";
 import { sweepOrphans } from "../supervision/index.js";
-import { sweepSnapshotsOf } from "../since/revision-snapshot.js";
+import { sweepSnapshotsOf } from "../diagnostics/since/revision-snapshot.js";
 import { SharedLifetime } from "../sharing/shared-lifetime.js";
 import { errorText } from "../contract/errors.js";
 

@@ -5,7 +5,7 @@ import { createMcpServer } from "../mcp/create-mcp-server.js";
 import { HandedOverTransport, type HandshakeFront } from "../mcp/handshake-front.js";
 import { SessionRegistry } from "../sessions/session-registry.js";
 import { sweepOrphans } from "../supervision/index.js";
-import { sweepSnapshotsOf } from "../since/revision-snapshot.js";
+import { sweepSnapshotsOf } from "../diagnostics/since/revision-snapshot.js";
 
 /**
  * `lspmcp serve --standalone`: MCP over stdio with sessions of its own, until stdin ends or a

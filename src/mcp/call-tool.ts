@@ -4,7 +4,7 @@ import type { Logger } from "../contract/logger.js";
 import { Deadline } from "../contract/deadline.js";
 import { toolResultShape } from "../tools/bounded-answer.js";
 import type { Tool, ToolContext } from "../tools/index.js";
-import { CallScope } from "../pipeline/call-scope.js";
+import { CallScope } from "../calls/call-scope.js";
 
 /** Where a tool call waits for its turn before it runs (the shared server's fair scheduler). */
 export interface CallGate {

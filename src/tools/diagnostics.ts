@@ -4,14 +4,14 @@ import { severityRank } from "../contract/names.js";
 import { compareStrings } from "../contract/compare.js";
 import { boundedPage, limitBytes } from "./bounded-answer.js";
 import { limitArg, maxBytesArg, offsetArg, pageFields, pathArg, RangeSchema, serverArg, SeveritySchema, workspaceArg } from "./common-schemas.js";
-import { DEFAULT_BATCH_SIZE, diagnoseTargets } from "../pipeline/diagnose-targets.js";
-import { discoverInWorkspace, type DiagnosticsTarget } from "../pipeline/discover-targets.js";
-import type { FileDiagnostics } from "../pipeline/file-diagnostics.js";
+import { DEFAULT_BATCH_SIZE, diagnoseTargets } from "../diagnostics/diagnose-targets.js";
+import { discoverInWorkspace, type DiagnosticsTarget } from "../diagnostics/discover-targets.js";
+import type { FileDiagnostics } from "../diagnostics/file-diagnostics.js";
 import type { ResolvedWorkspace } from "../config/types.js";
 import { BridgeError } from "../contract/errors.js";
-import { pickWorkspace, resolveFile } from "../pipeline/resolve-target.js";
-import { diagnoseSince, type SinceScope } from "../since/diagnose-since.js";
-import { placeFindings } from "../since/place-findings.js";
+import { pickWorkspace, resolveFile } from "../calls/resolve-target.js";
+import { diagnoseSince, type SinceScope } from "../diagnostics/since/diagnose-since.js";
+import { placeFindings } from "../diagnostics/findings/place-findings.js";
 import { defineTool, type ToolContext } from "./tool-definition.js";
 
 const DiagnosticItemSchema = z.object({

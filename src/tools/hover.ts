@@ -2,8 +2,8 @@ import { z } from "zod";
 import { requestHover } from "../lsp/features/hover.js";
 import { boundedSingle, limitBytes } from "./bounded-answer.js";
 import { filePathArg, maxBytesArg, positionArgs, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";
-import { openTarget } from "../pipeline/open-target.js";
-import { resolvePosition } from "../pipeline/resolve-position.js";
+import { openTarget } from "../calls/open-target.js";
+import { resolvePosition } from "../calls/resolve-position.js";
 import { positionAbout } from "./location-tool.js";
 import { defineTool } from "./tool-definition.js";
 

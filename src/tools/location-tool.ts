@@ -4,7 +4,7 @@ import { sortLocations, type LocationItem } from "../contract/location-order.js"
 import type { BridgePosition } from "../contract/positions.js";
 import type { TargetLocation } from "../lsp/features/location-answer.js";
 import type { LspClient, RequestOptions } from "../lsp/lsp-client.js";
-import { openNavigation, type NavigationFeature, type OpenNavigation } from "../pipeline/open-navigation.js";
+import { openNavigation, type NavigationFeature, type OpenNavigation } from "../calls/open-navigation.js";
 import { boundedPage, limitBytes, pageHeading } from "./bounded-answer.js";
 import { limitArg, LocationItemSchema, maxBytesArg, offsetArg, pageFields, filePathArg, positionArgs, serverArg, workspaceArg } from "./common-schemas.js";
 import { defineTool, type Tool, type ToolAnswer, type ToolContext } from "./tool-definition.js";

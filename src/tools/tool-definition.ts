@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { BridgeError } from "../contract/errors.js";
-import type { CallContext } from "../pipeline/call-context.js";
+import type { CallContext } from "../calls/call-context.js";
 
 /** What a tool handler may use: nothing of MCP, only the bridge's own layers. */
 export type ToolContext = CallContext;

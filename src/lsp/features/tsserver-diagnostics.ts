@@ -38,7 +38,7 @@ export async function requestTsserverDiagnostics(client: LspClient, uri: string,
 
 /**
  * The same for a file by path, open or not: tsserver answers for a closed file of a loaded
- * project from the text it read from disk (the project-level path, src/pipeline/project/).
+ * project from the text it read from disk (the project-level path, src/diagnostics/project/).
  */
 export async function requestTsserverFileDiagnostics(client: LspClient, file: string, options: RequestOptions): Promise<Diagnostic[]> {
   const answers = await Promise.all(

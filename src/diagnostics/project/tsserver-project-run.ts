@@ -5,16 +5,16 @@ import { Deadline } from "../../contract/deadline.js";
 import { requestTsserverFileDiagnostics, supportsTsserverDiagnostics } from "../../lsp/features/tsserver-diagnostics.js";
 import { isConfiguredProject, requestTsserverProject } from "../../lsp/features/tsserver-project.js";
 import type { LspClient } from "../../lsp/lsp-client.js";
-import { CallScope } from "../call-scope.js";
-import type { CallContext } from "../call-context.js";
+import { CallScope } from "../../calls/call-scope.js";
+import type { CallContext } from "../../calls/call-context.js";
 import type { DiagnosticsTarget } from "../discover-targets.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";
-import { openTarget, type OpenTarget } from "../open-target.js";
-import { runPool, type FirstFailure } from "../run-pool.js";
+import { openTarget, type OpenTarget } from "../../calls/open-target.js";
+import { runPool, type FirstFailure } from "../../calls/run-pool.js";
 import { nearestConfig } from "./nearest-config.js";
-import type { ProjectState } from "./project-state.js";
+import type { ProjectState } from "../../calls/watched-files/project-state.js";
 import { answerFromProject } from "./project-answer.js";
-import { refreshFromDisk } from "./refresh-from-disk.js";
+import { refreshFromDisk } from "../../calls/watched-files/refresh-from-disk.js";
 
 /** A target with its place in the run. */
 export interface RunItem {

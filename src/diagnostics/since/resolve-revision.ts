@@ -1,8 +1,8 @@
 import { realpathSync } from "node:fs";
 import { relative, sep } from "node:path";
-import type { ResolvedWorkspace } from "../config/types.js";
-import { BridgeError } from "../contract/errors.js";
-import { runGit } from "../git/run-git.js";
+import type { ResolvedWorkspace } from "../../config/types.js";
+import { BridgeError } from "../../contract/errors.js";
+import { runGit } from "../../git/run-git.js";
 
 /** A revision named by the caller, resolved in the checkout that holds a workspace. */
 export interface ResolvedRevision {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { BridgeError } from "../contract/errors.js";
-import type { DiagnosticsTarget } from "../pipeline/discover-targets.js";
+import { BridgeError } from "../../contract/errors.js";
+import type { DiagnosticsTarget } from "../discover-targets.js";
 
 /** `--shard K/N`: this run checks share `index` (1-based) of `count`. */
 export interface Shard {

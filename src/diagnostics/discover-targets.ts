@@ -4,8 +4,8 @@ import { resolve } from "node:path";
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { compareStrings } from "../contract/compare.js";
 import { BridgeError } from "../contract/errors.js";
-import { claimingServers, pickServerForFile, resolveFile, type FileTarget } from "./resolve-target.js";
-import { filesUnder, workspaceFiles } from "./workspace-files.js";
+import { claimingServers, pickServerForFile, resolveFile, type FileTarget } from "../calls/resolve-target.js";
+import { filesUnder, workspaceFiles } from "../calls/workspace-files.js";
 
 /**
  * One file to diagnose, with the session that answers for it. A file claimed by several servers

@@ -1,4 +1,4 @@
-import type { BridgeDiagnostic } from "../contract/diagnostic-order.js";
+import type { BridgeDiagnostic } from "../../contract/diagnostic-order.js";
 
 /** A diagnostic with what matching needs beside it: its workspace and its start line's content. */
 export interface PlacedDiagnostic {

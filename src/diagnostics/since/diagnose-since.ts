@@ -1,10 +1,10 @@
-import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
-import { compileExclude } from "../config/exclude-matcher.js";
-import { lineContents } from "../check/fingerprint.js";
-import { diagnoseTargets } from "../pipeline/diagnose-targets.js";
-import { discoverInWorkspace, type DiagnosticsTarget } from "../pipeline/discover-targets.js";
-import type { FileDiagnostics } from "../pipeline/file-diagnostics.js";
-import type { SessionRegistry } from "../sessions/session-registry.js";
+import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../../config/types.js";
+import { compileExclude } from "../../config/exclude-matcher.js";
+import { lineContents } from "../findings/fingerprint.js";
+import { diagnoseTargets } from "../diagnose-targets.js";
+import { discoverInWorkspace, type DiagnosticsTarget } from "../discover-targets.js";
+import type { FileDiagnostics } from "../file-diagnostics.js";
+import type { SessionRegistry } from "../../sessions/session-registry.js";
 import { renamesSince } from "./renames.js";
 import { resolveRevision } from "./resolve-revision.js";
 import { snapshotStoreOf, type RevisionAnswer, type SnapshotEntry } from "./snapshot-store.js";

@@ -5,7 +5,7 @@ import { resolveFile, pickServerForFile, pickWorkspace, type FileTarget } from "
 import { readSourceFile } from "./read-source-file.js";
 import { syncText, type SyncedDocument } from "./synced-document.js";
 import type { CallContext } from "./call-context.js";
-import { refreshFromDisk } from "./project/refresh-from-disk.js";
+import { refreshFromDisk } from "./watched-files/refresh-from-disk.js";
 
 /** A file-based call, resolved down to a ready client holding the file's current text. */
 export interface OpenTarget {

@@ -1,11 +1,11 @@
-import type { ResolvedConfig } from "../config/types.js";
-import { compareStrings } from "../contract/compare.js";
-import { compareDiagnostics, type BridgeDiagnostic } from "../contract/diagnostic-order.js";
-import { severityRank, type SeverityName } from "../contract/names.js";
+import type { ResolvedConfig } from "../../config/types.js";
+import { compareStrings } from "../../contract/compare.js";
+import { compareDiagnostics, type BridgeDiagnostic } from "../../contract/diagnostic-order.js";
+import { severityRank, type SeverityName } from "../../contract/names.js";
 import type { SinceAnswers } from "../since/diagnose-since.js";
-import { splitSince } from "../since/match-findings.js";
+import { splitSince } from "./match-findings.js";
 import { fingerprint, lineContents } from "./fingerprint.js";
-import type { CheckRun } from "./run-check.js";
+import type { CheckRun } from "../run-check.js";
 
 /**
  * A diagnostic as `check` reports it: the `diagnostics` tool's item, placed (workspace, server)

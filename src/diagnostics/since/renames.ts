@@ -1,8 +1,8 @@
 import { copyFile, mkdir, rm } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { BridgeError } from "../contract/errors.js";
-import { nulFields, runGit } from "../git/run-git.js";
+import { BridgeError } from "../../contract/errors.js";
+import { nulFields, runGit } from "../../git/run-git.js";
 
 /**
  * The renames git reports between `commit` and the working tree of `top`, as current path →

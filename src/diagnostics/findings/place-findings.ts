@@ -1,8 +1,8 @@
-import type { ResolvedConfig } from "../config/types.js";
-import { lineContents } from "../check/fingerprint.js";
-import { mergeServerDiagnostics, type BridgeDiagnostic } from "../contract/diagnostic-order.js";
-import type { SeverityName } from "../contract/names.js";
-import type { SinceAnswers } from "./diagnose-since.js";
+import type { ResolvedConfig } from "../../config/types.js";
+import { lineContents } from "./fingerprint.js";
+import { mergeServerDiagnostics, type BridgeDiagnostic } from "../../contract/diagnostic-order.js";
+import type { SeverityName } from "../../contract/names.js";
+import type { SinceAnswers } from "../since/diagnose-since.js";
 import { splitSince, type PlacedDiagnostic, type SinceSplit } from "./match-findings.js";
 
 export type SinceResult = SinceSplit<PlacedDiagnostic>;

@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { lstat, mkdir, readdir, realpath, rm, symlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { ResolvedConfig } from "../config/types.js";
-import { BridgeError } from "../contract/errors.js";
-import { leasePaths, prepareLeaseDir } from "../sharing/lease-location.js";
-import { formatIdentity, identify, isAlive } from "../supervision/proc-table.js";
-import { nulFields, runGit } from "../git/run-git.js";
+import type { ResolvedConfig } from "../../config/types.js";
+import { BridgeError } from "../../contract/errors.js";
+import { leasePaths, prepareLeaseDir } from "../../sharing/lease-location.js";
+import { formatIdentity, identify, isAlive } from "../../supervision/proc-table.js";
+import { nulFields, runGit } from "../../git/run-git.js";
 import type { ResolvedRevision } from "./resolve-revision.js";
 
 /** The committed files of one revision, written out under the runtime folder. */

@@ -3,9 +3,9 @@ import type { Deadline } from "../../contract/deadline.js";
 import { requestPullDiagnostics } from "../../lsp/features/pull-diagnostics.js";
 import type { LspClient } from "../../lsp/lsp-client.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";
-import { runPool } from "../run-pool.js";
+import { runPool } from "../../calls/run-pool.js";
 import { answerFromProject } from "./project-answer.js";
-import { refreshFromDisk } from "./refresh-from-disk.js";
+import { refreshFromDisk } from "../../calls/watched-files/refresh-from-disk.js";
 import type { ProjectRunOptions, RunItem } from "./tsserver-project-run.js";
 
 /**

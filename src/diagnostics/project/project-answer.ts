@@ -3,12 +3,12 @@ import type { Diagnostic } from "vscode-languageserver-protocol";
 import { mergeDiagnostics } from "../../contract/diagnostic-order.js";
 import { LineIndex } from "../../contract/positions.js";
 import type { LspClient, RequestOptions } from "../../lsp/lsp-client.js";
-import type { CallContext } from "../call-context.js";
+import type { CallContext } from "../../calls/call-context.js";
 import { convertDiagnostic } from "../convert-diagnostic.js";
 import type { DiagnosticsTarget } from "../discover-targets.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";
-import { readSourceFile } from "../read-source-file.js";
-import type { ProjectState } from "./project-state.js";
+import { readSourceFile } from "../../calls/read-source-file.js";
+import type { ProjectState } from "../../calls/watched-files/project-state.js";
 
 /** Asks the server's program for one file's diagnostics (absolute path). */
 export type AskFileDiagnostics = (file: string, options: RequestOptions) => Promise<Diagnostic[]>;

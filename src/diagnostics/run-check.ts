@@ -1,8 +1,8 @@
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import type { SessionRegistry } from "../sessions/session-registry.js";
-import type { DiagnosticsTarget } from "../pipeline/discover-targets.js";
-import { diagnoseTargets } from "../pipeline/diagnose-targets.js";
-import type { FileDiagnostics } from "../pipeline/file-diagnostics.js";
+import type { DiagnosticsTarget } from "./discover-targets.js";
+import { diagnoseTargets } from "./diagnose-targets.js";
+import type { FileDiagnostics } from "./file-diagnostics.js";
 
 export interface RunCheckOptions {
   /** At most this many documents of one session are open at once. */

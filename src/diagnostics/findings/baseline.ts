@@ -1,6 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { z } from "zod";
-import { BridgeError } from "../contract/errors.js";
+import { BridgeError } from "../../contract/errors.js";
 import type { Baseline } from "./report.js";
 
 // Only what matching needs is checked, so a report from an older lspmcp with extra keys still reads.

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "vitest";
 import { LineIndex } from "../../../src/contract/positions.js";
 import { decodeSemanticTokens } from "../../../src/lsp/features/semantic-tokens.js";
-import { groupBySameDefinition, tokenOccurrences, wordOccurrences } from "../../../src/pipeline/name-occurrences.js";
+import { groupBySameDefinition, tokenOccurrences, wordOccurrences } from "../../../src/calls/name-occurrences.js";
 
 const TEXT = [
-  'import { Base } from "./base";',
+  'import { Base } from "../pipeline/base";',
   "// Base is only a word here, and in the string below",
   'const label = "Base";',
   "class App extends Base { base = Basement; }",

@@ -1,10 +1,10 @@
 import { join } from "node:path";
-import type { ResolvedConfig, ResolvedWorkspace } from "../config/types.js";
-import type { BridgeDiagnostic } from "../contract/diagnostic-order.js";
-import { BridgeError } from "../contract/errors.js";
-import type { DiagnosticsTarget } from "../pipeline/discover-targets.js";
-import type { SessionRegistry } from "../sessions/session-registry.js";
-import { configDigest } from "../sharing/lease-holder.js";
+import type { ResolvedConfig, ResolvedWorkspace } from "../../config/types.js";
+import type { BridgeDiagnostic } from "../../contract/diagnostic-order.js";
+import { BridgeError } from "../../contract/errors.js";
+import type { DiagnosticsTarget } from "../discover-targets.js";
+import type { SessionRegistry } from "../../sessions/session-registry.js";
+import { configDigest } from "../../sharing/lease-holder.js";
 import { makeSnapshot, removeSnapshot, runtimeFolder, type RevisionSnapshot } from "./revision-snapshot.js";
 import type { ResolvedRevision } from "./resolve-revision.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { inShard, parseShard } from "../../../src/check/shard.js";
-import type { DiagnosticsTarget } from "../../../src/pipeline/discover-targets.js";
+import { inShard, parseShard } from "../../../src/diagnostics/findings/shard.js";
+import type { DiagnosticsTarget } from "../../../src/diagnostics/discover-targets.js";
 
 const target = (path: string, workspace = "app") =>
   ({ workspace: { name: workspace }, server: { name: "ts" }, file: { path } }) as unknown as DiagnosticsTarget;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import type { BridgeDiagnostic } from "../../../src/contract/diagnostic-order.js";
-import { splitSince, type PlacedDiagnostic } from "../../../src/since/match-findings.js";
-import { parseRenames } from "../../../src/since/renames.js";
+import { splitSince, type PlacedDiagnostic } from "../../../src/diagnostics/findings/match-findings.js";
+import { parseRenames } from "../../../src/diagnostics/since/renames.js";
 
 function placed(path: string, line: number, message: string, text: string, extra: Partial<BridgeDiagnostic> = {}): PlacedDiagnostic {
   const range = { start: { line, column: 1 }, end: { line, column: 5 } };

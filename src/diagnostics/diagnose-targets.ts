@@ -1,16 +1,16 @@
 import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { Deadline } from "../contract/deadline.js";
-import { CallScope } from "./call-scope.js";
+import { CallScope } from "../calls/call-scope.js";
 import { BridgeError } from "../contract/errors.js";
 import type { SessionRegistry } from "../sessions/session-registry.js";
 import type { ResolvedConfig } from "../config/types.js";
 import type { DiagnosticsTarget } from "./discover-targets.js";
 import { fileDiagnostics, type FileDiagnostics } from "./file-diagnostics.js";
-import type { OpenTarget } from "./open-target.js";
-import { FirstFailure, runPool } from "./run-pool.js";
-import type { CallContext } from "./call-context.js";
+import type { OpenTarget } from "../calls/open-target.js";
+import { FirstFailure, runPool } from "../calls/run-pool.js";
+import type { CallContext } from "../calls/call-context.js";
 import type { LspClient } from "../lsp/lsp-client.js";
-import { readSourceFile } from "./read-source-file.js";
+import { readSourceFile } from "../calls/read-source-file.js";
 import { diagnoseFromProject, type ProjectRunOptions, type RunItem } from "./project/tsserver-project-run.js";
 import { diagnoseFromNativeProject } from "./project/native-project-run.js";
 
