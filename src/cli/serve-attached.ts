@@ -7,8 +7,10 @@ import { SocketUpstream, type LineHandler, type Upstream } from "../attach/socke
 import { StdioForwarder, type Attach } from "../attach/stdio-forwarder.js";
 import { buildIdentity } from "../sharing/build-identity.js";
 import { launchSharedServer } from "../sharing/launch-shared-server.js";
-import { configDigest, findSharedServer } from "../sharing/lease-holder.js";
-import { leasePaths, prepareLeaseDir, type LeasePaths } from "../sharing/lease-location.js";
+import { configDigest } from "../config/config-digest.js";
+import { prepareRuntimeFolder } from "../config/runtime-folder.js";
+import { findSharedServer } from "../sharing/lease-holder.js";
+import { leasePaths, type LeasePaths } from "../sharing/lease-location.js";
 import { peerSocketPath } from "../sharing/peer-socket-path.js";
 import { leanNodeArgs } from "../contract/node-flags.js";
 import { errorText } from "../contract/errors.js";
@@ -34,7 +36,7 @@ export async function serveAttached(
 ): Promise<number> {
   const paths = leasePaths(config.configPath, config.shared.lease_dir);
   try {
-    prepareLeaseDir(paths);
+    prepareRuntimeFolder(paths.dir);
     peerSocketPath(paths, process.pid);
   } catch (error) {
     logger.warn("lease folder not usable; serving standalone", { lease_dir: paths.dir, reason: errorText(error) });

@@ -1,5 +1,3 @@
-import { createHash } from "node:crypto";
-import type { ResolvedConfig } from "../config/types.js";
 import { isAlive } from "../supervision/proc-table.js";
 import { readLease } from "./lease-file.js";
 import type { LeasePaths } from "./lease-location.js";
@@ -12,14 +10,6 @@ export interface SharingKey {
   /** The build's digest: a rebuild of the same version is another build (issue 26). */
   readonly build: string;
   readonly configDigest: string;
-}
-
-/**
- * A digest of the loaded configuration (profiles merged, paths absolute): two lspmcp processes
- * may share a server only when they would have started the very same sessions.
- */
-export function configDigest(config: ResolvedConfig): string {
-  return createHash("sha256").update(JSON.stringify(config)).digest("hex");
 }
 
 /** Longest wait for a probe answer: a live server on loopback answers in milliseconds. */

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load-config.js";
 import { packageVersion } from "../../src/cli/package-version.js";
 import { installedBuild } from "../../src/sharing/build-identity.js";
-import { configDigest } from "../../src/sharing/lease-holder.js";
+import { configDigest } from "../../src/config/config-digest.js";
 import { leasePaths } from "../../src/sharing/lease-location.js";
 import type { Bridge } from "../helpers/bridge.js";
 import { GateClock, holdsWithin } from "../helpers/gate-clock.js";

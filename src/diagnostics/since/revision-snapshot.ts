@@ -3,7 +3,7 @@ import { lstat, mkdir, readdir, realpath, rm, symlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { ResolvedConfig } from "../../config/types.js";
 import { BridgeError } from "../../contract/errors.js";
-import { leasePaths, prepareLeaseDir } from "../../sharing/lease-location.js";
+import { prepareRuntimeFolder, runtimeFolder } from "../../config/runtime-folder.js";
 import { formatIdentity, identify, isAlive } from "../../supervision/proc-table.js";
 import { nulFields, runGit } from "../../git/run-git.js";
 import type { ResolvedRevision } from "./resolve-revision.js";
@@ -21,17 +21,17 @@ export interface RevisionSnapshot {
 /** `since-<owner pid>-<owner start time>-<random>`: the sweep reads the owner back from the name. */
 const SNAPSHOT_NAME = /^since-(\d+)-(\d+)-[0-9a-f]+$/;
 
-/** The runtime folder of CONTRACT §2 for this configuration, made (mode 0700) when missing. */
-export function runtimeFolder(config: ResolvedConfig): string {
-  const paths = leasePaths(config.configPath, config.shared.lease_dir);
+/** Where the snapshots of this configuration go: its runtime folder (CONTRACT §2), made (mode 0700) when missing. */
+export function snapshotParent(config: ResolvedConfig): string {
+  const dir = runtimeFolder(config.shared.lease_dir);
   try {
-    prepareLeaseDir(paths);
+    prepareRuntimeFolder(dir);
   } catch (error) {
-    throw new BridgeError("Internal", `cannot use the runtime folder ${paths.dir} for a snapshot: ${error instanceof Error ? error.message : String(error)}`, {
-      dir: paths.dir,
+    throw new BridgeError("Internal", `cannot use the runtime folder ${dir} for a snapshot: ${error instanceof Error ? error.message : String(error)}`, {
+      dir,
     });
   }
-  return paths.dir;
+  return dir;
 }
 
 /**
@@ -94,7 +94,7 @@ export async function sweepSnapshots(runtimeDir: string, log: (message: string, 
 
 /** The sweep at a bridge's start, in this configuration's runtime folder; never throws. */
 export async function sweepSnapshotsOf(config: ResolvedConfig, log: (message: string, fields?: Record<string, unknown>) => void): Promise<void> {
-  const dir = leasePaths(config.configPath, config.shared.lease_dir).dir;
+  const dir = runtimeFolder(config.shared.lease_dir);
   await sweepSnapshots(dir, log).catch(() => {});
 }
 

@@ -4,8 +4,8 @@ import type { BridgeDiagnostic } from "../../contract/diagnostic-order.js";
 import { BridgeError } from "../../contract/errors.js";
 import type { DiagnosticsTarget } from "../discover-targets.js";
 import type { SessionRegistry } from "../../sessions/session-registry.js";
-import { configDigest } from "../../sharing/lease-holder.js";
-import { makeSnapshot, removeSnapshot, runtimeFolder, type RevisionSnapshot } from "./revision-snapshot.js";
+import { configDigest } from "../../config/config-digest.js";
+import { makeSnapshot, removeSnapshot, snapshotParent, type RevisionSnapshot } from "./revision-snapshot.js";
 import type { ResolvedRevision } from "./resolve-revision.js";
 
 /** Snapshots kept at once; the least recently used idle one goes first. */
@@ -134,7 +134,7 @@ export class SnapshotStore {
     const key = `${this.digest}\0${revision.top}\0${revision.commit}`;
     let pending = this.entries.get(key);
     if (!pending) {
-      pending = makeSnapshot(runtimeFolder(this.config), revision).then((snapshot) => new SnapshotEntry(revision.commit, snapshot, this.sessions));
+      pending = makeSnapshot(snapshotParent(this.config), revision).then((snapshot) => new SnapshotEntry(revision.commit, snapshot, this.sessions));
       this.entries.set(key, pending);
       pending.catch(() => this.entries.delete(key));
       await this.evict(key);

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { claimLease, holdsLease, releaseLease } from "../../../src/sharing/claim-lease.js";
 import { readLease, writeLease } from "../../../src/sharing/lease-file.js";
-import { leasePaths, prepareLeaseDir, type LeasePaths } from "../../../src/sharing/lease-location.js";
+import { prepareRuntimeFolder } from "../../../src/config/runtime-folder.js";
+import { leasePaths, type LeasePaths } from "../../../src/sharing/lease-location.js";
 import { acquireLock } from "../../../src/sharing/lease-lock.js";
 import type { Lease } from "../../../src/sharing/lease-schema.js";
 import { closedPort, deadIdentity, fakeServer, type FakeServer, leaseFor, newToken, probeOf, tempDir } from "./fixture.js";
@@ -18,7 +19,7 @@ beforeEach(() => {
   let dir: string;
   ({ dir, cleanup } = tempDir());
   paths = leasePaths(join(dir, "bridge.toml"), join(dir, "leases"), {});
-  prepareLeaseDir(paths);
+  prepareRuntimeFolder(paths.dir);
 });
 afterEach(async () => {
   await Promise.all(servers.map((server) => server.close()));

@@ -1,7 +1,8 @@
 import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { leasePaths, prepareLeaseDir } from "../../../src/sharing/lease-location.js";
+import { prepareRuntimeFolder } from "../../../src/config/runtime-folder.js";
+import { leasePaths } from "../../../src/sharing/lease-location.js";
 import { tempDir } from "./fixture.js";
 
 let dir: string;
@@ -53,10 +54,10 @@ describe("leasePaths", () => {
   });
 });
 
-describe("prepareLeaseDir", () => {
+describe("prepareRuntimeFolder", () => {
   test("creates the folder (and its parents) with mode 0700 and leaves no probe file", () => {
     const paths = leasePaths(join(dir, "bridge.toml"), join(dir, "a", "b", "leases"), {});
-    prepareLeaseDir(paths);
+    prepareRuntimeFolder(paths.dir);
     expect(statSync(paths.dir).isDirectory()).toBe(true);
     expect(statSync(paths.dir).mode & 0o777).toBe(0o700);
     expect(readdirSync(paths.dir)).toEqual([]);
@@ -65,14 +66,14 @@ describe("prepareLeaseDir", () => {
   test("an existing folder is fine, and its files are kept", () => {
     const paths = leasePaths(join(dir, "bridge.toml"), dir, {});
     writeFileSync(join(dir, "keep"), "x");
-    prepareLeaseDir(paths);
-    prepareLeaseDir(paths);
+    prepareRuntimeFolder(paths.dir);
+    prepareRuntimeFolder(paths.dir);
     expect(readdirSync(dir)).toEqual(["keep"]);
   });
 
   test("the default folder in the temp folder is created 0700, and nothing appears beside the config", () => {
     const paths = leasePaths(join(dir, "bridge.toml"), null, { TMPDIR: join(dir, "tmp") });
-    prepareLeaseDir(paths);
+    prepareRuntimeFolder(paths.dir);
     expect(statSync(join(dir, "tmp", `lspmcp-${process.getuid!()}`)).mode & 0o777).toBe(0o700);
     expect(readdirSync(dir)).toEqual(["tmp"]);
   });
@@ -81,17 +82,17 @@ describe("prepareLeaseDir", () => {
     const paths = leasePaths(join(dir, "bridge.toml"), null, { TMPDIR: dir });
     mkdirSync(paths.dir, { mode: 0o777 });
     chmodSync(paths.dir, 0o777);
-    expect(() => prepareLeaseDir(paths)).toThrow(/writable by others/);
+    expect(() => prepareRuntimeFolder(paths.dir)).toThrow(/writable by others/);
   });
 
   test("a file where the folder should be throws", () => {
     const occupied = join(dir, "occupied");
     writeFileSync(occupied, "x");
-    expect(() => prepareLeaseDir(leasePaths(join(dir, "bridge.toml"), occupied, {}))).toThrow();
+    expect(() => prepareRuntimeFolder(leasePaths(join(dir, "bridge.toml"), occupied, {}).dir)).toThrow();
   });
 
   test("a folder below a file throws", () => {
     writeFileSync(join(dir, "file"), "x");
-    expect(() => prepareLeaseDir(leasePaths(join(dir, "bridge.toml"), join(dir, "file", "leases"), {}))).toThrow();
+    expect(() => prepareRuntimeFolder(leasePaths(join(dir, "bridge.toml"), join(dir, "file", "leases"), {}).dir)).toThrow();
   });
 });

@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { readLease } from "../../../src/sharing/lease-file.js";
-import { leasePaths, prepareLeaseDir } from "../../../src/sharing/lease-location.js";
+import { prepareRuntimeFolder } from "../../../src/config/runtime-folder.js";
+import { leasePaths } from "../../../src/sharing/lease-location.js";
 
 // Giving a file away (chown) needs root, which CI is; a developer who is not root (README: setup
 // uses sudo) gets paths that root owns instead.
@@ -37,21 +38,21 @@ describe("lease ownership", () => {
     const dir = join(tempDir(), "leases");
     mkdirSync(dir, { mode: 0o700 });
     const paths = leasePaths("/x/bridge.toml", dir);
-    expect(() => prepareLeaseDir(paths)).not.toThrow();
+    expect(() => prepareRuntimeFolder(paths.dir)).not.toThrow();
     chmodSync(dir, 0o777);
-    expect(() => prepareLeaseDir(paths)).toThrow(/writable by others \(mode 777\)/);
+    expect(() => prepareRuntimeFolder(paths.dir)).toThrow(/writable by others \(mode 777\)/);
     chmodSync(dir, 0o720);
-    expect(() => prepareLeaseDir(paths)).toThrow(/writable by others/);
+    expect(() => prepareRuntimeFolder(paths.dir)).toThrow(/writable by others/);
   });
 
   test("a lease folder of another user is refused", () => {
     if (!isRoot) {
-      expect(() => prepareLeaseDir(leasePaths("/x/bridge.toml", "/etc"))).toThrow("belongs to uid 0");
+      expect(() => prepareRuntimeFolder(leasePaths("/x/bridge.toml", "/etc").dir)).toThrow("belongs to uid 0");
       return;
     }
     const dir = join(tempDir(), "leases");
     mkdirSync(dir, { mode: 0o700 });
     chownSync(dir, NOBODY, NOBODY);
-    expect(() => prepareLeaseDir(leasePaths("/x/bridge.toml", dir))).toThrow(`belongs to uid ${NOBODY}`);
+    expect(() => prepareRuntimeFolder(leasePaths("/x/bridge.toml", dir).dir)).toThrow(`belongs to uid ${NOBODY}`);
   });
 });
