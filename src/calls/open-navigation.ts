@@ -3,6 +3,7 @@ import { requireCapability } from "../lsp/features/capability.js";
 import { awaitNavigationReady } from "../lsp/features/navigation-readiness.js";
 import type { CallContext } from "./call-context.js";
 import { openTarget, type OpenTarget } from "./open-target.js";
+import { resolveTarget } from "./resolve-target.js";
 import { resolvePosition, type PositionArgs, type ResolvedPosition } from "./resolve-position.js";
 import { TargetTexts } from "./target-texts.js";
 
@@ -30,7 +31,7 @@ export async function openNavigation(
   args: PositionArgs & { workspace?: string | undefined; server?: string | undefined; path: string },
   feature: NavigationFeature,
 ): Promise<OpenNavigation> {
-  const target = await openTarget(context, args);
+  const target = await openTarget(context, resolveTarget(context.config, args));
   requireCapability(target.client, feature.capability, feature.method);
   const options = { deadline: context.deadline, signal: context.signal };
   const position = await resolvePosition(target, args, options);

@@ -14,6 +14,30 @@ export interface FileTarget {
   readonly name: string;
 }
 
+/**
+ * A call's file resolved once, with the session that answers for it: the workspace, the server
+ * and the language id that server gives the file. Discovery makes one per (file, server); a
+ * one-file tool call makes one from its arguments (`resolveTarget`); everything after takes it
+ * as it is, never resolving the path again.
+ */
+export interface ResolvedTarget {
+  readonly workspace: ResolvedWorkspace;
+  readonly server: ResolvedServer;
+  readonly languageId: string;
+  readonly file: FileTarget;
+}
+
+/**
+ * Resolves a one-file call, in the order that gives the most useful error first: workspace, path
+ * (boundary), server, so that a bad path never costs a server start.
+ */
+export function resolveTarget(config: ResolvedConfig, args: { workspace?: string | undefined; server?: string | undefined; path: string }): ResolvedTarget {
+  const workspace = pickWorkspace(config, args.workspace, args.path);
+  const file = resolveFile(workspace, args.path);
+  const { server, languageId } = pickServerForFile(config, workspace, args.server, file);
+  return { workspace, server, languageId, file };
+}
+
 /** Picks the workspace: named, the only one, or the one whose root holds an absolute path. */
 export function pickWorkspace(config: ResolvedConfig, name: string | undefined, path?: string): ResolvedWorkspace {
   if (name !== undefined) {
@@ -142,8 +166,8 @@ function workspaceServers(config: ResolvedConfig, workspace: ResolvedWorkspace):
     .filter((server): server is ResolvedServer => server !== undefined);
 }
 
-/** The language id a server gives the file: a claimed file name first, then the extension. */
-function languageFor(server: ResolvedServer, file: FileTarget): string | null {
+/** The language id a server gives the file (a claimed file name first, then the extension), or null when it does not claim it. */
+export function languageFor(server: ResolvedServer, file: FileTarget): string | null {
   const byName = server.languages.find((language) => language.filenames.includes(file.name));
   if (byName) return byName.id;
   if (file.extension === "") return null;

@@ -7,10 +7,7 @@ import { ProgressLine } from "../check/progress-line.js";
 import { inShard, pathInShard } from "../diagnostics/findings/shard.js";
 import { buildReport, type CheckReport } from "../diagnostics/findings/report.js";
 import { runCheck, type CheckRun } from "../diagnostics/run-check.js";
-import { resolve } from "node:path";
-import type { ResolvedConfig, ResolvedWorkspace } from "../config/types.js";
-import { resolveFile } from "../calls/resolve-target.js";
-import { diagnoseSince, type SinceAnswers, type SinceScope } from "../diagnostics/since/diagnose-since.js";
+import { diagnoseSince, type SinceAnswers } from "../diagnostics/since/diagnose-since.js";
 import { configSourceFor, describeConfig, loadConfigSource } from "../config/config-source.js";
 import { asBridgeError, BridgeError, isCallersFault } from "../contract/errors.js";
 import { SessionRegistry } from "../sessions/session-registry.js";
@@ -50,7 +47,7 @@ export async function check(command: CheckCommand, cwd: string = process.cwd()):
     const baseline = command.baseline === null ? null : await readBaseline(command.baseline);
     const discovered = await discoverTargets(config, command.paths, cwd);
     const shard = command.shard;
-    const targets = shard === null ? discovered : discovered.filter((target) => inShard(target, shard));
+    const targets = shard === null ? discovered.targets : discovered.targets.filter((target) => inShard(target, shard));
     await sweepOrphans((message, fields) => logger.info(message, fields));
     await sweepSnapshotsOf(config, (message, fields) => logger.info(message, fields));
     sessions = new SessionRegistry(config, logger);
@@ -60,16 +57,19 @@ export async function check(command: CheckCommand, cwd: string = process.cwd()):
     let since: SinceAnswers | null = null;
     if (command.since === null) run = await runCheck(config, sessions, targets, { batchSize: command.batchSize, onProgress });
     else {
-      let current: CheckRun | null = null;
-      since = await diagnoseSince(config, sessions, sinceScope(config, command.paths, cwd), targets, {
-        revision: command.since,
-        batchSize: command.batchSize,
-        ...(shard === null ? {} : { keep: (workspace, path) => pathInShard(workspace.name, path, shard) }),
-        onFileDone: (done, total, target) => onProgress(done, total, `${target.workspace.name}/${target.server.name}`),
-        runCurrent: async (signal, onFileDone) =>
-          (current = await runCheck(config, sessions!, targets, { batchSize: command.batchSize, signal, onFileDone })).files,
-      });
-      run = current!;
+      since = await diagnoseSince(
+        config,
+        sessions,
+        { targets, scope: discovered.scope },
+        {
+          revision: command.since,
+          batchSize: command.batchSize,
+          ...(shard === null ? {} : { keep: (workspace, path) => pathInShard(workspace.name, path, shard) }),
+          onFileDone: (done, total, target) => onProgress(done, total, `${target.workspace.name}/${target.server.name}`),
+          asCheck: true,
+        },
+      );
+      run = since.current;
     }
     progress.clear();
     for (const session of run.sessions) {
@@ -92,27 +92,6 @@ export async function check(command: CheckCommand, cwd: string = process.cwd()):
     await closeSessions();
     for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.removeListener(signal, onSignal);
   }
-}
-
-/**
- * The scope of `--since` per workspace, as `discoverTargets` reads `paths` (relative to `cwd`, or
- * absolute; each in the deepest workspace holding it): every workspace whole when none is given.
- */
-function sinceScope(config: ResolvedConfig, paths: readonly string[], cwd: string): SinceScope[] {
-  if (paths.length === 0) return config.workspaces.map((workspace) => ({ workspace, paths: [""] }));
-  const scope = new Map<ResolvedWorkspace, string[]>();
-  for (const path of paths) {
-    const holders = config.workspaces.flatMap((workspace) => {
-      try {
-        return [{ workspace, file: resolveFile(workspace, resolve(cwd, path)) }];
-      } catch {
-        return [];
-      }
-    });
-    const holder = holders.sort((a, b) => b.workspace.root.length - a.workspace.root.length)[0];
-    if (holder) scope.set(holder.workspace, [...(scope.get(holder.workspace) ?? []), holder.file.path]);
-  }
-  return config.workspaces.flatMap((workspace) => (scope.has(workspace) ? [{ workspace, paths: scope.get(workspace)! }] : []));
 }
 
 function render(report: CheckReport, command: CheckCommand, cwd: string): string {

@@ -4,7 +4,7 @@ import { CallScope } from "../calls/call-scope.js";
 import { BridgeError } from "../contract/errors.js";
 import type { SessionRegistry } from "../sessions/session-registry.js";
 import type { ResolvedConfig } from "../config/types.js";
-import type { DiagnosticsTarget } from "./discover-targets.js";
+import type { ResolvedTarget } from "../calls/resolve-target.js";
 import { fileDiagnostics, type FileDiagnostics } from "./file-diagnostics.js";
 import type { OpenTarget } from "../calls/open-target.js";
 import { FirstFailure, runPool } from "../calls/run-pool.js";
@@ -28,7 +28,7 @@ export interface DiagnoseTargetsOptions {
   /** Aborts the run: no file starts after it, and requests in flight are cancelled. */
   readonly signal?: AbortSignal;
   /** After each file is settled: files done so far, of `total`. */
-  readonly onFileDone?: (done: number, total: number, target: DiagnosticsTarget) => void;
+  readonly onFileDone?: (done: number, total: number, target: ResolvedTarget) => void;
   /** Once the server holds a file's text, before the settle wait. */
   readonly onSynced?: (target: OpenTarget) => void;
   /** After the last file of a session: `check` stops the session here to free its slot. */
@@ -39,7 +39,7 @@ export interface DiagnoseTargetsOptions {
 export interface SessionGroup {
   readonly workspace: ResolvedWorkspace;
   readonly server: ResolvedServer;
-  readonly items: readonly { target: DiagnosticsTarget; index: number }[];
+  readonly items: readonly { target: ResolvedTarget; index: number }[];
 }
 
 /**
@@ -54,7 +54,7 @@ export interface SessionGroup {
 export async function diagnoseTargets(
   config: ResolvedConfig,
   sessions: SessionRegistry,
-  targets: readonly DiagnosticsTarget[],
+  targets: readonly ResolvedTarget[],
   options: DiagnoseTargetsOptions,
 ): Promise<FileDiagnostics[]> {
   const results: FileDiagnostics[] = new Array(targets.length);
@@ -79,9 +79,7 @@ export async function diagnoseTargets(
     (refreshed: boolean) =>
     (item: RunItem): Promise<void> =>
       eachFile(item, async (context) => {
-        const { target } = item;
-        const args = { workspace: target.workspace.name, server: target.server.name, path: target.file.absolutePath };
-        return (results[item.index] = await fileDiagnostics(context, args, { close: options.close, onSynced: options.onSynced, refreshed }));
+        return (results[item.index] = await fileDiagnostics(context, item.target, { close: options.close, onSynced: options.onSynced, refreshed }));
       });
   await runPool(groupBySession(targets), config.bridge.max_sessions, failure, async (group) => {
     // Held from its first file to its last, so that between two files the session never gives
@@ -144,7 +142,7 @@ async function fromProject(group: SessionGroup, results: FileDiagnostics[], opti
 }
 
 /** A timeout says which file did not settle; a cancellation stays what it is. */
-function namingFile(error: unknown, target: DiagnosticsTarget): unknown {
+function namingFile(error: unknown, target: ResolvedTarget): unknown {
   if (!(error instanceof BridgeError) || error.code !== "Timeout" || error.details.cancelled === true) return error;
   return new BridgeError(
     "Timeout",
@@ -155,8 +153,8 @@ function namingFile(error: unknown, target: DiagnosticsTarget): unknown {
 }
 
 /** Targets arrive ordered by (workspace, server), so each group is a run of neighbours. */
-function groupBySession(targets: readonly DiagnosticsTarget[]): SessionGroup[] {
-  const groups: { workspace: ResolvedWorkspace; server: ResolvedServer; items: { target: DiagnosticsTarget; index: number }[] }[] = [];
+function groupBySession(targets: readonly ResolvedTarget[]): SessionGroup[] {
+  const groups: { workspace: ResolvedWorkspace; server: ResolvedServer; items: { target: ResolvedTarget; index: number }[] }[] = [];
   targets.forEach((target, index) => {
     const last = groups[groups.length - 1];
     if (last && last.workspace === target.workspace && last.server === target.server) last.items.push({ target, index });

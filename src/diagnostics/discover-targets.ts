@@ -4,49 +4,86 @@ import { resolve } from "node:path";
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { compareStrings } from "../contract/compare.js";
 import { BridgeError } from "../contract/errors.js";
-import { claimingServers, pickServerForFile, resolveFile, type FileTarget } from "../calls/resolve-target.js";
+import { claimingServers, languageFor, pickServerForFile, pickWorkspace, resolveFile, type FileTarget, type ResolvedTarget } from "../calls/resolve-target.js";
 import { filesUnder, workspaceFiles } from "../calls/workspace-files.js";
 
-/**
- * One file to diagnose, with the session that answers for it. A file claimed by several servers
- * may appear once per server: the runner asks each of them.
- */
-export interface DiagnosticsTarget {
+/** What one workspace adds to a discovery's scope: the paths asked for, relative to its root ("" is the root). */
+export interface WorkspaceScope {
   readonly workspace: ResolvedWorkspace;
-  readonly server: ResolvedServer;
-  readonly file: FileTarget;
+  readonly paths: readonly string[];
+}
+
+/**
+ * The targets found, resolved once (a file claimed by several servers is one target per server:
+ * the runner asks each of them), and the scope they were found for, per workspace in
+ * configuration order: what `since` looks for at the revision.
+ */
+export interface Discovery {
+  readonly targets: ResolvedTarget[];
+  readonly scope: WorkspaceScope[];
 }
 
 /**
  * The files `check` covers, in configuration order (workspace, server) and then by path, each
  * once. Without `paths`: every file of every workspace that one of its servers claims. With
- * `paths` (relative to `cwd`, or absolute): each file as given, and each folder expanded the same
- * way as a whole workspace. A path that does not exist (`FileNotFound`), lies outside every
- * workspace (`PathOutsideWorkspace`) or is a file no server claims (`NoServerForFile`) fails the
- * whole discovery before any server starts.
+ * `paths` (relative to `cwd`, or absolute; each in the deepest workspace holding it): each file as
+ * given, and each folder expanded the same way as a whole workspace. A path that does not exist
+ * (`FileNotFound`), lies outside every workspace (`PathOutsideWorkspace`) or is a file no server
+ * claims (`NoServerForFile`) fails the whole discovery before any server starts.
  */
-export async function discoverTargets(config: ResolvedConfig, paths: readonly string[], cwd: string): Promise<DiagnosticsTarget[]> {
+export async function discoverTargets(config: ResolvedConfig, paths: readonly string[], cwd: string): Promise<Discovery> {
   const listing = listingCache();
-  const found: DiagnosticsTarget[] = [];
+  const found: ResolvedTarget[] = [];
   if (paths.length === 0) {
     for (const workspace of config.workspaces) found.push(...(await claimed(config, workspace, undefined, await listing(workspace))));
+    return { targets: ordered(config, found), scope: config.workspaces.map((workspace) => ({ workspace, paths: [""] })) };
   }
+  const asked = new Map<ResolvedWorkspace, string[]>();
   for (const path of paths) {
-    const absolute = resolve(cwd, path);
-    const { workspace, file } = holder(config, path, absolute);
+    const { workspace, file } = holder(config, path, resolve(cwd, path));
+    asked.set(workspace, [...(asked.get(workspace) ?? []), file.path]);
     found.push(...(await expand(config, workspace, undefined, path, file, listing)));
   }
-  return ordered(config, found);
+  return { targets: ordered(config, found), scope: scopeOf(config, asked) };
 }
 
 /**
- * The files the `diagnostics` tool covers for `paths` of one workspace (each relative to its
- * root, or absolute inside it; `"."` is the root): a file as given, a folder as `check` expands
- * it (git-aware, `exclude` honoured), only files `serverName` claims when it is given. A missing
- * path is `FileNotFound`, one outside the root `PathOutsideWorkspace`, a file no server claims
- * `NoServerForFile`; a folder with no claimed file adds nothing. `files`, when given, is the
- * workspace's candidate list to expand folders from instead of its own listing (a revision's
- * snapshot is no checkout: its candidates are what the commit tracks).
+ * The files the `diagnostics` tool covers for `paths` (each relative to its workspace's root, or
+ * absolute inside it; `"."` is the root), each in its workspace: the named one, the only one, or
+ * the one holding an absolute path. Every path is resolved (and every bad one refused) before any
+ * server is asked; one discovery per workspace, in configuration order, so each session's files
+ * are neighbours and each file appears once.
+ */
+export async function discoverForCall(
+  config: ResolvedConfig,
+  workspaceName: string | undefined,
+  serverName: string | undefined,
+  paths: readonly string[],
+): Promise<Discovery> {
+  const given = new Map<ResolvedWorkspace, string[]>();
+  for (const path of paths) {
+    const workspace = pickWorkspace(config, workspaceName, path);
+    given.set(workspace, [...(given.get(workspace) ?? []), path]);
+  }
+  const targets: ResolvedTarget[] = [];
+  const asked = new Map<ResolvedWorkspace, string[]>();
+  for (const workspace of config.workspaces) {
+    const inside = given.get(workspace);
+    if (!inside) continue;
+    const found = await inWorkspace(config, workspace, serverName, inside, listingCache());
+    targets.push(...found.targets);
+    asked.set(workspace, found.paths);
+  }
+  return { targets, scope: scopeOf(config, asked) };
+}
+
+/**
+ * The files of `paths` of one workspace (as for `discoverForCall`), only those `serverName` claims
+ * when it is given: a file as given, a folder as `check` expands it (git-aware, `exclude`
+ * honoured). A missing path is `FileNotFound`, one outside the root `PathOutsideWorkspace`, a file
+ * no server claims `NoServerForFile`; a folder with no claimed file adds nothing. `files`, when
+ * given, is the workspace's candidate list to expand folders from instead of its own listing (a
+ * revision's snapshot is no checkout: its candidates are what the commit tracks).
  */
 export async function discoverInWorkspace(
   config: ResolvedConfig,
@@ -54,11 +91,30 @@ export async function discoverInWorkspace(
   serverName: string | undefined,
   paths: readonly string[],
   files?: readonly string[],
-): Promise<DiagnosticsTarget[]> {
+): Promise<ResolvedTarget[]> {
   const listing: Listing = files === undefined ? listingCache() : async () => [...files];
-  const found: DiagnosticsTarget[] = [];
-  for (const path of paths) found.push(...(await expand(config, workspace, serverName, path, resolveFile(workspace, path), listing)));
-  return ordered(config, found);
+  return (await inWorkspace(config, workspace, serverName, paths, listing)).targets;
+}
+
+async function inWorkspace(
+  config: ResolvedConfig,
+  workspace: ResolvedWorkspace,
+  serverName: string | undefined,
+  paths: readonly string[],
+  listing: Listing,
+): Promise<{ targets: ResolvedTarget[]; paths: string[] }> {
+  const found: ResolvedTarget[] = [];
+  const resolved: string[] = [];
+  for (const path of paths) {
+    const file = resolveFile(workspace, path);
+    resolved.push(file.path);
+    found.push(...(await expand(config, workspace, serverName, path, file, listing)));
+  }
+  return { targets: ordered(config, found), paths: resolved };
+}
+
+function scopeOf(config: ResolvedConfig, asked: ReadonlyMap<ResolvedWorkspace, string[]>): WorkspaceScope[] {
+  return config.workspaces.flatMap((workspace) => (asked.has(workspace) ? [{ workspace, paths: asked.get(workspace)! }] : []));
 }
 
 type Listing = (workspace: ResolvedWorkspace) => Promise<string[]>;
@@ -79,14 +135,14 @@ async function expand(
   given: string,
   file: FileTarget,
   listing: Listing,
-): Promise<DiagnosticsTarget[]> {
+): Promise<ResolvedTarget[]> {
   const stats = await stat(file.absolutePath).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" || error.code === "ENOTDIR" ? null : undefined));
   if (stats === null) throw new BridgeError("FileNotFound", `no such file or directory: ${given}`, { path: given });
   // Anything else that cannot be stat'ed (a symlink loop, no permission) is a file, which the
   // read then refuses with the precise reason (FileUnreadable).
   if (stats?.isDirectory()) return claimed(config, workspace, serverName, filesUnder(await listing(workspace), file.path));
   // An explicit file is checked even when `exclude` or .gitignore would skip it in a walk.
-  return serversFor(config, workspace, serverName, file).map((server) => ({ workspace, server, file }));
+  return serversFor(config, workspace, serverName, file).map((server) => ({ workspace, server, languageId: languageFor(server, file)!, file }));
 }
 
 /**
@@ -106,7 +162,7 @@ async function claimed(
   workspace: ResolvedWorkspace,
   serverName: string | undefined,
   relativePaths: readonly string[],
-): Promise<DiagnosticsTarget[]> {
+): Promise<ResolvedTarget[]> {
   // One synchronous stat each: thousands of files cost less than as many queued promises.
   return relativePaths.flatMap((relativePath) => {
     let file: FileTarget;
@@ -120,7 +176,7 @@ async function claimed(
       return [];
     }
     // Deleted-but-tracked files and submodule folders are not sources to check.
-    return stats === undefined || stats.isDirectory() ? [] : servers.map((server) => ({ workspace, server, file }));
+    return stats === undefined || stats.isDirectory() ? [] : servers.map((server) => ({ workspace, server, languageId: languageFor(server, file)!, file }));
   });
 }
 
@@ -141,9 +197,9 @@ function holder(config: ResolvedConfig, given: string, absolute: string): { work
   });
 }
 
-function ordered(config: ResolvedConfig, targets: readonly DiagnosticsTarget[]): DiagnosticsTarget[] {
-  const workspaceRank = (t: DiagnosticsTarget) => config.workspaces.indexOf(t.workspace);
-  const serverRank = (t: DiagnosticsTarget) => t.workspace.servers.indexOf(t.server.name);
+function ordered(config: ResolvedConfig, targets: readonly ResolvedTarget[]): ResolvedTarget[] {
+  const workspaceRank = (t: ResolvedTarget) => config.workspaces.indexOf(t.workspace);
+  const serverRank = (t: ResolvedTarget) => t.workspace.servers.indexOf(t.server.name);
   const seen = new Set<string>();
   return [...targets]
     .sort((a, b) => workspaceRank(a) - workspaceRank(b) || serverRank(a) - serverRank(b) || compareStrings(a.file.path, b.file.path))

@@ -1,18 +1,11 @@
 import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { mergeDiagnostics, type BridgeDiagnostic } from "../contract/diagnostic-order.js";
 import { settleDiagnostics } from "../lsp/features/diagnostics-settle.js";
-import type { FileTarget } from "../calls/resolve-target.js";
+import type { FileTarget, ResolvedTarget } from "../calls/resolve-target.js";
 import { convertDiagnostic } from "./convert-diagnostic.js";
 import { splitNotChecked } from "./not-checked-notice.js";
 import { openTarget, type OpenTarget } from "../calls/open-target.js";
 import type { CallContext } from "../calls/call-context.js";
-
-/** Which file to answer for, as the `diagnostics` tool takes it. */
-export interface FileDiagnosticsArgs {
-  readonly workspace?: string | undefined;
-  readonly server?: string | undefined;
-  readonly path: string;
-}
 
 export interface FileDiagnosticsOptions {
   /**
@@ -42,12 +35,13 @@ export interface FileDiagnostics {
 
 /**
  * The one per-file diagnostics pipeline of the bridge, shared by the `diagnostics` tool and
- * `lspmcp check`: resolve → read → ready → sync → settle → convert → merge. It resolves only once
+ * `lspmcp check`: read → ready → sync → settle → convert → merge, on a target resolved once by
+ * discovery. It resolves only once
  * the server has settled for the synced version, so an empty answer always means clean; a server
  * that does not settle within `context.deadline` fails with `Timeout`.
  */
-export async function fileDiagnostics(context: CallContext, args: FileDiagnosticsArgs, options: FileDiagnosticsOptions = {}): Promise<FileDiagnostics> {
-  const target = await openTarget(context, args, { refreshed: options.refreshed ?? false });
+export async function fileDiagnostics(context: CallContext, resolved: ResolvedTarget, options: FileDiagnosticsOptions = {}): Promise<FileDiagnostics> {
+  const target = await openTarget(context, resolved, { refreshed: options.refreshed ?? false });
   const { client, synced, file } = target;
   try {
     options.onSynced?.(target);

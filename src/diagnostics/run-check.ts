@@ -1,6 +1,6 @@
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import type { SessionRegistry } from "../sessions/session-registry.js";
-import type { DiagnosticsTarget } from "./discover-targets.js";
+import type { ResolvedTarget } from "../calls/resolve-target.js";
 import { diagnoseTargets } from "./diagnose-targets.js";
 import type { FileDiagnostics } from "./file-diagnostics.js";
 
@@ -10,7 +10,7 @@ export interface RunCheckOptions {
   /** Called after each file is done, with the session that did it ("workspace/server"). */
   readonly onProgress?: (done: number, total: number, session: string) => void;
   /** Called after each file is done, with its target (`--since` counts both trees' files). */
-  readonly onFileDone?: (target: DiagnosticsTarget) => void;
+  readonly onFileDone?: (target: ResolvedTarget) => void;
   /** Aborts the run (`--since`: the revision's run failed). */
   readonly signal?: AbortSignal;
 }
@@ -47,7 +47,7 @@ export interface CheckRun {
 export async function runCheck(
   config: ResolvedConfig,
   sessions: SessionRegistry,
-  targets: readonly DiagnosticsTarget[],
+  targets: readonly ResolvedTarget[],
   options: RunCheckOptions,
 ): Promise<CheckRun> {
   const peaks = new Map<string, number>();

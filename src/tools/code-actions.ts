@@ -5,6 +5,7 @@ import type { BridgeRange } from "../contract/positions.js";
 import { requireCapability } from "../lsp/features/capability.js";
 import { CODE_ACTIONS_FEATURE, requestCodeActions, type CodeActionSummary } from "../lsp/features/code-actions.js";
 import { openTarget } from "../calls/open-target.js";
+import { resolveTarget } from "../calls/resolve-target.js";
 import { diagnosticsInRange } from "../calls/range-diagnostics.js";
 import { resolvePosition } from "../calls/resolve-position.js";
 import { boundedPage, limitBytes, pageHeading } from "./bounded-answer.js";
@@ -39,7 +40,7 @@ export const codeActionsTool = defineTool({
   }),
   outputSchema: z.object({ items: z.array(CodeActionItemSchema), ...pageFields }),
   handler: async (args, context) => {
-    const target = await openTarget(context, args);
+    const target = await openTarget(context, resolveTarget(context.config, args));
     const { client, synced, file } = target;
     requireCapability(client, CODE_ACTIONS_FEATURE.capability, CODE_ACTIONS_FEATURE.method);
     const options = { deadline: context.deadline, signal: context.signal };

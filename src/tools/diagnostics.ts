@@ -5,14 +5,12 @@ import { compareStrings } from "../contract/compare.js";
 import { boundedPage, limitBytes } from "./bounded-answer.js";
 import { limitArg, maxBytesArg, offsetArg, pageFields, pathArg, RangeSchema, serverArg, SeveritySchema, workspaceArg } from "./common-schemas.js";
 import { DEFAULT_BATCH_SIZE, diagnoseTargets } from "../diagnostics/diagnose-targets.js";
-import { discoverInWorkspace, type DiagnosticsTarget } from "../diagnostics/discover-targets.js";
+import { discoverForCall } from "../diagnostics/discover-targets.js";
 import type { FileDiagnostics } from "../diagnostics/file-diagnostics.js";
-import type { ResolvedWorkspace } from "../config/types.js";
 import { BridgeError } from "../contract/errors.js";
-import { pickWorkspace, resolveFile } from "../calls/resolve-target.js";
-import { diagnoseSince, type SinceScope } from "../diagnostics/since/diagnose-since.js";
-import { placeFindings } from "../diagnostics/findings/place-findings.js";
-import { defineTool, type ToolContext } from "./tool-definition.js";
+import { diagnoseSince } from "../diagnostics/since/diagnose-since.js";
+import { splitMerged } from "../diagnostics/findings/place-findings.js";
+import { defineTool } from "./tool-definition.js";
 
 const DiagnosticItemSchema = z.object({
   path: z.string(),
@@ -89,24 +87,23 @@ export const diagnosticsTool = defineTool({
         since: null,
       });
     }
-    const { targets, scope } = await discover(args.paths ?? [args.path as string], args, context);
+    // Every file is discovered (and every bad path refused) before any server is asked.
+    const discovery = await discoverForCall(context.config, args.workspace, args.server, args.paths ?? [args.path as string]);
+    const { targets } = discovery;
     const threshold = args.min_severity ? severityRank(args.min_severity) : Number.POSITIVE_INFINITY;
     const files = new Set(targets.map((target) => target.file.absolutePath)).size;
     const bytes = limitBytes(context.config, args.max_bytes);
-    // Every file is discovered (and every bad path refused) before any server is asked.
-    const runCurrent = (signal: AbortSignal, onFileDone: (done: number, total: number, target: DiagnosticsTarget) => void) =>
-      diagnoseTargets(context.config, context.sessions, targets, { batchSize: DEFAULT_BATCH_SIZE, close: false, signal, onFileDone });
     if (args.since !== undefined) {
-      const answers = await diagnoseSince(context.config, context.sessions, scope, targets, {
+      const answers = await diagnoseSince(context.config, context.sessions, discovery, {
         revision: args.since,
         serverName: args.server,
         batchSize: DEFAULT_BATCH_SIZE,
         signal: context.signal,
         onFileDone: (done, total) => context.onProgress?.(done, total),
-        runCurrent: (signal, tick) => runCurrent(signal, (_done, _total, target) => tick(target)),
+        asCheck: false,
       });
-      const result = placeFindings(context.config, answers, (severity) => severityRank(severity) <= threshold);
-      const unchecked = notChecked(answers.current);
+      const result = splitMerged(context.config, answers, (severity) => severityRank(severity) <= threshold);
+      const unchecked = notChecked(answers.current.files);
       const items = (args.show === "resolved" ? result.resolved : result.introduced).map((placed) => placed.diagnostic);
       const counts = { since: answers.since, introduced: result.introduced.length, resolved: result.resolved.length, unchanged: result.unchanged.length };
       return boundedPage(items, args, bytes, (page, envelope) => ({
@@ -114,7 +111,12 @@ export const diagnosticsTool = defineTool({
         text: renderText(page, envelope, files, unchecked, { ...counts, show: args.show ?? "introduced" }),
       }));
     }
-    const answers = await runCurrent(context.signal, (done, total) => context.onProgress?.(done, total));
+    const answers = await diagnoseTargets(context.config, context.sessions, targets, {
+      batchSize: DEFAULT_BATCH_SIZE,
+      close: false,
+      signal: context.signal,
+      onFileDone: (done, total) => context.onProgress?.(done, total),
+    });
     // A file claimed by two servers (a type checker and a linter) is one target per server; an
     // identical finding from both appears once (CONTRACT §4, "Several servers for one file").
     const merged = mergeServerDiagnostics(answers.map((answer) => answer.diagnostics));
@@ -126,32 +128,6 @@ export const diagnosticsTool = defineTool({
     }));
   },
 });
-
-/**
- * Each path in its workspace (named, the only one, or the one holding an absolute path), one
- * discovery per workspace in configuration order, so each session's files are neighbours and
- * each file appears once.
- */
-async function discover(
-  paths: readonly string[],
-  args: { workspace?: string | undefined; server?: string | undefined },
-  context: ToolContext,
-): Promise<{ targets: DiagnosticsTarget[]; scope: SinceScope[] }> {
-  const byWorkspace = new Map<ResolvedWorkspace, string[]>();
-  for (const path of paths) {
-    const workspace = pickWorkspace(context.config, args.workspace, path);
-    byWorkspace.set(workspace, [...(byWorkspace.get(workspace) ?? []), path]);
-  }
-  const targets: DiagnosticsTarget[] = [];
-  const scope: SinceScope[] = [];
-  for (const workspace of context.config.workspaces) {
-    const given = byWorkspace.get(workspace);
-    if (!given) continue;
-    targets.push(...(await discoverInWorkspace(context.config, workspace, args.server, given)));
-    scope.push({ workspace, paths: given.map((path) => resolveFile(workspace, path).path) });
-  }
-  return { targets, scope };
-}
 
 /** The files a server did not check, in path order, as the result's `not_checked` (left out when none). */
 function notChecked(answers: readonly FileDiagnostics[]): { not_checked?: string[] } {

@@ -5,6 +5,7 @@ import { boundedPage, limitBytes, pageHeading, type PageEnvelope } from "./bound
 import { filePathArg, limitArg, maxBytesArg, offsetArg, pageFields, RangeSchema, serverArg, wholeNumber, workspaceArg } from "./common-schemas.js";
 import { convertDocumentSymbols } from "../calls/convert-symbols.js";
 import { openTarget } from "../calls/open-target.js";
+import { resolveTarget } from "../calls/resolve-target.js";
 import { defineTool } from "./tool-definition.js";
 
 const SymbolItemSchema = z.object({
@@ -32,7 +33,7 @@ export const documentSymbolsTool = defineTool({
   }),
   outputSchema: z.object({ items: z.array(SymbolItemSchema), ...pageFields }),
   handler: async (args, context) => {
-    const { client, synced, file } = await openTarget(context, args);
+    const { client, synced, file } = await openTarget(context, resolveTarget(context.config, args));
     const answer = await requestOpenDocumentSymbols(client, synced.document, { deadline: context.deadline, signal: context.signal });
     const items = flattenSymbols(convertDocumentSymbols(answer, synced.lines, client.positionEncoding));
     return boundedPage(items, args, limitBytes(context.config, args.max_bytes), (page, envelope) => ({

@@ -3,6 +3,7 @@ import { requestHover } from "../lsp/features/hover.js";
 import { boundedSingle, limitBytes } from "./bounded-answer.js";
 import { filePathArg, maxBytesArg, positionArgs, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";
 import { openTarget } from "../calls/open-target.js";
+import { resolveTarget } from "../calls/resolve-target.js";
 import { resolvePosition } from "../calls/resolve-position.js";
 import { positionAbout } from "./location-tool.js";
 import { defineTool } from "./tool-definition.js";
@@ -21,7 +22,7 @@ export const hoverTool = defineTool({
   }),
   outputSchema: z.object({ path: z.string(), range: RangeSchema.nullable(), contents: z.string() }),
   handler: async (args, context) => {
-    const target = await openTarget(context, args);
+    const target = await openTarget(context, resolveTarget(context.config, args));
     const { client, synced, file } = target;
     const encoding = client.positionEncoding;
     const options = { deadline: context.deadline, signal: context.signal };

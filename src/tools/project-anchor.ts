@@ -36,7 +36,7 @@ export async function holdProjectAnchor(context: CallContext, workspace: Resolve
   }
   const [first] = await discoverInWorkspace(context.config, workspace, server.name, ["."]);
   if (!first) return false;
-  const target = await openTarget(context, { workspace: workspace.name, server: server.name, path: first.file.path });
+  const target = await openTarget(context, first);
   await awaitNavigationReady(target.client, target.synced.document, options);
   return true;
 }

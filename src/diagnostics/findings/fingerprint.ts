@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { FileDiagnostics } from "../file-diagnostics.js";
 
 /**
  * The content of each line of `text` (split at LSP's terminators \n, \r\n and \r), trimmed and
@@ -6,6 +7,15 @@ import { createHash } from "node:crypto";
  */
 export function lineContents(text: string): string[] {
   return text.split(/\r\n|\r|\n/).map((line) => line.trim().replace(/\s+/g, " "));
+}
+
+/**
+ * The content (`lineContents`) of each finding's start line, by 1-based line: all that matching
+ * and fingerprints need of the text an answer was computed on.
+ */
+export function startLines(answer: FileDiagnostics): ReadonlyMap<number, string> {
+  const contents = answer.diagnostics.length > 0 ? lineContents(answer.text) : [];
+  return new Map(answer.diagnostics.map((d) => [d.range.start.line, contents[d.range.start.line - 1] ?? ""]));
 }
 
 /**

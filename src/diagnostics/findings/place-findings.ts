@@ -1,45 +1,68 @@
 import type { ResolvedConfig } from "../../config/types.js";
-import { lineContents } from "./fingerprint.js";
-import { mergeServerDiagnostics, type BridgeDiagnostic } from "../../contract/diagnostic-order.js";
+import { mergeServerDiagnostics } from "../../contract/diagnostic-order.js";
 import type { SeverityName } from "../../contract/names.js";
-import type { SinceAnswers } from "../since/diagnose-since.js";
+import type { FileDiagnostics } from "../file-diagnostics.js";
+import type { RevisionFile, SinceAnswers } from "../since/diagnose-since.js";
+import { startLines } from "./fingerprint.js";
 import { splitSince, type PlacedDiagnostic, type SinceSplit } from "./match-findings.js";
 
-export type SinceResult = SinceSplit<PlacedDiagnostic>;
+/** A finding placed: its workspace, the server that found it, and its start line's content. */
+export interface ServerFinding extends PlacedDiagnostic {
+  readonly server: string;
+}
+
+/**
+ * The one place findings get their workspace and line text: every diagnostic of the working
+ * tree's answers, in answer order, with the content of its start line in the text the server saw.
+ */
+export function placeCurrent(files: readonly FileDiagnostics[]): ServerFinding[] {
+  return files.flatMap((file) => placed(file.workspace.name, file.server.name, file.diagnostics, startLines(file)));
+}
+
+/** `placeCurrent` for the revision's answers, each at its path then, with the line content kept with the answer. */
+export function placeRevision(files: readonly RevisionFile[]): ServerFinding[] {
+  return files.flatMap((file) => placed(file.workspace.name, file.server.name, file.answer.diagnostics, file.answer.lines));
+}
+
+function placed(
+  workspace: string,
+  server: string,
+  diagnostics: readonly PlacedDiagnostic["diagnostic"][],
+  lines: ReadonlyMap<number, string>,
+): ServerFinding[] {
+  return diagnostics.map((diagnostic) => ({ workspace, server, diagnostic, line: lines.get(diagnostic.range.start.line) ?? "" }));
+}
 
 /**
  * The `diagnostics` tool's view of a since run: in each workspace (configuration order) the
- * servers' answers merged as without `since` (an identical finding from two servers once), in
- * canonical order, only the severities `keep` accepts, then split into introduced, unchanged and
- * resolved by `splitSince`.
+ * servers' placed findings merged as without `since` (an identical finding from two servers once),
+ * in canonical order, only the severities `keep` accepts, then split into introduced, unchanged
+ * and resolved by `splitSince`.
  */
-export function placeFindings(config: ResolvedConfig, answers: SinceAnswers, keep: (severity: SeverityName) => boolean): SinceResult {
-  const current: PlacedDiagnostic[] = [];
-  const revision: PlacedDiagnostic[] = [];
-  for (const workspace of config.workspaces) {
-    const now = answers.current.filter((answer) => answer.workspace === workspace);
-    const texts = new Map<string, string[]>();
-    for (const answer of now) if (answer.diagnostics.length > 0 && !texts.has(answer.file.path)) texts.set(answer.file.path, lineContents(answer.text));
-    for (const diagnostic of kept(
-      now.map((answer) => answer.diagnostics),
-      keep,
-    )) {
-      current.push({ workspace: workspace.name, diagnostic, line: texts.get(diagnostic.path)?.[diagnostic.range.start.line - 1] ?? "" });
-    }
-    const then = answers.revision.filter((file) => file.workspace === workspace);
-    const lines = new Map<string, string>();
-    for (const file of then) for (const [line, text] of file.answer.lines) lines.set(`${file.path}\0${line}`, text);
-    // The revision's answers carry their paths in the snapshot, which are the paths at the revision.
-    for (const diagnostic of kept(
-      then.map((file) => file.answer.diagnostics),
-      keep,
-    )) {
-      revision.push({ workspace: workspace.name, diagnostic, line: lines.get(`${diagnostic.path}\0${diagnostic.range.start.line}`) ?? "" });
-    }
-  }
+export function splitMerged(config: ResolvedConfig, answers: SinceAnswers, keep: (severity: SeverityName) => boolean): SinceSplit<PlacedDiagnostic> {
+  const current = merged(config, placeCurrent(answers.current.files), keep);
+  // The revision's answers carry their paths in the snapshot, which are the paths at the revision.
+  const revision = merged(config, placeRevision(answers.revision), keep);
   return splitSince(current, revision, answers.currentPath);
 }
 
-function kept(answers: readonly (readonly BridgeDiagnostic[])[], keep: (severity: SeverityName) => boolean): BridgeDiagnostic[] {
-  return mergeServerDiagnostics(answers).filter((diagnostic) => keep(diagnostic.severity));
+/** Per workspace, each (server, file) answer's findings merged across servers; a merged finding keeps its line. */
+function merged(config: ResolvedConfig, findings: readonly ServerFinding[], keep: (severity: SeverityName) => boolean): PlacedDiagnostic[] {
+  const result: PlacedDiagnostic[] = [];
+  for (const workspace of config.workspaces) {
+    const answers = new Map<string, PlacedDiagnostic["diagnostic"][]>();
+    const lines = new Map<string, string>();
+    for (const finding of findings) {
+      if (finding.workspace !== workspace.name) continue;
+      const { diagnostic } = finding;
+      const answer = JSON.stringify([finding.server, diagnostic.path]);
+      answers.set(answer, [...(answers.get(answer) ?? []), diagnostic]);
+      lines.set(`${diagnostic.path}\0${diagnostic.range.start.line}`, finding.line);
+    }
+    for (const diagnostic of mergeServerDiagnostics([...answers.values()])) {
+      if (keep(diagnostic.severity))
+        result.push({ workspace: workspace.name, diagnostic, line: lines.get(`${diagnostic.path}\0${diagnostic.range.start.line}`) ?? "" });
+    }
+  }
+  return result;
 }

@@ -4,7 +4,8 @@ import { compareDiagnostics, type BridgeDiagnostic } from "../../contract/diagno
 import { severityRank, type SeverityName } from "../../contract/names.js";
 import type { SinceAnswers } from "../since/diagnose-since.js";
 import { splitSince } from "./match-findings.js";
-import { fingerprint, lineContents } from "./fingerprint.js";
+import { fingerprint } from "./fingerprint.js";
+import { placeCurrent, placeRevision, type ServerFinding } from "./place-findings.js";
 import type { CheckRun } from "../run-check.js";
 
 /**
@@ -103,34 +104,15 @@ export type Baseline = ReadonlyMap<string, number>;
  */
 export function buildReport(config: ResolvedConfig, run: CheckRun, failOn: FailOn, baseline: Baseline | null, since: SinceAnswers | null = null): CheckReport {
   const workspaceRank = new Map(config.workspaces.map((workspace, i) => [workspace.name, i]));
-  const order = (a: Placed, b: Placed) =>
+  const order = (a: ServerFinding, b: ServerFinding) =>
     workspaceRank.get(a.workspace)! - workspaceRank.get(b.workspace)! || compareDiagnostics(a.diagnostic, b.diagnostic) || compareStrings(a.server, b.server);
-  const placed = run.files.flatMap((result): Placed[] => {
-    const lines = result.diagnostics.length > 0 ? lineContents(result.text) : [];
-    return result.diagnostics.map((diagnostic) => ({
-      workspace: result.workspace.name,
-      server: result.server.name,
-      diagnostic,
-      line: lines[diagnostic.range.start.line - 1] ?? "",
-    }));
-  });
   // Two servers on one diagnostic position is rare (one server per file); name order keeps it total.
-  placed.sort(order);
-  const then = (since?.revision ?? []).flatMap((file) =>
-    file.answer.diagnostics.map(
-      (diagnostic): Placed => ({
-        workspace: file.workspace.name,
-        server: file.server.name,
-        diagnostic,
-        line: file.answer.lines.get(diagnostic.range.start.line) ?? "",
-      }),
-    ),
-  );
-  then.sort(order);
+  const placed = placeCurrent(run.files).sort(order);
+  const then = placeRevision(since?.revision ?? []).sort(order);
   const split = since === null ? null : splitSince(placed, then, since.currentPath);
   const introduced = new Set(split?.introduced ?? []);
   const remaining = new Map(baseline ?? []);
-  const finding = ({ workspace, server, diagnostic: d, line }: Placed, state: Finding["since_state"]): Finding => {
+  const finding = ({ workspace, server, diagnostic: d, line }: ServerFinding, state: Finding["since_state"]): Finding => {
     const print = fingerprint({ workspace, path: d.path, code: d.code, message: d.message, line });
     const accepted = state === "resolved" ? 0 : (remaining.get(print) ?? 0);
     if (accepted > 0) remaining.set(print, accepted - 1);
@@ -195,12 +177,4 @@ export function buildReport(config: ResolvedConfig, run: CheckRun, failOn: FailO
       })),
     },
   };
-}
-
-/** A diagnostic placed for matching and fingerprinting. */
-interface Placed {
-  readonly workspace: string;
-  readonly server: string;
-  readonly diagnostic: BridgeDiagnostic;
-  readonly line: string;
 }

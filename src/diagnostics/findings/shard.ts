@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { BridgeError } from "../../contract/errors.js";
-import type { DiagnosticsTarget } from "../discover-targets.js";
+import type { ResolvedTarget } from "../../calls/resolve-target.js";
 
 /** `--shard K/N`: this run checks share `index` (1-based) of `count`. */
 export interface Shard {
@@ -24,7 +24,7 @@ export function parseShard(value: string): Shard {
  * so a file keeps its shard when others are added or removed, and every server of a file lands in
  * the same shard. The N shards partition the files: each is in exactly one.
  */
-export function inShard(target: DiagnosticsTarget, shard: Shard): boolean {
+export function inShard(target: ResolvedTarget, shard: Shard): boolean {
   return pathInShard(target.workspace.name, target.file.path, shard);
 }
 

@@ -5,7 +5,7 @@ import { LineIndex } from "../../contract/positions.js";
 import type { LspClient, RequestOptions } from "../../lsp/lsp-client.js";
 import type { CallContext } from "../../calls/call-context.js";
 import { convertDiagnostic } from "../convert-diagnostic.js";
-import type { DiagnosticsTarget } from "../discover-targets.js";
+import type { ResolvedTarget } from "../../calls/resolve-target.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";
 import { readSourceFile } from "../../calls/read-source-file.js";
 import type { ProjectState } from "../../calls/watched-files/project-state.js";
@@ -24,7 +24,7 @@ export type AskFileDiagnostics = (file: string, options: RequestOptions) => Prom
 export async function answerFromProject(
   client: LspClient,
   state: ProjectState,
-  target: DiagnosticsTarget,
+  target: ResolvedTarget,
   context: CallContext,
   texts: ReadonlyMap<string, string> | null,
   ask: AskFileDiagnostics,

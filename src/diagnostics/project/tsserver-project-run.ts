@@ -7,7 +7,7 @@ import { isConfiguredProject, requestTsserverProject } from "../../lsp/features/
 import type { LspClient } from "../../lsp/lsp-client.js";
 import { CallScope } from "../../calls/call-scope.js";
 import type { CallContext } from "../../calls/call-context.js";
-import type { DiagnosticsTarget } from "../discover-targets.js";
+import type { ResolvedTarget } from "../../calls/resolve-target.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";
 import { openTarget, type OpenTarget } from "../../calls/open-target.js";
 import { runPool, type FirstFailure } from "../../calls/run-pool.js";
@@ -18,7 +18,7 @@ import { refreshFromDisk } from "../../calls/watched-files/refresh-from-disk.js"
 
 /** A target with its place in the run. */
 export interface RunItem {
-  readonly target: DiagnosticsTarget;
+  readonly target: ResolvedTarget;
   readonly index: number;
 }
 
@@ -132,12 +132,11 @@ async function placeInProjects(
       remaining = remaining.filter((item) => !configless(item));
       continue;
     }
-    const { workspace, server, file } = anchor.target;
     const deadline = Deadline.in(options.config.bridge.request_timeout_ms);
     const context: CallContext = { config: options.config, sessions: options.sessions, deadline, signal: options.failure.signal, scope };
     const sentBefore = client.documents.sentCount;
     // Held open for the call (and left open after it, unless `close`): it keeps the project loaded.
-    const opened = await openTarget(context, { workspace: workspace.name, server: server.name, path: file.absolutePath }, { refreshed: true });
+    const opened = await openTarget(context, anchor.target, { refreshed: true });
     if (client.documents.sentCount - sentBefore <= 1) state.sentAtLook = client.documents.sentCount;
     options.onSynced?.(opened);
     const project = await requestTsserverProject(client, opened.file.absolutePath, { deadline, signal: options.failure.signal });

@@ -1,19 +1,15 @@
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../../config/types.js";
 import { compileExclude } from "../../config/exclude-matcher.js";
-import { lineContents } from "../findings/fingerprint.js";
+import { startLines } from "../findings/fingerprint.js";
 import { diagnoseTargets } from "../diagnose-targets.js";
-import { discoverInWorkspace, type DiagnosticsTarget } from "../discover-targets.js";
+import { discoverInWorkspace, type Discovery } from "../discover-targets.js";
+import { runCheck, type CheckRun } from "../run-check.js";
+import type { ResolvedTarget } from "../../calls/resolve-target.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";
 import type { SessionRegistry } from "../../sessions/session-registry.js";
 import { renamesSince } from "./renames.js";
 import { resolveRevision } from "./resolve-revision.js";
 import { snapshotStoreOf, type RevisionAnswer, type SnapshotEntry } from "./snapshot-store.js";
-
-/** What one workspace contributes to the scope: the paths as given, relative to its root ("" is the root). */
-export interface SinceScope {
-  readonly workspace: ResolvedWorkspace;
-  readonly paths: readonly string[];
-}
 
 export interface DiagnoseSinceOptions {
   /** The git revision as the caller gave it. */
@@ -23,14 +19,15 @@ export interface DiagnoseSinceOptions {
   readonly batchSize: number;
   readonly signal?: AbortSignal | undefined;
   /** After each file of either tree: files done so far, of both trees' total. */
-  readonly onFileDone?: (done: number, total: number, target: DiagnosticsTarget) => void;
+  readonly onFileDone?: (done: number, total: number, target: ResolvedTarget) => void;
   /** Which of the revision's files to check, by workspace and path now (`check --shard`); default all. */
   readonly keep?: (workspace: ResolvedWorkspace, currentPath: string) => boolean;
   /**
-   * Checks the current tree's targets (the caller's own run: the tool keeps documents open,
-   * `check` closes them and stops sessions), calling `onFileDone` after each file.
+   * How the working tree is checked: as `check` checks it (`runCheck`: each document closed once
+   * read, each session stopped after its last file and reported), or as the tool does (documents
+   * kept open, so a repeated call sends only what changed; no session reported).
    */
-  readonly runCurrent: (signal: AbortSignal, onFileDone: (target: DiagnosticsTarget) => void) => Promise<readonly FileDiagnostics[]>;
+  readonly asCheck: boolean;
 }
 
 /** One file's answer at the revision, placed in its configured workspace at its old path. */
@@ -44,8 +41,8 @@ export interface RevisionFile {
 
 export interface SinceAnswers {
   readonly since: { readonly revision: string; readonly commit: string };
-  /** The current tree's answers, as `runCurrent` gave them. */
-  readonly current: readonly FileDiagnostics[];
+  /** The working tree's run: its answers in target order, and with `asCheck` its sessions. */
+  readonly current: CheckRun;
   /** The revision's answers, in target order. */
   readonly revision: RevisionFile[];
   /** Where a file of the revision is now (git's renames), else its old path. */
@@ -53,7 +50,7 @@ export interface SinceAnswers {
 }
 
 /**
- * Checks the scope twice (CONTRACT §4.3): in the working tree (`runCurrent` on `current`) and in a
+ * Checks a discovery twice (CONTRACT §4.3): in the working tree (its targets) and in a
  * snapshot of the revision, with the same servers and configuration, through the same pipeline.
  * The revision is resolved in each workspace's checkout before any server starts. The snapshot's
  * scope is the given paths at the revision (renamed files at their old paths), plus the old paths
@@ -65,10 +62,10 @@ export interface SinceAnswers {
 export async function diagnoseSince(
   config: ResolvedConfig,
   sessions: SessionRegistry,
-  scope: readonly SinceScope[],
-  current: readonly DiagnosticsTarget[],
+  discovery: Discovery,
   options: DiagnoseSinceOptions,
 ): Promise<SinceAnswers> {
+  const { scope, targets: current } = discovery;
   const store = snapshotStoreOf(sessions);
   // Every revision is resolved (and every bad one refused) before any server starts.
   const revisions = [];
@@ -76,9 +73,9 @@ export async function diagnoseSince(
 
   let total: number | null = null;
   let done = 0;
-  let last: DiagnosticsTarget | null = null;
+  let last: ResolvedTarget | null = null;
   // Files may finish before the snapshot is ready and the total known: they are reported with the next.
-  const tick = (target: DiagnosticsTarget) => {
+  const tick = (target: ResolvedTarget) => {
     done++;
     last = target;
     if (total !== null) options.onFileDone?.(done, total, target);
@@ -91,7 +88,8 @@ export async function diagnoseSince(
   // beside the working tree's, the working tree starts now, while the snapshot is made: on a cold
   // first call that hides the snapshot's making behind the servers' start.
   const sideBySide = sessions.liveCount() + 2 * sessionCount(current) <= config.bridge.max_sessions;
-  const early = sideBySide ? failing(options.runCurrent(signal, tick)) : null;
+  const runCurrent = (): Promise<CheckRun> => runWorkingTree(config, sessions, current, options, signal, tick);
+  const early = sideBySide ? failing(runCurrent()) : null;
   early?.catch(() => {});
 
   const entries: SnapshotEntry[] = [];
@@ -111,7 +109,7 @@ export async function diagnoseSince(
     for (const target of current) plans.find((plan) => plan.workspace === target.workspace)?.now.add(target.file.path);
 
     const twinConfig: ResolvedConfig = { ...config, workspaces: plans.map((plan) => plan.twin) };
-    const targets: { plan: WorkspacePlan; target: DiagnosticsTarget }[] = [];
+    const targets: { plan: WorkspacePlan; target: ResolvedTarget }[] = [];
     for (const plan of plans) {
       const paths = revisionPaths(plan);
       const found = await plan.entry.discovered(JSON.stringify([plan.twin.name, options.serverName ?? null, paths]), () =>
@@ -157,7 +155,7 @@ export async function diagnoseSince(
         plan.entry.remember(plan.twin, answer.server.name, answer.file.path, revisionAnswer(answer));
       });
     };
-    let now: readonly FileDiagnostics[];
+    let now: CheckRun;
     if (early !== null) {
       [, now] = await Promise.all([failing(runRevision()), early]);
     } else {
@@ -165,7 +163,7 @@ export async function diagnoseSince(
       // stopped (their slots free) before the working tree's start.
       await runRevision();
       await Promise.all(releaseAll(entries));
-      now = await options.runCurrent(signal, tick);
+      now = await runCurrent();
     }
     const revision = targets.map(({ plan, target }) => ({
       workspace: plan.workspace,
@@ -252,12 +250,29 @@ function underPrefix(path: string, prefix: string): string | null {
 }
 
 function revisionAnswer(answer: FileDiagnostics): RevisionAnswer {
-  const contents = answer.diagnostics.length > 0 ? lineContents(answer.text) : [];
-  const lines = new Map(answer.diagnostics.map((d) => [d.range.start.line, contents[d.range.start.line - 1] ?? ""]));
-  return { diagnostics: answer.diagnostics, lines };
+  return { diagnostics: answer.diagnostics, lines: startLines(answer) };
 }
 
-function sessionCount(targets: readonly DiagnosticsTarget[]): number {
+/** The working tree's targets, checked as `options.asCheck` says, `tick` after each file. */
+async function runWorkingTree(
+  config: ResolvedConfig,
+  sessions: SessionRegistry,
+  targets: readonly ResolvedTarget[],
+  options: DiagnoseSinceOptions,
+  signal: AbortSignal,
+  tick: (target: ResolvedTarget) => void,
+): Promise<CheckRun> {
+  if (options.asCheck) return runCheck(config, sessions, targets, { batchSize: options.batchSize, signal, onFileDone: tick });
+  const files = await diagnoseTargets(config, sessions, targets, {
+    batchSize: options.batchSize,
+    close: false,
+    signal,
+    onFileDone: (_done, _total, target) => tick(target),
+  });
+  return { files, sessions: [] };
+}
+
+function sessionCount(targets: readonly ResolvedTarget[]): number {
   return new Set(targets.map((target) => `${target.workspace.name}\0${target.server.name}`)).size;
 }
 

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { ResolvedConfig, ResolvedWorkspace } from "../../config/types.js";
 import type { BridgeDiagnostic } from "../../contract/diagnostic-order.js";
 import { BridgeError } from "../../contract/errors.js";
-import type { DiagnosticsTarget } from "../discover-targets.js";
+import type { ResolvedTarget } from "../../calls/resolve-target.js";
 import type { SessionRegistry } from "../../sessions/session-registry.js";
 import { configDigest } from "../../config/config-digest.js";
 import { makeSnapshot, removeSnapshot, snapshotParent, type RevisionSnapshot } from "./revision-snapshot.js";
@@ -26,7 +26,7 @@ export class SnapshotEntry {
   /** (snapshot workspace, server, path at the revision) → answer. */
   private readonly answers = new Map<string, RevisionAnswer>();
   private readonly workspaces = new Map<string, ResolvedWorkspace>();
-  private readonly discoveries = new Map<string, Promise<DiagnosticsTarget[]>>();
+  private readonly discoveries = new Map<string, Promise<ResolvedTarget[]>>();
   private users = 0;
   private releasing: Promise<void> = Promise.resolve();
   lastUsed = Date.now();
@@ -53,7 +53,7 @@ export class SnapshotEntry {
    * The snapshot's targets for a scope, found once: the snapshot never changes, so the same scope
    * (the same paths, the same server) always expands to the same files.
    */
-  discovered(key: string, discover: () => Promise<DiagnosticsTarget[]>): Promise<DiagnosticsTarget[]> {
+  discovered(key: string, discover: () => Promise<ResolvedTarget[]>): Promise<ResolvedTarget[]> {
     let found = this.discoveries.get(key);
     if (!found) {
       found = discover();

@@ -1,9 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { inShard, parseShard } from "../../../src/diagnostics/findings/shard.js";
-import type { DiagnosticsTarget } from "../../../src/diagnostics/discover-targets.js";
+import type { ResolvedTarget } from "../../../src/calls/resolve-target.js";
 
-const target = (path: string, workspace = "app") =>
-  ({ workspace: { name: workspace }, server: { name: "ts" }, file: { path } }) as unknown as DiagnosticsTarget;
+const target = (path: string, workspace = "app") => ({ workspace: { name: workspace }, server: { name: "ts" }, file: { path } }) as unknown as ResolvedTarget;
 
 describe("shards", () => {
   test("K/N parses; anything else is InvalidArguments", () => {
@@ -22,7 +21,7 @@ describe("shards", () => {
   });
 
   test("a file's shard depends on its workspace and path only", () => {
-    const shardOf = (t: DiagnosticsTarget) => [1, 2, 3].find((k) => inShard(t, { index: k, count: 3 }));
+    const shardOf = (t: ResolvedTarget) => [1, 2, 3].find((k) => inShard(t, { index: k, count: 3 }));
     expect(shardOf(target("a/b.ts"))).toBe(shardOf(target("a/b.ts")));
     const moved = Array.from({ length: 50 }, (_, i) => shardOf(target(`f${i}.ts`)) !== shardOf(target(`f${i}.ts`, "other")));
     expect(moved.some(Boolean)).toBe(true);
