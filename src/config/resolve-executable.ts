@@ -1,4 +1,4 @@
-import { findExecutable, type ExecutableProblem } from "../supervision/executable.js";
+import { findExecutable, type ExecutableProblem } from "../exec/executable.js";
 import { expandToolCache } from "./tool-cache.js";
 
 /** An absolute executable path, or why there is none. */

@@ -5,7 +5,7 @@ import type { Duplex, Writable } from "node:stream";
 import { packageRoot } from "../config/package-root.js";
 import { BridgeError } from "../contract/errors.js";
 import { readMessages, writeMessage, type SupervisorMessage } from "./control-channel.js";
-import { checkExecutable } from "./executable.js";
+import { checkExecutable } from "../exec/executable.js";
 import { formatIdentity, identify } from "./proc-table.js";
 import { SupervisedProcess } from "./supervised-process.js";
 import { newSessionToken, treeEnv } from "./server-env.js";

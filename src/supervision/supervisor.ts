@@ -3,7 +3,7 @@ import { openSync } from "node:fs";
 import type { Duplex } from "node:stream";
 import { readMessages, writeMessage, type BridgeMessage, type StartMessage, type SupervisorMessage } from "./control-channel.js";
 import { findSetpriv, waitForExecPast, withParentDeathSignal } from "./parent-death.js";
-import { checkExecutable } from "./executable.js";
+import { checkExecutable } from "../exec/executable.js";
 import { reapTree } from "./kill-tree.js";
 import { identify, isAlive, parseIdentity, type ProcessIdentity } from "./proc-table.js";
 import { watchMemory } from "./memory-watch.js";

@@ -3,7 +3,7 @@
  * Parsing is strict: a wrong type, an out-of-range number or an unknown key is an error that
  * names the key, because a typo silently ignored would leave a 60 s timeout nobody asked for.
  */
-import { findExecutable } from "../../../src/supervision/executable.js";
+import { findExecutable } from "../../../src/exec/executable.js";
 
 export interface MaudeServerOptions {
   /** Absolute path of the maude executable, resolved once at start. */
