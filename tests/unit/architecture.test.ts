@@ -1,6 +1,7 @@
-// docs/architecture.md lists every arrow between rooms (folders of src/, and the Maude server);
-// this reads the arrows the imports really have and holds the two equal, so the map cannot drift
-// from the code.
+// docs/architecture.md lists every arrow between rooms (folders of src/, and the Maude server),
+// one room a line from the top floor down; this reads the arrows the imports really have and holds
+// the two equal, so the map cannot drift from the code, and holds every arrow to run down that
+// list, so no room ever imports one above it (nor, then, two rooms each other).
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -39,6 +40,7 @@ function arrowsInCode(): Map<string, Set<string>> {
   return arrows;
 }
 
+/** The arrows of the docs' list, its rooms in the list's order (top floor first). */
 function arrowsInDocs(): Map<string, Set<string>> {
   const text = readFileSync(join(REPO, "docs/architecture.md"), "utf8");
   const block = text.slice(text.indexOf("<!-- arrows -->"), text.indexOf("<!-- /arrows -->"));
@@ -62,8 +64,26 @@ function arrowsInDocs(): Map<string, Set<string>> {
 const sorted = (arrows: Map<string, Set<string>>): Record<string, string[]> =>
   Object.fromEntries([...arrows].sort(([a], [b]) => a.localeCompare(b)).map(([room, to]) => [room, [...to].sort()]));
 
+/** Each arrow of `arrows` that does not run down `order` (to a room listed after its own), as "from → to". */
+function arrowsRunningUp(order: readonly string[], arrows: Map<string, Set<string>>): string[] {
+  return [...arrows].flatMap(([from, to]) => [...to].filter((room) => order.indexOf(room) <= order.indexOf(from)).map((room) => `${from} → ${room}`));
+}
+
 describe("docs/architecture.md", () => {
   test("draws every arrow the imports have, and no other", () => {
     expect(sorted(arrowsInDocs())).toEqual(sorted(arrowsInCode()));
+  });
+
+  test("lists the rooms so that every arrow of the code runs down the list: none runs back up", () => {
+    const order = [...arrowsInDocs().keys()];
+    expect(arrowsRunningUp(order, arrowsInCode())).toEqual([]);
+  });
+
+  test("an arrow back up is found (a room importing one listed above it)", () => {
+    const arrows = new Map([
+      ["tools", new Set(["calls"])],
+      ["calls", new Set(["tools"])],
+    ]);
+    expect(arrowsRunningUp(["tools", "calls"], arrows)).toEqual(["calls → tools"]);
   });
 });
