@@ -1,7 +1,7 @@
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../contract/logger.js";
 import type { BoundedLineTransport } from "../mcp/bounded-line-transport.js";
-import type { Handover } from "../mcp/handshake-front.js";
+import type { Handover } from "../mcp/startup-responder.js";
 import { cancelledRequestId } from "../mcp/json-rpc-shape.js";
 import { answerLocally } from "../mcp/local-answers.js";
 import type { LineHandler, Upstream } from "./socket-upstream.js";

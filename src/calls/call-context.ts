@@ -1,7 +1,7 @@
 import type { ResolvedConfig } from "../config/types.js";
 import type { Deadline } from "../contract/deadline.js";
 import type { SessionRegistry } from "../sessions/session-registry.js";
-import type { CallScope } from "./call-scope.js";
+import type { CallScope } from "../contract/call-scope.js";
 
 /**
  * What one call (a tool call, or one file of `lspmcp check`) may use: the config, the sessions,

@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import type { Logger } from "../contract/logger.js";
 import type { ResolvedConfig } from "../config/types.js";
 import type { BoundedLineTransport } from "../mcp/bounded-line-transport.js";
-import type { HandshakeFront } from "../mcp/handshake-front.js";
+import type { StartupResponder } from "../mcp/startup-responder.js";
 import { SocketUpstream, type LineHandler, type Upstream } from "../attach/socket-upstream.js";
 import { StdioForwarder, type Attach } from "../attach/stdio-forwarder.js";
 import { buildIdentity } from "../sharing/build-identity.js";
@@ -32,7 +32,7 @@ export async function serveAttached(
   logger: Logger,
   version: string,
   stdio: BoundedLineTransport,
-  front: HandshakeFront,
+  responder: StartupResponder,
 ): Promise<number> {
   const paths = leasePaths(config.configPath, config.shared.lease_dir);
   try {
@@ -40,7 +40,7 @@ export async function serveAttached(
     peerSocketPath(paths, process.pid);
   } catch (error) {
     logger.warn("lease folder not usable; serving standalone", { lease_dir: paths.dir, reason: errorText(error) });
-    return (await import("./serve-standalone.js")).serveStandalone(config, logger, version, stdio, front);
+    return (await import("./serve-standalone.js")).serveStandalone(config, logger, version, stdio, responder);
   }
 
   let ownSessions = false;
@@ -59,7 +59,7 @@ export async function serveAttached(
     return (await import("./own-sessions.js")).ownSessions(config, logger, version, onLine);
   };
 
-  const handover = front.handOver();
+  const handover = responder.handOver();
   const forwarder = new StdioForwarder(stdio, attach, version, logger, handover);
   let done!: (code: number) => void;
   const finished = new Promise<number>((resolve) => (done = resolve));

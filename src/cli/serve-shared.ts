@@ -26,7 +26,7 @@ const FIRST_PEER_GRACE_MS = 10_000;
 
 /**
  * `lspmcp shared-server --config FILE | --default-root DIR` (launched by `serve`, not by people):
- * opens its peer socket in the lease folder and its status door on loopback (HTTP), runs the
+ * opens its peer socket in the lease folder and its status endpoint on loopback (HTTP), runs the
  * election, reports the lease to attach to on stdout, and — when it won — serves its peers until
  * the last one has been gone for `linger_ms`, or a signal arrives. Then it removes its lease (only
  * if still its own), ends its peers and reaps every session's process tree.
@@ -44,7 +44,7 @@ export async function serveShared(source: ConfigSource, logger: Logger, version:
   const lifetime = new SharedLifetime(config.shared.linger_ms, Math.max(config.shared.linger_ms, FIRST_PEER_GRACE_MS), () => void shutdown("no peers left"));
   let url = "";
   const server = new SharedServer({
-    createMcpServer: (gate) => createMcpServer({ config, sessions, logger, version, gate }),
+    createMcpServer: (admission) => createMcpServer({ config, sessions, logger, version, admission }),
     fairness: { perPeer: config.shared.max_calls_per_peer, total: config.shared.max_calls_in_flight },
     token,
     // A server on its way out answers that it holds no lease, so nobody new attaches to it.

@@ -2,7 +2,7 @@ import type { Logger } from "../contract/logger.js";
 import type { ResolvedConfig } from "../config/types.js";
 import type { BoundedLineTransport } from "../mcp/bounded-line-transport.js";
 import { createMcpServer } from "../mcp/create-mcp-server.js";
-import { HandedOverTransport, type HandshakeFront } from "../mcp/handshake-front.js";
+import { HandedOverTransport, type StartupResponder } from "../mcp/startup-responder.js";
 import { SessionRegistry } from "../sessions/session-registry.js";
 import { sweepOrphans } from "../supervision/index.js";
 import { sweepSnapshotsOf } from "../diagnostics/since/revision-snapshot.js";
@@ -10,21 +10,21 @@ import { sweepSnapshotsOf } from "../diagnostics/since/revision-snapshot.js";
 /**
  * `lspmcp serve --standalone`: MCP over stdio with sessions of its own, until stdin ends or a
  * signal arrives; then every session's process tree is reaped before the process exits. Takes
- * stdio over from the front that answered the handshake. Resolves with the exit code.
+ * stdio over from the startup responder that answered the handshake. Resolves with the exit code.
  */
 export async function serveStandalone(
   config: ResolvedConfig,
   logger: Logger,
   version: string,
   stdio: BoundedLineTransport,
-  front: HandshakeFront,
+  responder: StartupResponder,
 ): Promise<number> {
   // Off the path of `initialize`: the sweep reaps only trees whose owner is gone, never ours.
   void sweepOrphans((message, fields) => logger.info(message, fields)).catch(() => {});
   void sweepSnapshotsOf(config, (message, fields) => logger.info(message, fields));
   const sessions = new SessionRegistry(config, logger);
   const server = createMcpServer({ config, sessions, logger, version });
-  const transport = new HandedOverTransport(stdio, front.handOver());
+  const transport = new HandedOverTransport(stdio, responder.handOver());
 
   let exitCode: number | null = null;
   let done!: (code: number) => void;

@@ -1,11 +1,11 @@
 import type { Logger } from "../contract/logger.js";
 import { BoundedLineTransport } from "../mcp/bounded-line-transport.js";
-import { HandshakeFront } from "../mcp/handshake-front.js";
+import { StartupResponder } from "../mcp/startup-responder.js";
 
 /**
  * `lspmcp serve`: MCP over stdio, with the config of `configArg` (`--config`) or the discovered
  * one. The agent is answered from the first line (`initialize`, `tools/list`, `ping`: see
- * HandshakeFront) while the config is found and loaded. Unless `--standalone` is
+ * StartupResponder) while the config is found and loaded. Unless `--standalone` is
  * given or `[shared] enabled = false`, the bridge's sessions live in the one shared server of
  * this config, which this process finds or elects and then attaches to; where sharing cannot work
  * here it serves standalone. stderr names the configuration in use, and for the embedded default
@@ -13,11 +13,11 @@ import { HandshakeFront } from "../mcp/handshake-front.js";
  */
 export async function serve(configArg: string | null, standalone: boolean, logger: Logger, version: string): Promise<number> {
   const stdio = new BoundedLineTransport(process.stdin, process.stdout);
-  const front = new HandshakeFront(stdio, version);
+  const responder = new StartupResponder(stdio, version);
   await stdio.start();
   const { configSourceFor, describeConfig, loadConfigSource } = await import("../config/config-source.js");
   const config = await loadConfigSource(await configSourceFor(configArg));
   logger.info(describeConfig(config));
-  if (standalone || !config.shared.enabled) return (await import("./serve-standalone.js")).serveStandalone(config, logger, version, stdio, front);
-  return (await import("./serve-attached.js")).serveAttached(config, logger, version, stdio, front);
+  if (standalone || !config.shared.enabled) return (await import("./serve-standalone.js")).serveStandalone(config, logger, version, stdio, responder);
+  return (await import("./serve-attached.js")).serveAttached(config, logger, version, stdio, responder);
 }

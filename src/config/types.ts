@@ -41,7 +41,7 @@ export interface SharedSettings {
   /** Absolute, or null for the default location (chosen at run time from the environment). */
   readonly lease_dir: string | null;
   readonly linger_ms: number;
-  /** Tool calls of one peer that run at once; the rest wait in the peer's lane. */
+  /** Tool calls of one peer that run at once; the rest wait in the peer's queue. */
   readonly max_calls_per_peer: number;
   /** Tool calls of all peers that run at once; slots go round-robin between peers. */
   readonly max_calls_in_flight: number;

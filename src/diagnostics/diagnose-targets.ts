@@ -1,6 +1,6 @@
 import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { Deadline } from "../contract/deadline.js";
-import { CallScope } from "../calls/call-scope.js";
+import { CallScope } from "../contract/call-scope.js";
 import { BridgeError } from "../contract/errors.js";
 import type { SessionRegistry } from "../sessions/session-registry.js";
 import type { ResolvedConfig } from "../config/types.js";

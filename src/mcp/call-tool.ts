@@ -3,11 +3,12 @@ import { asBridgeError, type BridgeError } from "../contract/errors.js";
 import type { Logger } from "../contract/logger.js";
 import { Deadline } from "../contract/deadline.js";
 import { toolResultShape } from "../tools/bounded-answer.js";
-import type { Tool, ToolContext } from "../tools/index.js";
-import { CallScope } from "../calls/call-scope.js";
+import type { CallContext } from "../calls/call-context.js";
+import type { Tool } from "../tools/index.js";
+import { CallScope } from "../contract/call-scope.js";
 
 /** Where a tool call waits for its turn before it runs (the shared server's fair scheduler). */
-export interface CallGate {
+export interface CallAdmission {
   /**
    * Resolves once the call may run, with a release to call (once) when it is over. Rejects with
    * `Timeout` when the deadline passes or `signal` aborts while the call still waits: a queued
@@ -19,21 +20,21 @@ export interface CallGate {
 /**
  * Runs one tool call end to end and never throws: the tool validates its arguments (failures are
  * `InvalidArguments` with the offending field paths), the call waits
- * for its turn at `gate` when there is one (the shared server's fair scheduler), the handler runs
+ * for its turn at `admission` when there is one (the shared server's fair scheduler), the handler runs
  * under the call's deadline (which the wait counts against), and any failure becomes the
  * CONTRACT §6 error result. Whatever the call held is let go when it ends.
  */
 export async function callTool(
   tool: Tool,
   rawArgs: unknown,
-  context: Omit<ToolContext, "deadline" | "scope">,
+  context: Omit<CallContext, "deadline" | "scope">,
   logger: Logger,
-  gate?: CallGate,
+  admission?: CallAdmission,
 ): Promise<CallToolResult> {
   const scope = new CallScope();
   try {
     const deadline = Deadline.in(context.config.bridge.request_timeout_ms);
-    if (gate) scope.defer(await gate.admit(deadline, context.signal));
+    if (admission) scope.defer(await admission.admit(deadline, context.signal));
     const answer = await tool.call(rawArgs, { ...context, deadline, scope });
     return toolResultShape(answer);
   } catch (error) {

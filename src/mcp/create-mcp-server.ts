@@ -5,11 +5,11 @@ import type { Logger } from "../contract/logger.js";
 import type { ResolvedConfig } from "../config/types.js";
 import type { SessionRegistry } from "../sessions/session-registry.js";
 import { TOOLS } from "../tools/index.js";
-import { callTool, type CallGate } from "./call-tool.js";
+import { callTool, type CallAdmission } from "./call-tool.js";
 import { ProgressReporter } from "./progress-reporter.js";
 import { SERVER_CAPABILITIES, SERVER_INSTRUCTIONS } from "./server-identity.js";
 import { TOOL_LIST } from "./tool-list.generated.js";
-import { installToolCallLane, type ToolCallRunner } from "./tool-call-lane.js";
+import { installDirectToolCalls, type ToolCallRunner } from "./direct-tool-calls.js";
 
 export interface McpServerOptions {
   readonly config: ResolvedConfig;
@@ -17,7 +17,7 @@ export interface McpServerOptions {
   readonly logger: Logger;
   readonly version: string;
   /** Where each tool call waits for its turn (the shared server's fair scheduler); none when standalone. */
-  readonly gate?: CallGate;
+  readonly admission?: CallAdmission;
 }
 
 // The tools' JSON Schemas were generated once, from their zod schemas, by `npm run schema`.
@@ -27,16 +27,16 @@ const BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]));
 /**
  * The MCP server: `tools/list` is the closed list (answered without touching any language
  * server), `tools/call` runs one of them. The only place where bridge errors become MCP results.
- * Tool calls take the direct lane (`tool-call-lane.ts`) once connected; the SDK's Server handles
+ * Tool calls take the direct queue (`direct-tool-calls.ts`) once connected; the SDK's Server handles
  * everything else (initialize, ping, tools/list, notifications).
  */
-export function createMcpServer({ config, sessions, logger, version, gate }: McpServerOptions): Server {
+export function createMcpServer({ config, sessions, logger, version, admission }: McpServerOptions): Server {
   const runToolCall: ToolCallRunner = async (request, signal, notify) => {
     const tool = BY_NAME.get(request.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${request.name}; the tools are ${[...BY_NAME.keys()].join(", ")}`);
     const progress = request.progressToken === undefined ? null : new ProgressReporter(request.progressToken, notify, logger);
     const context = { config, sessions, signal, ...(progress ? { onProgress: progress.report } : {}) };
-    return callTool(tool, request.arguments, context, logger, gate).finally(() => progress?.end());
+    return callTool(tool, request.arguments, context, logger, admission).finally(() => progress?.end());
   };
   const server = new LspmcpServer(runToolCall, version);
   server.setRequestHandler(ListToolsRequestSchema, () => LIST_RESULT);
@@ -53,6 +53,6 @@ class LspmcpServer extends Server {
 
   override async connect(transport: Transport): Promise<void> {
     await super.connect(transport);
-    installToolCallLane(transport, this.runToolCall, (error) => this.onerror?.(error));
+    installDirectToolCalls(transport, this.runToolCall, (error) => this.onerror?.(error));
   }
 }

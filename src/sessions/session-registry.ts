@@ -4,7 +4,8 @@ import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../confi
 import type { Deadline } from "../contract/deadline.js";
 import type { LspClient } from "../lsp/lsp-client.js";
 import type { SupervisionTimings } from "../supervision/index.js";
-import { Session, type SessionHolder } from "./session.js";
+import { Session } from "./session.js";
+import type { CallScope } from "../contract/call-scope.js";
 
 /**
  * Every configured (workspace, server) pair, each a `Session` created idle. It enforces
@@ -49,16 +50,16 @@ export class SessionRegistry {
   }
 
   /**
-   * The ready client of a pair, starting it when idle; `holder` (the call's scope) keeps the
+   * The ready client of a pair, starting it when idle; `scope` (the call's) keeps the
    * session from being stopped as idle, or made to give way, until the call ends. A start takes a
    * free slot, or the slot of the least recently used session that no call holds (stopped in
    * order first, as an idle stop does); `SessionLimit` only when every live session is held.
    */
-  async readyClient(workspace: ResolvedWorkspace, server: ResolvedServer, deadline: Deadline, holder?: SessionHolder): Promise<LspClient> {
+  async readyClient(workspace: ResolvedWorkspace, server: ResolvedServer, deadline: Deadline, scope?: CallScope): Promise<LspClient> {
     const session = this.get(workspace, server);
     // A dead session answers SessionDead at once: no other session gives way for it.
-    if (session.currentState === "dead") return session.readyClient(deadline, holder);
-    return this.withSlot(session, deadline, () => session.readyClient(deadline, holder));
+    if (session.currentState === "dead") return session.readyClient(deadline, scope);
+    return this.withSlot(session, deadline, () => session.readyClient(deadline, scope));
   }
 
   /** Restarts a pair; a restart of a session that is not live needs a slot too. */

@@ -1,6 +1,7 @@
 import { BridgeError, errorText } from "../contract/errors.js";
 import type { Logger } from "../contract/logger.js";
 import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
+import type { CallScope } from "../contract/call-scope.js";
 import { Deadline, type LoadWatch } from "../contract/deadline.js";
 import { LspClient } from "../lsp/lsp-client.js";
 import { ADAPTERS } from "../lsp/adapters/index.js";
@@ -42,11 +43,6 @@ export interface SessionOptions {
    */
   readonly startTimeoutMs: number;
   readonly timings?: Partial<SupervisionTimings>;
-}
-
-/** Whoever holds a session for the length of a call (a call's scope): the session is not idle meanwhile. */
-export interface SessionHolder {
-  defer(release: () => void): void;
 }
 
 /**
@@ -127,12 +123,12 @@ export class Session implements LoadWatch {
 
   /**
    * The ready client, starting the session if it is idle; waits out a stop in progress first. A
-   * dead session answers `SessionDead`, and so does one that was closed for good. `holder` (the
-   * call's scope) keeps the session from counting as idle until it releases it.
+   * dead session answers `SessionDead`, and so does one that was closed for good. `scope` (the
+   * call's) keeps the session from counting as idle until it releases it.
    */
-  async readyClient(deadline: Deadline, holder?: SessionHolder): Promise<LspClient> {
+  async readyClient(deadline: Deadline, scope?: CallScope): Promise<LspClient> {
     this.lastUsedAt = Date.now();
-    if (holder) holder.defer(this.hold());
+    if (scope) scope.defer(this.hold());
     else this.idle.touch();
     deadline.watch(this);
     for (;;) {

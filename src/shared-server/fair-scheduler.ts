@@ -1,12 +1,12 @@
 import { BridgeError } from "../contract/errors.js";
 import type { Deadline } from "../contract/deadline.js";
-import type { CallGate } from "../mcp/call-tool.js";
+import type { CallAdmission } from "../mcp/call-tool.js";
 
-/** One peer's share of the scheduler: its gate, and how many of its calls run and wait. */
-export interface SchedulerLane extends CallGate {
+/** One peer's share of the scheduler: its admission, and how many of its calls run and wait. */
+export interface PeerQueue extends CallAdmission {
   readonly running: number;
   readonly queued: number;
-  /** The peer is gone: its waiting calls are refused and its lane leaves the rotation. */
+  /** The peer is gone: its waiting calls are refused and its queue leaves the rotation. */
   close(): void;
 }
 
@@ -22,7 +22,7 @@ interface Waiter {
   readonly refuse: (error: BridgeError) => void;
 }
 
-class Lane implements SchedulerLane {
+class Queue implements PeerQueue {
   running = 0;
   readonly waiting: Waiter[] = [];
   closed = false;
@@ -44,46 +44,46 @@ class Lane implements SchedulerLane {
 
 /**
  * Fair sharing of the shared server between its peers. Each peer (one attached MCP client) gets
- * a lane; at most `perPeer` of a lane's calls run at once and at most `total` of all lanes', and
- * a freed slot goes to the next lane in turn (round-robin) that has a call waiting. A peer that
+ * a queue; at most `perPeer` of a queue's calls run at once and at most `total` of all queues', and
+ * a freed slot goes to the next queue in turn (round-robin) that has a call waiting. A peer that
  * fires a thousand calls therefore queues behind its own calls, not in front of everyone else's:
  * another peer's call waits at most for the calls already running, then gets the next turn.
  * Knows nothing of MCP or sockets: it orders promises.
  */
 export class FairScheduler {
   readonly #limits: FairSchedulerLimits;
-  readonly #lanes: Lane[] = [];
-  // The lane served last: the next turn starts after it.
-  #last: Lane | null = null;
+  readonly #queues: Queue[] = [];
+  // The queue served last: the next turn starts after it.
+  #last: Queue | null = null;
   #running = 0;
 
   constructor(limits: FairSchedulerLimits) {
     this.#limits = limits;
   }
 
-  /** A new lane, last in the rotation. */
-  lane(): SchedulerLane {
-    const lane = new Lane(this);
-    this.#lanes.push(lane);
-    return lane;
+  /** A new queue, last in the rotation. */
+  queue(): PeerQueue {
+    const queue = new Queue(this);
+    this.#queues.push(queue);
+    return queue;
   }
 
-  /** Calls running and waiting across all lanes, for the shared server's status. */
+  /** Calls running and waiting across all queues, for the shared server's status. */
   stats(): { running: number; queued: number; peers: number } {
-    return { running: this.#running, queued: this.#lanes.reduce((sum, lane) => sum + lane.waiting.length, 0), peers: this.#lanes.length };
+    return { running: this.#running, queued: this.#queues.reduce((sum, queue) => sum + queue.waiting.length, 0), peers: this.#queues.length };
   }
 
-  /** @internal The lane's admit. */
-  enqueue(lane: Lane, deadline: Deadline, signal: AbortSignal): Promise<() => void> {
-    if (lane.closed) return Promise.reject(new BridgeError("SessionDead", "the peer's connection to the shared server has ended", {}));
+  /** @internal The queue's admit. */
+  enqueue(queue: Queue, deadline: Deadline, signal: AbortSignal): Promise<() => void> {
+    if (queue.closed) return Promise.reject(new BridgeError("SessionDead", "the peer's connection to the shared server has ended", {}));
     if (signal.aborted) return Promise.reject(cancelled());
     return new Promise((resolve, reject) => {
       let waiter: Waiter;
       const leave = (): void => {
         clearTimeout(timer);
         signal.removeEventListener("abort", onAbort);
-        const at = lane.waiting.indexOf(waiter);
-        if (at >= 0) lane.waiting.splice(at, 1);
+        const at = queue.waiting.indexOf(waiter);
+        if (at >= 0) queue.waiting.splice(at, 1);
       };
       const timer = setTimeout(() => {
         leave();
@@ -102,54 +102,54 @@ export class FairScheduler {
       waiter = {
         start: () => {
           leave();
-          resolve(this.#releaseOf(lane));
+          resolve(this.#releaseOf(queue));
         },
         refuse: (error) => {
           leave();
           reject(error);
         },
       };
-      lane.waiting.push(waiter);
+      queue.waiting.push(waiter);
       this.#pump();
     });
   }
 
-  /** @internal The lane's close. */
-  drop(lane: Lane): void {
-    if (lane.closed) return;
-    lane.closed = true;
-    const at = this.#lanes.indexOf(lane);
-    if (at >= 0) this.#lanes.splice(at, 1);
-    // The turn passes to the lane that followed it.
-    if (this.#last === lane) this.#last = at > 0 ? this.#lanes[at - 1]! : null;
-    for (const waiter of [...lane.waiting]) waiter.refuse(new BridgeError("SessionDead", "the peer's connection to the shared server has ended", {}));
+  /** @internal The queue's close. */
+  drop(queue: Queue): void {
+    if (queue.closed) return;
+    queue.closed = true;
+    const at = this.#queues.indexOf(queue);
+    if (at >= 0) this.#queues.splice(at, 1);
+    // The turn passes to the queue that followed it.
+    if (this.#last === queue) this.#last = at > 0 ? this.#queues[at - 1]! : null;
+    for (const waiter of [...queue.waiting]) waiter.refuse(new BridgeError("SessionDead", "the peer's connection to the shared server has ended", {}));
   }
 
-  #releaseOf(lane: Lane): () => void {
+  #releaseOf(queue: Queue): () => void {
     this.#running++;
-    lane.running++;
+    queue.running++;
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.#running--;
-      lane.running--;
+      queue.running--;
       this.#pump();
     };
   }
 
-  // Hands free slots out in turn: from the lane after the one served last, the first lane with
+  // Hands free slots out in turn: from the queue after the one served last, the first queue with
   // a waiting call and room under its own limit.
   #pump(): void {
     while (this.#running < this.#limits.total) {
-      const count = this.#lanes.length;
-      const from = this.#last === null ? 0 : this.#lanes.indexOf(this.#last) + 1;
+      const count = this.#queues.length;
+      const from = this.#last === null ? 0 : this.#queues.indexOf(this.#last) + 1;
       let served = false;
       for (let step = 0; step < count; step++) {
-        const lane = this.#lanes[(from + step) % count]!;
-        if (lane.waiting.length === 0 || lane.running >= this.#limits.perPeer) continue;
-        this.#last = lane;
-        lane.waiting[0]!.start();
+        const queue = this.#queues[(from + step) % count]!;
+        if (queue.waiting.length === 0 || queue.running >= this.#limits.perPeer) continue;
+        this.#last = queue;
+        queue.waiting[0]!.start();
         served = true;
         break;
       }

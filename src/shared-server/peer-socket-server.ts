@@ -4,8 +4,8 @@ import { createServer, type Server as NetServer, type Socket } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Logger } from "../contract/logger.js";
 import { BoundedLineTransport } from "../mcp/bounded-line-transport.js";
-import type { CallGate } from "../mcp/call-tool.js";
-import type { SchedulerLane } from "./fair-scheduler.js";
+import type { CallAdmission } from "../mcp/call-tool.js";
+import type { PeerQueue } from "./fair-scheduler.js";
 import type { Peer, PeerTable } from "./peer-table.js";
 import { helloPid } from "../mcp/socket-hello.js";
 import { SocketPeerTransport } from "./socket-peer-transport.js";
@@ -17,11 +17,11 @@ const HELLO_TIMEOUT_MS = 5000;
 export interface PeerSocketServerOptions {
   /**
    * A fresh MCP server for each peer (all of them over the one session registry), whose tool
-   * calls take their turns at `gate`, the peer's lane of the shared server's fair scheduler.
+   * calls take their turns at `admission`, the peer's queue of the shared server's fair scheduler.
    */
-  readonly createMcpServer: (gate: CallGate) => Server;
-  /** A new lane of the shared server's one fair scheduler. */
-  readonly lane: () => SchedulerLane;
+  readonly createMcpServer: (admission: CallAdmission) => Server;
+  /** A new queue of the shared server's one fair scheduler. */
+  readonly queue: () => PeerQueue;
   /** The lease's secret, which the hello must carry. */
   readonly token: string;
   /** The shared server's one peer table. */
@@ -34,7 +34,7 @@ export interface PeerSocketServerOptions {
 }
 
 /**
- * The shared server's door for attached lspmcp processes: a Unix domain socket (mode 0600, in the
+ * The shared server's endpoint for attached lspmcp processes: a Unix domain socket (mode 0600, in the
  * owner-only lease folder) carrying newline-delimited JSON-RPC, one MCP session per connection,
  * one write per message each way. A connection is a peer only after its first line, the hello,
  * carried the lease's token (within `helloTimeoutMs`); before that any other line, a bad
@@ -111,8 +111,8 @@ export class PeerSocketServer {
 
   async #open(socket: Socket, lines: BoundedLineTransport, pid: number): Promise<void> {
     const now = Date.now();
-    const lane = this.#options.lane();
-    const server = this.#options.createMcpServer(lane);
+    const queue = this.#options.queue();
+    const server = this.#options.createMcpServer(queue);
     let transport: SocketPeerTransport | undefined;
     const peer: Peer = {
       sessionId: randomUUID(),
@@ -127,7 +127,7 @@ export class PeerSocketServer {
     // Bad lines from an authenticated peer are answered and logged, as on stdin; they end nothing.
     transport.onerror = (error) => this.#options.logger.debug("socket peer sent a bad line", { error: error.message });
     server.onclose = () => {
-      lane.close();
+      queue.close();
       this.#options.peers.remove(peer.sessionId);
     };
     this.#options.peers.add(peer);

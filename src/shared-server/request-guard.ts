@@ -8,7 +8,7 @@ export interface Refusal {
 }
 
 /**
- * The shared server's gate, run before anything else reads a request:
+ * The shared server's request check, run before anything else reads a request:
  * - `Host` must name the loopback address it listens on (127.0.0.1 or localhost, with its port):
  *   a page that rebinds its own host name to 127.0.0.1 sends its own name and is refused;
  * - no `Origin` at all: lspmcp's peers are processes, never pages in a browser;

@@ -1,6 +1,6 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Logger } from "../contract/logger.js";
-import type { CallGate } from "../mcp/call-tool.js";
+import type { CallAdmission } from "../mcp/call-tool.js";
 import { FairScheduler, type FairSchedulerLimits } from "./fair-scheduler.js";
 import { PeerSocketServer } from "./peer-socket-server.js";
 import { PeerTable } from "./peer-table.js";
@@ -9,9 +9,9 @@ import { StatusHttpServer } from "./status-http-server.js";
 export interface SharedServerOptions {
   /**
    * A fresh MCP server for each peer; all of them share one session registry. Its tool calls
-   * take their turns at `gate`, the peer's lane of the fair scheduler.
+   * take their turns at `admission`, the peer's queue of the fair scheduler.
    */
-  readonly createMcpServer: (gate: CallGate) => Server;
+  readonly createMcpServer: (admission: CallAdmission) => Server;
   /** Calls in flight per peer and in all (see {@link FairScheduler}). */
   readonly fairness: FairSchedulerLimits;
   /** The lease's secret: the peer socket's hello and every HTTP request must carry it. */
@@ -27,8 +27,8 @@ export interface SharedServerOptions {
 
 /**
  * The shared server's one owner of its peers, its fair scheduler and whether it takes new peers,
- * behind its two doors: the peer socket, through which attached lspmcp processes come in (each a
- * peer with a lane of the scheduler), and the loopback HTTP door that answers the lease probe and
+ * behind its two endpoints: the peer socket, through which attached lspmcp processes come in (each a
+ * peer with a queue of the scheduler), and the loopback HTTP endpoint that answers the lease probe and
  * `lspmcp status`. The election, the lease and the lifetime are its caller's.
  */
 export class SharedServer {
@@ -44,7 +44,7 @@ export class SharedServer {
     this.scheduler = new FairScheduler(options.fairness);
     this.#socket = new PeerSocketServer({
       createMcpServer: options.createMcpServer,
-      lane: () => this.scheduler.lane(),
+      queue: () => this.scheduler.queue(),
       token: options.token,
       peers: this.peers,
       accepting: () => this.#accepting,
@@ -58,7 +58,7 @@ export class SharedServer {
     });
   }
 
-  /** Opens both doors: the peer socket at `socketPath`; resolves with the HTTP door's URL. */
+  /** Opens both endpoints: the peer socket at `socketPath`; resolves with the HTTP endpoint's URL. */
   async listen(socketPath: string): Promise<string> {
     const url = await this.#http.listen();
     await this.#socket.listen(socketPath);
@@ -70,7 +70,7 @@ export class SharedServer {
     this.#accepting = false;
   }
 
-  /** Ends every peer and closes both doors. */
+  /** Ends every peer and closes both endpoints. */
   async close(): Promise<void> {
     this.#accepting = false;
     await this.peers.endAll();

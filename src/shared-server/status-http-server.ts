@@ -16,7 +16,7 @@ export interface StatusHttpServerOptions {
 }
 
 /**
- * The shared server's door for readers: on 127.0.0.1 at a port the OS picks, behind
+ * The shared server's endpoint for readers: on 127.0.0.1 at a port the OS picks, behind
  * {@link guardRequest}, it answers the lease probe (`GET /lspmcp/lease`, for an election) and the
  * status report (`GET /lspmcp/status`, for `lspmcp status`), and nothing else. MCP is not
  * spoken here: attached lspmcp processes come in through the peer socket.

@@ -8,7 +8,7 @@ export const LeaseSchema = z.strictObject({
   pid: z.int().positive(),
   /** The owner's start time in clock ticks since boot (/proc/PID/stat field 22): pid reuse cannot fake it. */
   start_time: z.int().nonnegative(),
-  /** The status door (lease probe and status), always on loopback. */
+  /** The status endpoint (lease probe and status), always on loopback. */
   url: z.string().regex(/^http:\/\/127\.0\.0\.1:[0-9]{1,5}$/),
   version: z.string().min(1),
   /** The build's digest (dist/lspmcp/build-id.json): two builds of one version are different builds. */

@@ -35,4 +35,4 @@ export const TOOLS: readonly Tool[] = [
   sessionRestartTool,
 ];
 
-export type { Tool, ToolContext, ToolDefinition } from "./tool-definition.js";
+export type { Tool, ToolDefinition } from "./tool-definition.js";

@@ -7,7 +7,8 @@ import type { LspClient, RequestOptions } from "../lsp/lsp-client.js";
 import { openNavigation, type NavigationFeature, type OpenNavigation } from "../calls/open-navigation.js";
 import { boundedPage, limitBytes, pageHeading } from "./bounded-answer.js";
 import { limitArg, LocationItemSchema, maxBytesArg, offsetArg, pageFields, filePathArg, positionArgs, serverArg, workspaceArg } from "./common-schemas.js";
-import { defineTool, type Tool, type ToolAnswer, type ToolContext } from "./tool-definition.js";
+import type { CallContext } from "../calls/call-context.js";
+import { defineTool, type Tool, type ToolAnswer } from "./tool-definition.js";
 
 /** The arguments every location tool takes. */
 export const locationInputFields = {
@@ -33,7 +34,7 @@ export async function locationAnswer(
   opened: OpenNavigation,
   targets: readonly TargetLocation[],
   args: { symbol?: string | undefined; offset: number; limit: number; max_bytes?: number | undefined },
-  context: ToolContext,
+  context: CallContext,
   what: string,
   preposition = "of",
 ): Promise<ToolAnswer<LocationPage>> {

@@ -2,9 +2,6 @@ import type { z } from "zod";
 import { BridgeError } from "../contract/errors.js";
 import type { CallContext } from "../calls/call-context.js";
 
-/** What a tool handler may use: nothing of MCP, only the bridge's own layers. */
-export type ToolContext = CallContext;
-
 /** A tool's answer: the structured result and a short text rendering of the same content. */
 export interface ToolAnswer<O> {
   readonly structured: O;
@@ -28,7 +25,7 @@ export interface ToolDefinition<I extends z.ZodObject, O extends z.ZodObject> {
   readonly idempotent?: boolean;
   readonly inputSchema: I;
   readonly outputSchema: O;
-  readonly handler: (args: z.output<I>, context: ToolContext) => Promise<ToolAnswer<z.output<O>>>;
+  readonly handler: (args: z.output<I>, context: CallContext) => Promise<ToolAnswer<z.output<O>>>;
 }
 
 /**
@@ -45,7 +42,7 @@ export interface Tool {
   readonly idempotent: boolean;
   readonly inputSchema: z.ZodObject;
   readonly outputSchema: z.ZodObject;
-  call(rawArgs: unknown, context: ToolContext): Promise<ToolAnswer<Record<string, unknown>>>;
+  call(rawArgs: unknown, context: CallContext): Promise<ToolAnswer<Record<string, unknown>>>;
 }
 
 /** Binds a definition's schema to its handler and erases its generic types for the closed list. */

@@ -5,14 +5,15 @@ import { WorkspaceSymbolRequest } from "vscode-languageserver-protocol";
 import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { BridgeError } from "../contract/errors.js";
 import { offersWorkspaceSymbols, requestWorkspaceSymbols, requireWorkspaceSymbols, type RawWorkspaceSymbol } from "../lsp/features/workspace-symbols.js";
-import { CallScope } from "../calls/call-scope.js";
+import { CallScope } from "../contract/call-scope.js";
 import { holdProjectAnchor } from "./project-anchor.js";
 import { pickWorkspace, serversToAsk } from "../calls/resolve-target.js";
 import { FirstFailure, runPool } from "../calls/run-pool.js";
 import { TargetTexts } from "../calls/target-texts.js";
 import { boundedPage, limitBytes, pageHeading } from "./bounded-answer.js";
 import { limitArg, maxBytesArg, offsetArg, pageFields, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";
-import { defineTool, type ToolContext } from "./tool-definition.js";
+import type { CallContext } from "../calls/call-context.js";
+import { defineTool } from "./tool-definition.js";
 
 const WorkspaceSymbolSchema = z.object({
   name: z.string(),
@@ -74,7 +75,7 @@ export const workspaceSymbolsTool = defineTool({
  * it offers the search is known only from its `initialize` answer.
  */
 async function searchOne(
-  context: ToolContext,
+  context: CallContext,
   workspace: ResolvedWorkspace,
   server: ResolvedServer,
   query: string,

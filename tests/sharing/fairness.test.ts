@@ -84,7 +84,7 @@ describe("fair sharing between peers", () => {
         completed.push(`flood${i}`);
       }),
     );
-    // The flood is queued in the flooder's own lane before the other peer asks. (Polled on the
+    // The flood is queued in the flooder's own queue before the other peer asks. (Polled on the
     // server's own count: "queued there" is announced by no message. On a loaded machine calls
     // arrive slowly, so a queue of 10 is what is awaited, with a generous bound.)
     let queued = 0;

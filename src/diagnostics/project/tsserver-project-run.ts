@@ -5,7 +5,7 @@ import { Deadline } from "../../contract/deadline.js";
 import { requestTsserverFileDiagnostics, supportsTsserverDiagnostics } from "../../lsp/features/tsserver-diagnostics.js";
 import { isConfiguredProject, requestTsserverProject } from "../../lsp/features/tsserver-project.js";
 import type { LspClient } from "../../lsp/lsp-client.js";
-import { CallScope } from "../../calls/call-scope.js";
+import { CallScope } from "../../contract/call-scope.js";
 import type { CallContext } from "../../calls/call-context.js";
 import type { ResolvedTarget } from "../../calls/resolve-target.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";

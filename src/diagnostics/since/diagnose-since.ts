@@ -97,23 +97,23 @@ export async function diagnoseSince(
     const plans: WorkspacePlan[] = [];
     for (const { workspace, paths, revision } of revisions) {
       const entry = await store.entry(revision);
-      const twin = entry.workspaceFor(workspace, revision.prefix);
+      const atRevision = entry.workspaceFor(workspace, revision.prefix);
       const renames = inWorkspace(await renamesSince(revision.top, revision.commit, entry.snapshot.dir), revision.prefix);
       const excluded = compileExclude(workspace.exclude);
       const files = entry.snapshot.files.flatMap((path) => {
         const inside = underPrefix(path, revision.prefix);
         return inside === null || excluded(inside) ? [] : [inside];
       });
-      plans.push({ workspace, twin, entry, commit: revision.commit, renames, files, paths, now: new Set() });
+      plans.push({ workspace, atRevision, entry, commit: revision.commit, renames, files, paths, now: new Set() });
     }
     for (const target of current) plans.find((plan) => plan.workspace === target.workspace)?.now.add(target.file.path);
 
-    const twinConfig: ResolvedConfig = { ...config, workspaces: plans.map((plan) => plan.twin) };
+    const revisionConfig: ResolvedConfig = { ...config, workspaces: plans.map((plan) => plan.atRevision) };
     const targets: { plan: WorkspacePlan; target: ResolvedTarget }[] = [];
     for (const plan of plans) {
       const paths = revisionPaths(plan);
-      const found = await plan.entry.discovered(JSON.stringify([plan.twin.name, options.serverName ?? null, paths]), () =>
-        discoverInWorkspace(twinConfig, plan.twin, options.serverName, paths, plan.files),
+      const found = await plan.entry.discovered(JSON.stringify([plan.atRevision.name, options.serverName ?? null, paths]), () =>
+        discoverInWorkspace(revisionConfig, plan.atRevision, options.serverName, paths, plan.files),
       );
       const movedTo = new Map([...plan.renames].map(([to, from]) => [from, to]));
       for (const target of found) {
@@ -124,7 +124,7 @@ export async function diagnoseSince(
         targets.push({ plan, target });
       }
     }
-    const toRun = targets.filter(({ plan, target }) => plan.entry.answer(plan.twin, target.server.name, target.file.path) === undefined);
+    const toRun = targets.filter(({ plan, target }) => plan.entry.answer(plan.atRevision, target.server.name, target.file.path) === undefined);
     total = toRun.length + current.length;
     if (done > 0 && last !== null) options.onFileDone?.(done, total, last);
 
@@ -132,7 +132,7 @@ export async function diagnoseSince(
     await Promise.all(
       entries.map((entry) =>
         entry.acquire(
-          plans.filter((plan) => plan.entry === entry).map((plan) => plan.twin),
+          plans.filter((plan) => plan.entry === entry).map((plan) => plan.atRevision),
           toRun.some(({ plan }) => plan.entry === entry),
         ),
       ),
@@ -140,7 +140,7 @@ export async function diagnoseSince(
     const runRevision = async () => {
       if (toRun.length === 0) return;
       const answers = await diagnoseTargets(
-        twinConfig,
+        revisionConfig,
         sessions,
         toRun.map(({ target }) => target),
         {
@@ -152,7 +152,7 @@ export async function diagnoseSince(
       );
       answers.forEach((answer, index) => {
         const { plan } = toRun[index]!;
-        plan.entry.remember(plan.twin, answer.server.name, answer.file.path, revisionAnswer(answer));
+        plan.entry.remember(plan.atRevision, answer.server.name, answer.file.path, revisionAnswer(answer));
       });
     };
     let now: CheckRun;
@@ -169,7 +169,7 @@ export async function diagnoseSince(
       workspace: plan.workspace,
       server: target.server,
       path: target.file.path,
-      answer: plan.entry.answer(plan.twin, target.server.name, target.file.path)!,
+      answer: plan.entry.answer(plan.atRevision, target.server.name, target.file.path)!,
     }));
     const byName = new Map(plans.map((plan) => [plan.workspace.name, plan]));
     return {
@@ -191,7 +191,7 @@ export async function diagnoseSince(
 
 interface WorkspacePlan {
   readonly workspace: ResolvedWorkspace;
-  readonly twin: ResolvedWorkspace;
+  readonly atRevision: ResolvedWorkspace;
   readonly entry: SnapshotEntry;
   readonly commit: string;
   readonly renames: Renames;

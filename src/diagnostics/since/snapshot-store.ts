@@ -38,15 +38,15 @@ export class SnapshotEntry {
   ) {}
 
   /**
-   * The snapshot's twin of `workspace`: same servers, settings and exclusions, rooted in the
+   * `workspace` as it is at the revision: same servers, settings and exclusions, rooted in the
    * snapshot, under a name of its own (`NAME@COMMIT12`) so that its sessions are apart.
    */
   workspaceFor(workspace: ResolvedWorkspace, prefix: string): ResolvedWorkspace {
     const found = this.workspaces.get(workspace.name);
     if (found) return found;
-    const twin: ResolvedWorkspace = { ...workspace, name: `${workspace.name}@${this.commit.slice(0, 12)}`, root: join(this.snapshot.tree, prefix) };
-    this.workspaces.set(workspace.name, twin);
-    return twin;
+    const workspaceThen: ResolvedWorkspace = { ...workspace, name: `${workspace.name}@${this.commit.slice(0, 12)}`, root: join(this.snapshot.tree, prefix) };
+    this.workspaces.set(workspace.name, workspaceThen);
+    return workspaceThen;
   }
 
   /**
@@ -75,8 +75,8 @@ export class SnapshotEntry {
     return this.users > 0;
   }
 
-  /** Counts one call as a user, and makes the twins' sessions available to it when it needs them; pair with `release`. */
-  async acquire(twins: readonly ResolvedWorkspace[], needsSessions: boolean): Promise<void> {
+  /** Counts one call as a user, and makes the snapshot workspaces' sessions available to it when it needs them; pair with `release`. */
+  async acquire(atRevision: readonly ResolvedWorkspace[], needsSessions: boolean): Promise<void> {
     this.users++;
     this.lastUsed = Date.now();
     // A call answered wholly from kept answers starts no session, so it need not wait for an
@@ -84,7 +84,7 @@ export class SnapshotEntry {
     if (!needsSessions) return;
     // Sessions being stopped by an earlier call's release are gone before they are made anew.
     await this.releasing;
-    for (const twin of twins) this.sessions.addWorkspace(twin);
+    for (const workspaceThen of atRevision) this.sessions.addWorkspace(workspaceThen);
   }
 
   /**
@@ -96,15 +96,15 @@ export class SnapshotEntry {
     this.users--;
     this.lastUsed = Date.now();
     if (this.users > 0) return Promise.resolve();
-    const twins = [...this.workspaces.values()];
-    this.releasing = this.releasing.then(() => Promise.all(twins.map((twin) => this.sessions.removeWorkspace(twin)))).then(() => {});
+    const atRevision = [...this.workspaces.values()];
+    this.releasing = this.releasing.then(() => Promise.all(atRevision.map((workspaceThen) => this.sessions.removeWorkspace(workspaceThen)))).then(() => {});
     return this.releasing;
   }
 
-  /** Stops the twins' sessions and removes the snapshot folder. */
+  /** Stops the snapshot workspaces' sessions and removes the snapshot folder. */
   async dispose(): Promise<void> {
     await this.releasing;
-    await Promise.all([...this.workspaces.values()].map((twin) => this.sessions.removeWorkspace(twin)));
+    await Promise.all([...this.workspaces.values()].map((workspaceThen) => this.sessions.removeWorkspace(workspaceThen)));
     await removeSnapshot(this.snapshot.dir);
   }
 }

@@ -55,7 +55,7 @@ function socketServer(helloTimeoutMs: number): PeerSocketServer {
       mcp.setRequestHandler(CallToolRequestSchema, (request) => ({ content: [{ type: "text", text: `echo ${JSON.stringify(request.params.arguments)}` }] }));
       return mcp;
     },
-    lane: () => scheduler.lane(),
+    queue: () => scheduler.queue(),
     token: TOKEN,
     peers,
     accepting: () => accepting,
@@ -175,7 +175,7 @@ describe("the shared server's peer socket", () => {
     expect(client.lines.some((m) => m.id === 3)).toBe(false);
   });
 
-  test("a peer that disconnects mid-message is gone from the table, and the door stays open", async () => {
+  test("a peer that disconnects mid-message is gone from the table, and the socket stays open", async () => {
     const client = await connect();
     client.socket.write(line(helloMessage(TOKEN, 8)) + line(INITIALIZE));
     await until(() => client.lines.some((m) => m.id === 1));

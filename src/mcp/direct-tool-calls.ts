@@ -32,7 +32,7 @@ export type ToolCallRunner = (
  * `notifications/cancelled` or by the transport closing, notifications sent on the request's own
  * stream, no answer at all once cancelled, and the answer's bytes as the SDK writes them.
  */
-export function installToolCallLane(transport: Transport, run: ToolCallRunner, onError: (error: Error) => void): void {
+export function installDirectToolCalls(transport: Transport, run: ToolCallRunner, onError: (error: Error) => void): void {
   const toSdk = transport.onmessage;
   const closeSdk = transport.onclose;
   const inFlight = new Map<RequestId, AbortController>();

@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, test } from "vitest";
 import { BoundedLineTransport } from "../../../src/mcp/bounded-line-transport.js";
-import { HandedOverTransport, HandshakeFront } from "../../../src/mcp/handshake-front.js";
+import { HandedOverTransport, StartupResponder } from "../../../src/mcp/startup-responder.js";
 import { initializeResult } from "../../../src/mcp/server-identity.js";
 import { TOOL_LIST } from "../../../src/mcp/tool-list.generated.js";
 
@@ -15,25 +15,25 @@ const INITIALIZE = {
 };
 const line = (message: object): string => `${JSON.stringify(message)}\n`;
 
-async function frontOnStreams() {
+async function responderOnStreams() {
   const input = new PassThrough();
   const output = new PassThrough();
   let written = "";
   output.on("data", (chunk: Buffer) => (written += chunk.toString("utf8")));
   const stdio = new BoundedLineTransport(input, output);
-  const front = new HandshakeFront(stdio, "9.9.9");
+  const responder = new StartupResponder(stdio, "9.9.9");
   await stdio.start();
   const replies = (): any[] =>
     written
       .split("\n")
       .filter(Boolean)
       .map((text) => JSON.parse(text));
-  return { input, stdio, front, replies, raw: () => written };
+  return { input, stdio, responder, replies, raw: () => written };
 }
 
-describe("the handshake front", () => {
+describe("the startup responder", () => {
   test("answers initialize, tools/list and ping as the SDK's server does, and holds everything else in order", async () => {
-    const { input, front, replies, raw } = await frontOnStreams();
+    const { input, responder, replies, raw } = await responderOnStreams();
     input.write(line(INITIALIZE));
     input.write(line({ jsonrpc: "2.0", method: "notifications/initialized" }));
     input.write(line({ jsonrpc: "2.0", id: 2, method: "tools/list" }));
@@ -43,28 +43,28 @@ describe("the handshake front", () => {
     expect(replies().map((reply) => reply.id)).toEqual([1, 2, 4]);
     expect(raw().split("\n")[0]).toBe(JSON.stringify({ result: initializeResult("2025-06-18", "9.9.9"), jsonrpc: "2.0", id: 1 }));
     expect(replies()[1].result).toEqual({ tools: TOOL_LIST });
-    const handover = front.handOver();
+    const handover = responder.handOver();
     expect(handover.initialize).toEqual(INITIALIZE);
     expect(handover.queued.map((message) => ("method" in message ? message.method : null))).toEqual(["notifications/initialized", "tools/call"]);
     expect(handover.closed).toBe(false);
   });
 
   test("an initialize the SDK would refuse is held for the server to answer", async () => {
-    const { input, front, replies } = await frontOnStreams();
+    const { input, responder, replies } = await responderOnStreams();
     input.write(line({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 5 } }));
     await tick();
     expect(replies()).toEqual([]);
-    const handover = front.handOver();
+    const handover = responder.handOver();
     expect(handover.initialize).toBeUndefined();
     expect(handover.queued).toHaveLength(1);
   });
 
   test("the server after it: hears the initialize under a private id (its answer dropped), then what was held, then the live stream", async () => {
-    const { input, stdio, front, replies } = await frontOnStreams();
+    const { input, stdio, responder, replies } = await responderOnStreams();
     input.write(line(INITIALIZE));
     input.write(line({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "a" } }));
     await tick();
-    const transport = new HandedOverTransport(stdio, front.handOver());
+    const transport = new HandedOverTransport(stdio, responder.handOver());
     const heard: JSONRPCMessage[] = [];
     transport.onmessage = (message) => heard.push(message);
     await transport.start();
@@ -84,10 +84,10 @@ describe("the handshake front", () => {
   });
 
   test("stdin that ended before the release closes the server at the release", async () => {
-    const { input, stdio, front } = await frontOnStreams();
+    const { input, stdio, responder } = await responderOnStreams();
     input.end();
     await tick();
-    const handover = front.handOver();
+    const handover = responder.handOver();
     expect(handover.closed).toBe(true);
     const transport = new HandedOverTransport(stdio, handover);
     let closed = 0;

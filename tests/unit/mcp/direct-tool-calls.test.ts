@@ -1,7 +1,7 @@
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, test } from "vitest";
-import { installToolCallLane, toolCallRequest, type ToolCallRunner } from "../../../src/mcp/tool-call-lane.js";
+import { installDirectToolCalls, toolCallRequest, type ToolCallRunner } from "../../../src/mcp/direct-tool-calls.js";
 
 /** A transport that records what is sent and lets the test deliver messages. */
 function memoryTransport() {
@@ -22,10 +22,10 @@ function memoryTransport() {
 
 const settled = () => new Promise((resolve) => setImmediate(resolve));
 
-describe("the tools/call lane", () => {
+describe("the direct tools/call path", () => {
   test("answers a call with the SDK's response shape and passes every other message to the SDK", async () => {
     const { transport, sent, toSdk } = memoryTransport();
-    installToolCallLane(
+    installDirectToolCalls(
       transport,
       async (request) => ({ content: [{ type: "text", text: `ran ${request.name}` }] }),
       () => {},
@@ -42,7 +42,7 @@ describe("the tools/call lane", () => {
   test("params the SDK's schema refuses are -32602 and the runner never runs", async () => {
     const { transport, sent } = memoryTransport();
     let ran = 0;
-    installToolCallLane(
+    installDirectToolCalls(
       transport,
       async () => (ran++, { content: [] }),
       () => {},
@@ -62,7 +62,7 @@ describe("the tools/call lane", () => {
 
   test("a thrown McpError keeps its code; any other failure is -32603", async () => {
     const { transport, sent } = memoryTransport();
-    installToolCallLane(
+    installDirectToolCalls(
       transport,
       async (request) => {
         if (request.name === "coded") throw Object.assign(new Error("MCP error -32602: unknown tool"), { code: -32602 });
@@ -92,7 +92,7 @@ describe("the tools/call lane", () => {
         };
       });
     };
-    installToolCallLane(transport, runner, () => {});
+    installDirectToolCalls(transport, runner, () => {});
     transport.onmessage!({ jsonrpc: "2.0", id: "c", method: "tools/call", params: { name: "hover" } });
     transport.onmessage!({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "c" } });
     expect(seen.aborted).toBe(true);
@@ -105,7 +105,7 @@ describe("the tools/call lane", () => {
   test("progress goes out on the request's stream, and closing the transport aborts calls in flight", async () => {
     const { transport, sent, closedSdk } = memoryTransport();
     let seen!: AbortSignal;
-    installToolCallLane(
+    installDirectToolCalls(
       transport,
       async (_request, signal, notify) => {
         seen = signal;

@@ -3,11 +3,11 @@ import type { JSONRPCMessage, JSONRPCRequest } from "@modelcontextprotocol/sdk/t
 import type { BoundedLineTransport } from "./bounded-line-transport.js";
 import { answerLocally } from "./local-answers.js";
 
-/** What the front passes on to the part of `serve` that takes over stdio. */
+/** What the startup responder passes on to the part of `serve` that takes over stdio. */
 export interface Handover {
   /** The agent's `initialize`, already answered; undefined when none came (or an odd one, queued). */
   readonly initialize: JSONRPCRequest | undefined;
-  /** Every message the front did not answer, in arrival order. */
+  /** Every message the startup responder did not answer, in arrival order. */
   readonly queued: readonly JSONRPCMessage[];
   /** stdin ended before the hand-over. */
   readonly closed: boolean;
@@ -21,7 +21,7 @@ export interface Handover {
  * or the forwarder. Why: loading the config and the SDK's server took most of the 300+ ms from
  * spawn to `initialize` answered (issue 18).
  */
-export class HandshakeFront {
+export class StartupResponder {
   readonly #stdio: BoundedLineTransport;
   readonly #version: string;
   #initialize: JSONRPCRequest | undefined;
@@ -56,7 +56,7 @@ export class HandshakeFront {
 }
 
 /**
- * stdio as the SDK's server sees it after the front: the initialize the front answered is replayed
+ * stdio as the SDK's server sees it after the startup responder: the initialize the startup responder answered is replayed
  * to it under a private id (so it knows the client as it would have) and that answer dropped; then,
  * on `release`, the held messages; then the live stream.
  */
@@ -66,7 +66,7 @@ export class HandedOverTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   readonly #stdio: BoundedLineTransport;
   readonly #initialize: JSONRPCRequest | undefined;
-  // Held until `release`: what the front queued, then whatever comes before the release.
+  // Held until `release`: what the startup responder queued, then whatever comes before the release.
   #held: JSONRPCMessage[] | null;
   #closed: boolean;
   #replayId: string | undefined;
@@ -78,14 +78,14 @@ export class HandedOverTransport implements Transport {
     this.#closed = handover.closed;
   }
 
-  /** The front has started stdio already; this only wires it. */
+  /** The startup responder has started stdio already; this only wires it. */
   async start(): Promise<void> {
     this.#stdio.onmessage = (message) => (this.#held ? this.#held.push(message) : this.onmessage?.(message));
     this.#stdio.onclose = () => (this.#held ? (this.#closed = true) : this.onclose?.());
     this.#stdio.onerror = (error) => this.onerror?.(error);
   }
 
-  /** Delivers what was held, in order, once the server (and its tools/call lane) is connected. */
+  /** Delivers what was held, in order, once the server (and its direct tools/call path) is connected. */
   release(): void {
     const held = this.#held ?? [];
     this.#held = null;
