@@ -5,7 +5,7 @@ import type { Handover } from "../mcp/startup-responder.js";
 import { cancelledRequestId } from "../mcp/json-rpc-shape.js";
 import { answerLocally } from "../mcp/local-answers.js";
 import type { LineHandler, Upstream } from "./socket-upstream.js";
-import { TOOL_LIST } from "../mcp/tool-list.generated.js";
+import { TOOL_LIST } from "../mcp/tool-list.js";
 import { errorText } from "../contract/errors.js";
 
 /**

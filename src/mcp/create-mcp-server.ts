@@ -8,7 +8,7 @@ import { TOOLS } from "../tools/index.js";
 import { callTool, type CallAdmission } from "./call-tool.js";
 import { ProgressReporter } from "./progress-reporter.js";
 import { SERVER_CAPABILITIES, SERVER_INSTRUCTIONS } from "./server-identity.js";
-import { TOOL_LIST } from "./tool-list.generated.js";
+import { TOOL_LIST } from "./tool-list.js";
 import { installDirectToolCalls, type ToolCallRunner } from "./direct-tool-calls.js";
 
 export interface McpServerOptions {

@@ -1,7 +1,7 @@
 import type { JSONRPCMessage, JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
 import { resultMessage } from "./json-rpc-shape.js";
 import { initializeResult } from "./server-identity.js";
-import { TOOL_LIST } from "./tool-list.generated.js";
+import { TOOL_LIST } from "./tool-list.js";
 
 /** A request `serve` answers itself, and whether it was the agent's `initialize`. */
 export interface LocalAnswer {

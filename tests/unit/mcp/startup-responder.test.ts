@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { BoundedLineTransport } from "../../../src/mcp/bounded-line-transport.js";
 import { HandedOverTransport, StartupResponder } from "../../../src/mcp/startup-responder.js";
 import { initializeResult } from "../../../src/mcp/server-identity.js";
-import { TOOL_LIST } from "../../../src/mcp/tool-list.generated.js";
+import { TOOL_LIST } from "../../../src/mcp/tool-list.js";
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 const INITIALIZE = {

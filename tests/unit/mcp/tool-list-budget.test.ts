@@ -1,7 +1,7 @@
 // What every conversation pays for lspmcp (CONTRACT §4, a lean tool list): the `tools/list`
 // answer as it goes over the wire, and the part of it a model reads.
 import { describe, expect, test } from "vitest";
-import { TOOL_LIST } from "../../../src/mcp/tool-list.generated.js";
+import { TOOL_LIST } from "../../../src/mcp/tool-list.js";
 
 const KiB = 1024;
 /** CONTRACT §4: names, titles, descriptions and input schemas. */

@@ -1,7 +1,7 @@
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, test } from "vitest";
 import { SUPPORTED_PROTOCOL_VERSIONS as OURS } from "../../../src/mcp/server-identity.js";
-import { TOOL_LIST } from "../../../src/mcp/tool-list.generated.js";
+import { TOOL_LIST } from "../../../src/mcp/tool-list.js";
 import { listedTool } from "../../../src/mcp/tool-schemas.js";
 import { TOOLS } from "../../../src/tools/index.js";
 
