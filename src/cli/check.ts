@@ -6,7 +6,7 @@ import { formatText } from "../check/format-text.js";
 import { ProgressLine } from "../check/progress-line.js";
 import { inShard, pathInShard } from "../diagnostics/findings/shard.js";
 import { buildReport, type CheckReport } from "../diagnostics/findings/report.js";
-import { runCheck, type CheckRun } from "../diagnostics/run-check.js";
+import { runCheck, type DiagnosticsRun } from "../diagnostics/run-check.js";
 import { diagnoseSince, type SinceAnswers } from "../diagnostics/since/diagnose-since.js";
 import { configSourceFor, describeConfig, loadConfigSource } from "../config/config-source.js";
 import { asBridgeError, BridgeError, isCallersFault } from "../contract/errors.js";
@@ -53,7 +53,7 @@ export async function check(command: CheckCommand, cwd: string = process.cwd()):
     sessions = new SessionRegistry(config, logger);
     for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, onSignal);
     const onProgress = (done: number, total: number, session: string) => progress.update(done, total, session);
-    let run: CheckRun;
+    let run: DiagnosticsRun;
     let since: SinceAnswers | null = null;
     if (command.since === null) run = await runCheck(config, sessions, targets, { batchSize: command.batchSize, onProgress });
     else {

@@ -30,9 +30,11 @@ export interface SessionRun {
   readonly openDocumentsAtEnd: number;
 }
 
-export interface CheckRun {
+/** A finished run of many targets: what `check` reports, and what `since` gives of the working tree. */
+export interface DiagnosticsRun {
   /** In target order. */
   readonly files: readonly FileDiagnostics[];
+  /** What each session did (`runCheck`); empty for a run that keeps its sessions and documents (the tool's). */
   readonly sessions: readonly SessionRun[];
 }
 
@@ -49,7 +51,7 @@ export async function runCheck(
   sessions: SessionRegistry,
   targets: readonly ResolvedTarget[],
   options: RunCheckOptions,
-): Promise<CheckRun> {
+): Promise<DiagnosticsRun> {
   const peaks = new Map<string, number>();
   const runs: SessionRun[] = [];
   const files = await diagnoseTargets(config, sessions, targets, {

@@ -6,7 +6,7 @@ import type { SinceAnswers } from "../since/diagnose-since.js";
 import { splitSince } from "./match-findings.js";
 import { fingerprint } from "./fingerprint.js";
 import { placeCurrent, placeRevision, type ServerFinding } from "./place-findings.js";
-import type { CheckRun } from "../run-check.js";
+import type { DiagnosticsRun } from "../run-check.js";
 
 /**
  * A diagnostic as `check` reports it: the `diagnostics` tool's item, placed (workspace, server)
@@ -102,7 +102,13 @@ export type Baseline = ReadonlyMap<string, number>;
  * "resolved". Only findings that are neither in the baseline nor unchanged since the revision and
  * are at or above `failOn` count as failing.
  */
-export function buildReport(config: ResolvedConfig, run: CheckRun, failOn: FailOn, baseline: Baseline | null, since: SinceAnswers | null = null): CheckReport {
+export function buildReport(
+  config: ResolvedConfig,
+  run: DiagnosticsRun,
+  failOn: FailOn,
+  baseline: Baseline | null,
+  since: SinceAnswers | null = null,
+): CheckReport {
   const workspaceRank = new Map(config.workspaces.map((workspace, i) => [workspace.name, i]));
   const order = (a: ServerFinding, b: ServerFinding) =>
     workspaceRank.get(a.workspace)! - workspaceRank.get(b.workspace)! || compareDiagnostics(a.diagnostic, b.diagnostic) || compareStrings(a.server, b.server);

@@ -3,7 +3,7 @@ import { compileExclude } from "../../config/exclude-matcher.js";
 import { startLines } from "../findings/fingerprint.js";
 import { diagnoseTargets } from "../diagnose-targets.js";
 import { discoverInWorkspace, type Discovery } from "../discover-targets.js";
-import { runCheck, type CheckRun } from "../run-check.js";
+import { runCheck, type DiagnosticsRun } from "../run-check.js";
 import type { ResolvedTarget } from "../../calls/resolve-target.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";
 import type { SessionRegistry } from "../../sessions/session-registry.js";
@@ -42,7 +42,7 @@ export interface RevisionFile {
 export interface SinceAnswers {
   readonly since: { readonly revision: string; readonly commit: string };
   /** The working tree's run: its answers in target order, and with `asCheck` its sessions. */
-  readonly current: CheckRun;
+  readonly current: DiagnosticsRun;
   /** The revision's answers, in target order. */
   readonly revision: RevisionFile[];
   /** Where a file of the revision is now (git's renames), else its old path. */
@@ -88,7 +88,7 @@ export async function diagnoseSince(
   // beside the working tree's, the working tree starts now, while the snapshot is made: on a cold
   // first call that hides the snapshot's making behind the servers' start.
   const sideBySide = sessions.liveCount() + 2 * sessionCount(current) <= config.bridge.max_sessions;
-  const runCurrent = (): Promise<CheckRun> => runWorkingTree(config, sessions, current, options, signal, tick);
+  const runCurrent = (): Promise<DiagnosticsRun> => runWorkingTree(config, sessions, current, options, signal, tick);
   const early = sideBySide ? failing(runCurrent()) : null;
   early?.catch(() => {});
 
@@ -155,7 +155,7 @@ export async function diagnoseSince(
         plan.entry.remember(plan.atRevision, answer.server.name, answer.file.path, revisionAnswer(answer));
       });
     };
-    let now: CheckRun;
+    let now: DiagnosticsRun;
     if (early !== null) {
       [, now] = await Promise.all([failing(runRevision()), early]);
     } else {
@@ -261,7 +261,7 @@ async function runWorkingTree(
   options: DiagnoseSinceOptions,
   signal: AbortSignal,
   tick: (target: ResolvedTarget) => void,
-): Promise<CheckRun> {
+): Promise<DiagnosticsRun> {
   if (options.asCheck) return runCheck(config, sessions, targets, { batchSize: options.batchSize, signal, onFileDone: tick });
   const files = await diagnoseTargets(config, sessions, targets, {
     batchSize: options.batchSize,
