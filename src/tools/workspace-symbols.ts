@@ -6,7 +6,7 @@ import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { BridgeError } from "../contract/errors.js";
 import { offersWorkspaceSymbols, requestWorkspaceSymbols, requireWorkspaceSymbols, type RawWorkspaceSymbol } from "../lsp/features/workspace-symbols.js";
 import { CallScope } from "../contract/call-scope.js";
-import { holdProjectAnchor } from "./project-anchor.js";
+import { holdProjectDocument } from "./hold-project-document.js";
 import { pickWorkspace, serversToAsk } from "../calls/resolve-target.js";
 import { FirstFailure, runPool } from "../calls/run-pool.js";
 import { TargetTexts } from "../calls/target-texts.js";
@@ -84,7 +84,7 @@ async function searchOne(
   const client = await context.sessions.readyClient(workspace, server, context.deadline, context.scope);
   if (named) requireWorkspaceSymbols(client);
   else if (!offersWorkspaceSymbols(client)) return null;
-  const searchable = await holdProjectAnchor(context, workspace, server, client);
+  const searchable = await holdProjectDocument(context, workspace, server, client);
   const raw = searchable ? await requestWorkspaceSymbols(client, query, { deadline: context.deadline, signal: context.signal }) : [];
   return convertAll(raw, new TargetTexts(workspace, client));
 }

@@ -31,7 +31,7 @@ export interface ProjectRunOptions {
   readonly close: boolean;
   readonly failure: FirstFailure;
   /** Wraps the work of one file: its deadline, progress and the naming of its failure. */
-  /** Once an anchor document is open (`check` counts the documents open at once). */
+  /** Once an opener (the document that loads a project) is open (`check` counts the documents open at once). */
   readonly onSynced?: ((target: OpenTarget) => void) | undefined;
   readonly eachFile: (item: RunItem, work: (context: CallContext) => Promise<FileDiagnostics>) => Promise<void>;
 }
@@ -41,13 +41,13 @@ export interface ProjectRunOptions {
  * typescript-language-server whose files the bridge watches (its adapter says so).
  *
  * The disk is looked at first and every change told to the server (`refreshFromDisk`), so the
- * server's program is the disk's. Then one file of the run is opened (an anchor: tsserver loads
+ * server's program is the disk's. Then one file of the run is opened (its opener: tsserver loads
  * the file's configured project, as it would for an editor) and the project's file list read;
  * every file of the run in that project, whose nearest tsconfig is the project's (so it would be
  * the file's project if it were opened), is answered from the project by tsserver's sync
  * diagnostics requests on the closed file: the same three requests, the same program, so the
  * same set as file by file (tests/differential/project-vs-file.test.ts). Files of other projects
- * get anchors of their own; a file tsserver would give an inferred project is left to the
+ * get openers of their own; a file tsserver would give an inferred project is left to the
  * file-by-file path (returned). Answers are kept for the session until a change on disk can
  * reach them (`applyDiskChanges`), so after an edit only the files it reaches are asked again.
  * Returns the items it did not answer; answers go to `results`.
@@ -96,11 +96,11 @@ export async function diagnoseFromProject(
 }
 
 /**
- * Anchors in a row that brought no file but themselves into a project before the rest of the
+ * Openers in a row that brought no file but themselves into a project before the rest of the
  * run goes file by file (a layout the project path does not recognise, such as a solution-style
  * tsconfig, must not cost one sequential open per file).
  */
-const MAX_FRUITLESS_ANCHORS = 4;
+const MAX_FRUITLESS_OPENERS = 4;
 
 /**
  * Splits the items into those a loaded configured project answers and the rest. A file with no
@@ -120,13 +120,13 @@ async function placeInProjects(
   let remaining = [...items];
   let fruitless = 0;
   while (remaining.length > 0) {
-    const anchor = remaining[0]!;
-    const root = anchor.target.workspace.root;
-    if (fruitless === MAX_FRUITLESS_ANCHORS) {
+    const opener = remaining[0]!;
+    const root = opener.target.workspace.root;
+    if (fruitless === MAX_FRUITLESS_OPENERS) {
       fileByFile.push(...remaining);
       break;
     }
-    if (nearestConfig(anchor.target.file.absolutePath, root, configs) === null) {
+    if (nearestConfig(opener.target.file.absolutePath, root, configs) === null) {
       const configless = (item: RunItem): boolean => nearestConfig(item.target.file.absolutePath, root, configs) === null;
       fileByFile.push(...remaining.filter(configless));
       remaining = remaining.filter((item) => !configless(item));
@@ -136,7 +136,7 @@ async function placeInProjects(
     const context: CallContext = { config: options.config, sessions: options.sessions, deadline, signal: options.failure.signal, scope };
     const sentBefore = client.documents.sentCount;
     // Held open for the call (and left open after it, unless `close`): it keeps the project loaded.
-    const opened = await openTarget(context, anchor.target, { refreshed: true });
+    const opened = await openTarget(context, opener.target, { refreshed: true });
     if (client.documents.sentCount - sentBefore <= 1) state.sentAtLook = client.documents.sentCount;
     options.onSynced?.(opened);
     const project = await requestTsserverProject(client, opened.file.absolutePath, { deadline, signal: options.failure.signal });
@@ -145,8 +145,8 @@ async function placeInProjects(
       isConfiguredProject(project) &&
       programFiles.has(item.target.file.absolutePath) &&
       nearestConfig(item.target.file.absolutePath, root, configs) === project.configFileName;
-    if (!inProject(anchor)) {
-      fileByFile.push(anchor);
+    if (!inProject(opener)) {
+      fileByFile.push(opener);
       remaining = remaining.slice(1);
       fruitless++;
       continue;

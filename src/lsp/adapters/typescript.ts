@@ -4,7 +4,7 @@ import { standardAdapter } from "./standard.js";
 /**
  * TypeScript 7's native language server (`tsc --lsp --stdio`). The bridge watches its files: it
  * declares client-side watching, and tells the server of every change it finds on disk before
- * the server answers (src/pipeline/project/). A pull of a file, opened or not, is complete on its
+ * the server answers (src/diagnostics/project/). A pull of a file, opened or not, is complete on its
  * own (the server brings its program up to date with every change it was told of, loading the
  * project when needed, before it answers), so a whole project is answered by one pull per file
  * with none opened, and a document needs no settle wait. Which compiler runs is the session's

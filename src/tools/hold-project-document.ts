@@ -18,7 +18,7 @@ import { openTarget } from "../calls/open-target.js";
  * files. Returns false when there is no such file (the workspace has nothing for the server to
  * search).
  */
-export async function holdProjectAnchor(context: CallContext, workspace: ResolvedWorkspace, server: ResolvedServer, client: LspClient): Promise<boolean> {
+export async function holdProjectDocument(context: CallContext, workspace: ResolvedWorkspace, server: ResolvedServer, client: LspClient): Promise<boolean> {
   const options = { deadline: context.deadline, signal: context.signal };
   const rootUri = pathToFileURL(workspace.root).href + "/";
   const open = client.documents
