@@ -16,7 +16,7 @@ import { tempDir } from "../helpers/temp.js";
 import type { TempRepo } from "../helpers/temp-repo.js";
 import { requireCachedTool } from "../helpers/tool-cache.js";
 import { pathWithLspmcp, runLspmcp, type RunResult } from "./helpers/lspmcp-on-path.js";
-import { EDIT, polyglotRepo } from "./helpers/polyglot-repo.js";
+import { EDIT, polyglotRepo } from "../helpers/polyglot-repo.js";
 
 type Item = Finding & { workspace: string; server: string; source: string | null };
 

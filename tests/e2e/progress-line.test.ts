@@ -10,7 +10,7 @@ import { requireBinary } from "../helpers/require-binary.js";
 import { tempDir } from "../helpers/temp.js";
 import type { TempRepo } from "../helpers/temp-repo.js";
 import { cacheEnv, pathWithLspmcp, runLspmcp } from "./helpers/lspmcp-on-path.js";
-import { polyglotRepo } from "./helpers/polyglot-repo.js";
+import { polyglotRepo } from "../helpers/polyglot-repo.js";
 
 let repo: TempRepo;
 let path: string;

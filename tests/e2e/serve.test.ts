@@ -16,7 +16,7 @@ import { tempDir } from "../helpers/temp.js";
 import type { TempRepo } from "../helpers/temp-repo.js";
 import { requireCachedTool } from "../helpers/tool-cache.js";
 import { cacheEnv, pathWithLspmcp, runLspmcp } from "./helpers/lspmcp-on-path.js";
-import { EDIT, polyglotRepo } from "./helpers/polyglot-repo.js";
+import { EDIT, polyglotRepo } from "../helpers/polyglot-repo.js";
 
 type Item = Finding & { source: string | null };
 

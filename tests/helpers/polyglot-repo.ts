@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { REPO } from "../../helpers/paths.js";
-import { tempRepo, type TempRepo } from "../../helpers/temp-repo.js";
+import { REPO } from "./paths.js";
+import { tempRepo, type TempRepo } from "./temp-repo.js";
 
 /**
  * The repository of issue 36 as a user has it, committed, with no bridge.toml: Go in `gosvc/` (the
