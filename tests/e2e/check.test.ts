@@ -116,7 +116,7 @@ describe("lspmcp check with no config in a polyglot repository", () => {
   });
 });
 
-describe("the other formats and thresholds, through the same bin", () => {
+describe("the other formats, through the same bin", () => {
   test("text: one line per finding of the json report, then the summary; exit 1", async () => {
     const text = await check();
     expect(text.code, text.stderr).toBe(1);
