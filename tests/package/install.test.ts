@@ -2,12 +2,14 @@
 // `lspmcp` with no config in a temp repo. It must find its own pinned servers (its dependencies),
 // its profiles and the Maude server inside the install, not in this checkout.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startBridge, type Bridge } from "../helpers/bridge.js";
 import { REPO } from "../helpers/paths.js";
+import { polyglotRepo } from "../helpers/polyglot-repo.js";
+import { waitForExit } from "../helpers/proc.js";
 import { requireBinary } from "../helpers/require-binary.js";
 import { BROKEN_TS, fixtureRepo, tempRepo, type TempRepo } from "../helpers/temp-repo.js";
 
@@ -68,6 +70,49 @@ describe("the packed and installed lspmcp", () => {
       expect(argv, session.server).toContain(installed);
     }
     expect(repo.status()).toBe("");
+  });
+});
+
+describe('registered as { "command": "lspmcp" }', () => {
+  test("the installed lspmcp, found on PATH and started with no arguments, serves a polyglot repository in the default shared mode", {
+    timeout: 300_000,
+  }, async () => {
+    const polyglot = polyglotRepo();
+    const runtime = join(work, `lspmcp-${process.getuid!()}`);
+    try {
+      // As an MCP client spawns it: the command name alone, PATH holding the global install's bin.
+      const registered = await startBridge(
+        null,
+        { PATH: `${dirname(bin)}:${process.env.PATH}`, TMPDIR: work, ...cacheEnv() },
+        { bare: true, bin: "lspmcp", cwd: polyglot.root },
+      );
+      let shared: number;
+      try {
+        const answer = await registered.ok("diagnostics", { path: ".", limit: 1000 });
+        expect(answer.files).toBe(18);
+        expect(new Set(answer.items.map((item: { source: string }) => item.source))).toEqual(
+          new Set(["Pyright", "Ruff", "assign", "compiler", "json", "printf", "rust-analyzer", "rustc", "ts"]),
+        );
+        const { sessions } = await registered.ok("session_status");
+        expect(sessions.map((session: { server: string }) => session.server)).toEqual(["typescript", "pyright", "gopls", "json", "rust-analyzer", "ruff"]);
+        // Shared: a lease names the shared server, which runs from the install, as do the package's own servers.
+        const lease = readdirSync(runtime).find((name) => name.endsWith(".lease"));
+        expect(lease).toBeDefined();
+        shared = (JSON.parse(readFileSync(join(runtime, lease!), "utf8")) as { pid: number }).pid;
+        expect(readFileSync(`/proc/${shared}/cmdline`, "utf8")).toContain(installed);
+        for (const session of sessions.filter(
+          (entry: { server: string; pid: number | null }) => ["typescript", "pyright", "json"].includes(entry.server) && entry.pid !== null,
+        )) {
+          expect(readFileSync(`/proc/${session.pid}/cmdline`, "utf8").split("\0").join(" "), session.server).toContain(installed);
+        }
+      } finally {
+        await registered.close();
+      }
+      expect(await waitForExit(shared, 20_000)).toBe(true);
+      expect(polyglot.status()).toBe("");
+    } finally {
+      polyglot.remove();
+    }
   });
 });
 

@@ -153,7 +153,9 @@ export function buildReport(
     findings,
     ...(resolved === undefined ? {} : { resolved }),
     summary: {
-      files: run.files.length,
+      // Files, as the diagnostics tool counts them: a file that two servers checked (pyright and
+      // ruff) is one file; `runs` counts each server's.
+      files: new Set(run.files.map((result) => `${result.workspace.name}\0${result.file.path}`)).size,
       errors: count("error"),
       warnings: count("warning"),
       information: count("information"),
