@@ -26,7 +26,12 @@ function findingLines(finding: Finding, path: string): string[] {
   const [first = "", ...rest] = finding.message.split("\n");
   const { line, column } = finding.range.start;
   const mark = finding.since_state === undefined ? "" : ` (${finding.since_state})`;
-  return [`${path}:${line}:${column}: ${finding.severity}: ${first}${tag ? ` [${tag}]` : ""}${mark}`, ...rest.map((more) => `    ${more}`)];
+  return [`${path}:${line}:${column}: ${finding.severity}: ${first}${tag ? ` [${tag}]` : ""}${mark}`, ...rest.map(indented)];
+}
+
+/** A message's further line, indented; a blank one stays empty (no trailing spaces in a report). */
+function indented(line: string): string {
+  return line === "" ? "" : `    ${line}`;
 }
 
 function summaryLine({ summary }: CheckReport): string {
