@@ -6,7 +6,7 @@ export const TOOL_LIST: Tool[] = [
   {
     "name": "session_status",
     "title": "Session status",
-    "description": "State of every configured session, and servers left out as not installed.",
+    "description": "State of every configured session, why the embedded default chose its servers, and servers left out as not installed.",
     "inputSchema": {
       "type": "object",
       "properties": {},
@@ -253,6 +253,25 @@ export const TOOL_LIST: Tool[] = [
             "additionalProperties": false
           }
         },
+        "chosen": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "server": {
+                "type": "string"
+              },
+              "reason": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "server",
+              "reason"
+            ],
+            "additionalProperties": false
+          }
+        },
         "left_out": {
           "type": "array",
           "items": {
@@ -284,6 +303,7 @@ export const TOOL_LIST: Tool[] = [
       },
       "required": [
         "sessions",
+        "chosen",
         "left_out"
       ],
       "additionalProperties": false
