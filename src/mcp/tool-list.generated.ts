@@ -6,7 +6,7 @@ export const TOOL_LIST: Tool[] = [
   {
     "name": "session_status",
     "title": "Session status",
-    "description": "State of every configured session, why the embedded default chose its servers, and servers left out as not installed.",
+    "description": "State of every configured session, and why the default chose or left out servers.",
     "inputSchema": {
       "type": "object",
       "properties": {},

@@ -49,7 +49,7 @@ const LeftOutSchema = z.object({
 /** A server the embedded default chose for what the project configures (pyright's place taken by ty…). */
 const ChosenSchema = z.object({
   server: z.string().describe("The profile's name."),
-  reason: z.string().describe('What in the workspace chose it ("configured by ty.toml"), or why pyright answers Python.'),
+  reason: z.string().describe('Why: "configured by ty.toml", or why pyright is Python\'s.'),
 });
 
 export function renderStatusLine(status: SessionStatus): string {
@@ -77,7 +77,7 @@ export function renderExit(exit: SessionStatus["last_exit"]): string {
 export const sessionStatusTool = defineTool({
   name: "session_status",
   title: "Session status",
-  description: "State of every configured session, why the embedded default chose its servers, and servers left out as not installed.",
+  description: "State of every configured session, and why the default chose or left out servers.",
   inputSchema: z.strictObject({}),
   outputSchema: z.object({ sessions: z.array(SessionStatusSchema), chosen: z.array(ChosenSchema), left_out: z.array(LeftOutSchema) }),
   handler: async (_args, context) => {

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
 import { diagnostics, findingKeys, type Finding } from "../helpers/differential.js";
 import { REPO } from "../helpers/paths.js";
