@@ -56,6 +56,19 @@ describe.each(Object.keys(CHECKERS) as (keyof typeof CHECKERS)[])("%s on the pyt
     expect((await bridge.ok("document_symbols", { path: "cafe/orders.py" })).items.map((item: any) => item.name)).toContain("order");
   });
 
+  test("references reach files never opened: the server indexed the workspace before answering", async () => {
+    const bridge2 = await startBridge(writeConfig(profilesConfig(repo.root, [checker])));
+    try {
+      writeFileSync(join(repo.root, "cafe/till.py"), "from cafe.orders import order\n\nTOTAL = order([1, 2])\n");
+      const source = readFileSync(join(repo.root, "cafe/orders.py"), "utf8");
+      const at = { path: "cafe/orders.py", ...positionOf(source, "order(") };
+      const paths = (await bridge2.ok("references", at)).items.map((item: any) => item.path);
+      expect(paths).toContain("cafe/till.py");
+    } finally {
+      await bridge2.close();
+    }
+  });
+
   // Neither server watches the disk: the bridge tells them (the python-native adapter). Without
   // that, kettle.py stays as the server first read it and brew.py reads clean (seen with both).
   // KNOWN GAP for pyrefly (docs/servers.md, "ty and pyrefly"): it takes the change in on a
