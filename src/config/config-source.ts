@@ -25,8 +25,9 @@ export function describeConfig(config: ResolvedConfig): string {
   const compilers = describeCompilers(config);
   if (source.kind === "file") return `config: ${source.path}${compilers}`;
   const servers = config.servers.map((server) => server.name).join(", ");
+  const chosen = config.chosen.map(({ server, reason }) => `; ${server}: ${reason}`).join("");
   const left = config.omitted.map((omitted) => `; left out ${omitted.server}: ${omitted.reason} (install: ${omitted.install})`).join("");
-  return `config: embedded default for ${source.root} (no bridge.toml or .lspmcp.toml found): servers ${servers}${compilers}${left}`;
+  return `config: embedded default for ${source.root} (no bridge.toml or .lspmcp.toml found): servers ${servers}${chosen}${compilers}${left}`;
 }
 
 /** "; typescript answers with TypeScript 7.0.2 (pinned)" for each workspace of each such server. */

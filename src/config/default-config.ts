@@ -2,7 +2,7 @@ import { BridgeError } from "../contract/errors.js";
 import { planDefault, type DefaultPlan } from "./default-plan.js";
 import { resolveDocument, type LoadOptions } from "./load-config.js";
 import { packageRoot } from "./package-root.js";
-import type { ResolvedConfig } from "./types.js";
+import type { ChosenServer, ResolvedConfig } from "./types.js";
 
 /**
  * The embedded default for `root` as a bridge.toml document: one workspace at `root` ("."), each
@@ -32,5 +32,14 @@ export async function loadDefaultConfig(root: string, options: LoadOptions = {})
       "; write a config with `lspmcp init`, or pass --config FILE";
     throw new BridgeError("ConfigInvalid", message, { path: root, problems: [] });
   }
-  return resolveDocument(defaultDocument(plan), { configPath: root, configDir: root, source: { kind: "default", root }, omitted: plan.omitted }, options);
+  return resolveDocument(
+    defaultDocument(plan),
+    { configPath: root, configDir: root, source: { kind: "default", root }, omitted: plan.omitted, chosen: chosenServers(plan) },
+    options,
+  );
+}
+
+/** The planned servers chosen for a reason (what configures them), as the config carries them. */
+function chosenServers(plan: DefaultPlan): ChosenServer[] {
+  return plan.servers.flatMap((server) => (server.reason === null ? [] : [{ server: server.name, reason: server.reason }]));
 }

@@ -17,8 +17,11 @@ const MARKERS: Readonly<Record<string, readonly string[]>> = {
   typescript: ["tsconfig.json", "jsconfig.json"],
   pyright: ["pyproject.toml", "pyrightconfig.json", "setup.py", "setup.cfg", "requirements.txt"],
   clangd: ["compile_commands.json", "compile_flags.txt"],
-  // A linter joins the type checker only where the project configures it.
+  // A linter joins the type checker only where the project configures it, and another type
+  // checker replaces pyright there (PYTHON_CHECKERS).
   ruff: ["ruff.toml", ".ruff.toml"],
+  ty: ["ty.toml"],
+  pyrefly: ["pyrefly.toml"],
   "rust-analyzer": ["Cargo.toml"],
 };
 
@@ -29,7 +32,17 @@ const MARKERS: Readonly<Record<string, readonly string[]>> = {
  */
 const TABLE_MARKERS: Readonly<Record<string, { readonly file: string; readonly table: RegExp; readonly key: string }>> = {
   ruff: { file: "pyproject.toml", table: /^\[tool\.ruff[.\]]/m, key: "pyproject.toml [tool.ruff]" },
+  ty: { file: "pyproject.toml", table: /^\[tool\.ty[.\]]/m, key: "pyproject.toml [tool.ty]" },
+  pyrefly: { file: "pyproject.toml", table: /^\[tool\.pyrefly[.\]]/m, key: "pyproject.toml [tool.pyrefly]" },
+  basedpyright: { file: "pyproject.toml", table: /^\[tool\.basedpyright[.\]]/m, key: "pyproject.toml [tool.basedpyright]" },
 };
+
+/**
+ * Python's type checkers other than pyright, in the order one is preferred when a project
+ * configures several: the first whose configuration occurs (its MARKERS or TABLE_MARKERS, in any
+ * folder) answers Python in pyright's place; otherwise pyright does, and these are not planned.
+ */
+const PYTHON_CHECKERS = ["ty", "pyrefly", "basedpyright"];
 
 /**
  * The order in which profiles take the extensions they claim: these first, then the rest by name,
@@ -38,7 +51,7 @@ const TABLE_MARKERS: Readonly<Record<string, { readonly file: string; readonly t
  * one server per language.
  */
 const FIRST = ["typescript", "pyright", "clangd", "bash", "maude"];
-const LAST = ["basedpyright", "biome", "ccls", "pylsp", "ruff"];
+const LAST = ["basedpyright", "biome", "ccls", "pylsp", "pyrefly", "ruff", "ty"];
 
 /** One profile the default serves, with the shipped pin. */
 export interface PlannedServer {
@@ -46,6 +59,8 @@ export interface PlannedServer {
   readonly profile: RawProfile;
   /** The occurring keys it serves: extensions (".ts") and file names (tsconfig.json). */
   readonly serves: readonly string[];
+  /** Why it was chosen where another could have been: what configures it, or null. */
+  readonly reason: string | null;
 }
 
 /** The embedded default for a root, before it is resolved like a file. */
@@ -83,10 +98,35 @@ export async function planDefault(root: string, options: PlanOptions): Promise<D
   const tables = await tableMarkersIn(root, detected.collected);
   const occurs = (key: string) => detected.extensions.has(key) || detected.filenames.has(key) || tables.has(key);
 
+  const configuredBy = (name: string) => markerKeys(name).filter(occurs);
+  const profileOf = new Map(profiles.map(({ name, profile }) => [name, profile]));
+  const configured = PYTHON_CHECKERS.filter((name) => profileOf.has(name) && configuredBy(name).length > 0);
+  // The first configured checker that is installed; one that is not is left out below, with how
+  // to install it, and pyright answers meanwhile.
+  let checker: string | null = null;
+  for (const name of configured) {
+    if ((await whyMissing(profileOf.get(name)!, options)) !== null) continue;
+    checker = name;
+    break;
+  }
+  const reasons = new Map<string, string>();
+  for (const name of ["ruff", ...PYTHON_CHECKERS]) if (configuredBy(name).length > 0) reasons.set(name, `configured by ${configuredBy(name).join(", ")}`);
+  if (checker === null) {
+    const why =
+      configured.length > 0 ? `${configured.join(", ")} configured but not installed` : `none of ${PYTHON_CHECKERS.flatMap(markerKeys).join(", ")} found`;
+    reasons.set("pyright", `Python's type checker by default (${why})`);
+  }
+
   const servers: PlannedServer[] = [];
   const omitted: OmittedServer[] = [];
   const owned = new Set<string>();
-  for (const { name, profile } of profiles) {
+  // The configured checker takes pyright's place; an unconfigured alternative serves nothing.
+  const chosen =
+    checker === null
+      ? profiles
+      : [...profiles.filter(({ name }) => name === checker), ...profiles.filter(({ name }) => name !== checker && name !== "pyright")];
+  for (const { name, profile } of chosen) {
+    if (PYTHON_CHECKERS.includes(name) && configuredBy(name).length === 0) continue;
     const serves = keysOf.get(name)!.filter((key) => occurs(key) && !owned.has(key));
     if (serves.length === 0) continue;
     const missing = await whyMissing(profile, options);
@@ -99,7 +139,7 @@ export async function planDefault(root: string, options: PlanOptions): Promise<D
       continue;
     }
     serves.forEach((key) => owned.add(key));
-    servers.push({ name, profile, serves });
+    servers.push({ name, profile, serves, reason: reasons.get(name) ?? null });
   }
   return { root, workspace: workspaceName(root), servers, defaultServer: defaultServers(servers), omitted, detected };
 }
@@ -127,6 +167,12 @@ function claimedKeys(name: string, profile: RawProfile): string[] {
   const table = TABLE_MARKERS[name];
   if (table) keys.add(table.key);
   return [...keys];
+}
+
+/** The keys that show a project configures `name`: its marker files and its table. */
+function markerKeys(name: string): string[] {
+  const table = TABLE_MARKERS[name];
+  return [...(MARKERS[name] ?? []), ...(table ? [table.key] : [])];
 }
 
 const TABLE_KEYS = new Set(Object.values(TABLE_MARKERS).map(({ key }) => key));

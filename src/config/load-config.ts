@@ -1,5 +1,5 @@
 import { dirname, resolve } from "node:path";
-import type { ConfigSource, LanguageClaim, OmittedServer, ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "./types.js";
+import type { ChosenServer, ConfigSource, LanguageClaim, OmittedServer, ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "./types.js";
 import { packageRoot } from "./package-root.js";
 import { configInvalid, PARSE_OPTIONS, problemAt, problemsFromIssues, type ConfigProblem } from "./problems.js";
 import { readToml } from "./read-toml.js";
@@ -27,7 +27,11 @@ export async function loadConfig(path: string, options: LoadOptions = {}): Promi
   const configPath = resolve(path);
   const toml = await readToml(configPath);
   if (!toml.ok) throw configInvalid(configPath, [toml.problem]);
-  return resolveDocument(toml.value, { configPath, configDir: dirname(configPath), source: { kind: "file", path: configPath }, omitted: [] }, options);
+  return resolveDocument(
+    toml.value,
+    { configPath, configDir: dirname(configPath), source: { kind: "file", path: configPath }, omitted: [], chosen: [] },
+    options,
+  );
 }
 
 /** What a parsed document is resolved as: its name, the base of its relative paths, its origin. */
@@ -36,6 +40,7 @@ export interface DocumentOrigin {
   readonly configDir: string;
   readonly source: ConfigSource;
   readonly omitted: readonly OmittedServer[];
+  readonly chosen: readonly ChosenServer[];
 }
 
 /**
@@ -84,6 +89,7 @@ export async function resolveDocument(document: Record<string, unknown>, origin:
     configPath,
     source: origin.source,
     omitted: origin.omitted,
+    chosen: origin.chosen,
     bridge: parsed.data.bridge,
     shared: {
       ...parsed.data.shared,

@@ -17,6 +17,8 @@ export interface ResolvedConfig {
   readonly source: ConfigSource;
   /** Shipped profiles the embedded default would have served but whose server is missing here. */
   readonly omitted: readonly OmittedServer[];
+  /** The embedded default's servers chosen for what the project configures, and why; empty for a file. */
+  readonly chosen: readonly ChosenServer[];
   readonly bridge: BridgeSettings;
   readonly shared: SharedSettings;
   /** In configuration order. */
@@ -107,6 +109,13 @@ export interface ResolvedWorkspace {
  * embedded default made for a root folder when no file was found (CONTRACT §2).
  */
 export type ConfigSource = { readonly kind: "file"; readonly path: string } | { readonly kind: "default"; readonly root: string };
+
+/** A server the embedded default chose where another could have served (CONTRACT §2). */
+export interface ChosenServer {
+  readonly server: string;
+  /** "configured by pyproject.toml [tool.ty]", or why pyright answers Python. */
+  readonly reason: string;
+}
 
 /** A shipped profile that the embedded default left out, and how to get its server. */
 export interface OmittedServer {

@@ -398,6 +398,9 @@ export function withoutStack(text: string): string {
   return said.length > 500 ? `${said.slice(0, 500)}…` : said;
 }
 
+/** LSP's ServerCancelled: the server cancelled the request itself. */
+export const SERVER_CANCELLED = -32802;
+
 function translateRequestError(method: string, error: unknown): BridgeError {
   if (error instanceof BridgeError) return error;
   if (error instanceof ResponseError) {
@@ -419,6 +422,9 @@ function translateRequestError(method: string, error: unknown): BridgeError {
       method,
       lsp_error_code: error.code,
       lsp_message: said,
+      // ServerCancelled of a diagnostic pull says whether the client is to ask again (LSP 3.17,
+      // DiagnosticServerCancellationData): the settle wait reads it.
+      ...(error.code === SERVER_CANCELLED ? { retrigger_request: (error.data as { retriggerRequest?: unknown } | undefined)?.retriggerRequest === true } : {}),
     });
   }
   const message = errorText(error);

@@ -14,7 +14,8 @@ import type { SettleDecision, SettleEvent, SettleState, SettleTarget } from "./s
  *   registration): settled by the first `full` answer to a pull sent after the version was synced,
  *   merged with a push that describes the version and came before it. An `unchanged` answer to a
  *   pull that named no previous result is no answer: the pull is sent again, at most
- *   {@link MAX_PULLS} times.
+ *   {@link MAX_PULLS} times. A pull the server cancelled and asks to be sent again
+ *   (ServerCancelled with `retriggerRequest`) is sent again, uncounted.
  * - **Push** otherwise: settled by the latest `publishDiagnostics` that describes the version (its
  *   `version` matches, or, from servers that send none, it arrived after the sync) while no
  *   work-done progress is running.
@@ -93,6 +94,10 @@ export function stepSettle(state: SettleState, event: SettleEvent): SettleState 
       if (target.strategy === "after-progress" && state.running.size > 0) return { ...state, pullInFlight: false };
       if (event.report.kind === "full") return { ...state, pullInFlight: false, outcome: { kind: "settled", pull: event.report.items, push: state.push } };
       return { ...state, pullInFlight: false };
+    case "pull-retrigger":
+      // No answer at all, so it uses up none of the version's pulls: the deadline bounds a
+      // server that keeps cancelling.
+      return event.uri === target.uri && state.pullInFlight ? { ...state, pullInFlight: false, pullsSent: state.pullsSent - 1 } : state;
     case "close":
       return { ...state, outcome: { kind: "failed", reason: "closed" } };
     case "deadline":

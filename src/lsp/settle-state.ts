@@ -39,6 +39,8 @@ export type SettleEvent =
   | { readonly type: "sync"; readonly uri: string; readonly version: number }
   | { readonly type: "pull-sent"; readonly uri: string }
   | { readonly type: "pull-answer"; readonly uri: string; readonly report: PullReport }
+  /** The server cancelled the pull in flight and asks for it again (LSP's ServerCancelled). */
+  | { readonly type: "pull-retrigger"; readonly uri: string }
   /** The session's flycheck state as the wait starts (fed before the sync). */
   | { readonly type: "flycheck-history"; readonly everBegun: boolean; readonly pending: boolean }
   | { readonly type: "barrier-sent" }

@@ -46,6 +46,12 @@ const LeftOutSchema = z.object({
   install: z.string().describe("The command that installs it (lspmcp servers install NAME, or apt-get install); the next serve then includes it."),
 });
 
+/** A server the embedded default chose for what the project configures (pyright's place taken by ty…). */
+const ChosenSchema = z.object({
+  server: z.string().describe("The profile's name."),
+  reason: z.string().describe('Why: "configured by ty.toml", or why pyright is Python\'s.'),
+});
+
 export function renderStatusLine(status: SessionStatus): string {
   const pid = status.pid === null ? "" : ` pid ${status.pid}`;
   const rss = status.rss_mb === null ? "" : ` rss ${status.rss_mb} MiB${status.max_rss_mb === null ? "" : ` of ${status.max_rss_mb}`}`;
@@ -71,21 +77,26 @@ export function renderExit(exit: SessionStatus["last_exit"]): string {
 export const sessionStatusTool = defineTool({
   name: "session_status",
   title: "Session status",
-  description: "State of every configured session, and servers left out as not installed.",
+  description: "State of every configured session, and why the default chose or left out servers.",
   inputSchema: z.strictObject({}),
-  outputSchema: z.object({ sessions: z.array(SessionStatusSchema), left_out: z.array(LeftOutSchema) }),
+  outputSchema: z.object({ sessions: z.array(SessionStatusSchema), chosen: z.array(ChosenSchema), left_out: z.array(LeftOutSchema) }),
   handler: async (_args, context) => {
     const sessions = context.sessions.all().map(({ session }) => session.status());
     const leftOut = context.config.omitted.map(({ server, reason, install }) => ({ server, state: "not_installed" as const, reason, install }));
+    const chosen = context.config.chosen.map(({ server, reason }) => ({ server, reason }));
+    const chosenLines = chosen.map((one) => `chose ${one.server}: ${one.reason}`);
     const leftOutLines = leftOut.map((left) => `left out ${left.server}: not_installed, ${left.reason} (install: ${left.install})`);
     const bytes = context.config.bridge.max_result_bytes;
     const render = (keep: number) => {
       const trimmed = sessions.map((status) => ({ ...status, stderr_tail: keep === 0 ? [] : status.stderr_tail.slice(-keep) }));
       return {
-        structured: { sessions: trimmed, left_out: leftOut },
-        text: [`${trimmed.length} session${trimmed.length === 1 ? "" : "s"} (workspace/server: state)`, ...trimmed.map(renderStatusLine), ...leftOutLines].join(
-          "\n",
-        ),
+        structured: { sessions: trimmed, chosen, left_out: leftOut },
+        text: [
+          `${trimmed.length} session${trimmed.length === 1 ? "" : "s"} (workspace/server: state)`,
+          ...trimmed.map(renderStatusLine),
+          ...chosenLines,
+          ...leftOutLines,
+        ].join("\n"),
       };
     };
     // Many sessions with chatty servers could outgrow the bound: the oldest stderr lines go first.

@@ -4,9 +4,6 @@ import { DiskView } from "./disk-view.js";
 import type { ModuleSummary } from "./module-summary.js";
 import type { BridgeDiagnostic } from "../../contract/diagnostic-order.js";
 
-/** The files a TypeScript program can depend on: sources, declarations, JSON (modules, tsconfig, package.json). */
-export const PROGRAM_FILE = /\.(?:[cm]?tsx?|[cm]?jsx?|json)$/;
-
 /** A file's answer from the server's current program. */
 export interface CachedAnswer {
   readonly diagnostics: readonly Diagnostic[];
@@ -41,7 +38,9 @@ export class ProjectState {
   constructor(client: LspClient) {
     // A server with complete pulls reads its project at its first question, which comes after the
     // bridge's first look: it has read nothing that look could have to report.
-    this.disk = new DiskView(client.adapter.answersManyFiles ? Number.POSITIVE_INFINITY : client.connectedAtMs, (path) => PROGRAM_FILE.test(path));
+    this.disk = new DiskView(client.adapter.answersManyFiles ? Number.POSITIVE_INFINITY : client.connectedAtMs, (path) =>
+      client.adapter.watchedFiles.test(path),
+    );
   }
 }
 

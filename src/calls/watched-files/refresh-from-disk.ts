@@ -3,7 +3,7 @@ import type { ResolvedWorkspace } from "../../config/types.js";
 import type { LspClient, RequestOptions } from "../../lsp/lsp-client.js";
 import { workspaceFiles } from "../workspace-files.js";
 import { applyDiskChanges } from "./apply-disk-changes.js";
-import { PROGRAM_FILE, projectStateOf, type ProjectState } from "./project-state.js";
+import { projectStateOf, type ProjectState } from "./project-state.js";
 
 /**
  * Brings a server whose files the bridge watches (its adapter says so) up to date with the
@@ -27,7 +27,7 @@ export async function refreshFromDisk(
   const turn = state.refreshed.then(async () => {
     let changes: ReturnType<typeof state.disk.lookAtRecorded>;
     if (complete || !state.disk.hasLooked) {
-      const { files, folders } = await programFiles(workspace);
+      const { files, folders } = await watchedFiles(client, workspace);
       changes = state.disk.lookAtAll(files, folders);
     } else {
       changes = state.disk.lookAtRecorded();
@@ -41,8 +41,8 @@ export async function refreshFromDisk(
   return { state, changed };
 }
 
-/** The workspace's program files (absolute), and every folder of its listing with their parents. */
-async function programFiles(workspace: ResolvedWorkspace): Promise<{ files: string[]; folders: Set<string> }> {
+/** The workspace's files the server's adapter has watched (absolute), and every folder of its listing with their parents. */
+async function watchedFiles(client: LspClient, workspace: ResolvedWorkspace): Promise<{ files: string[]; folders: Set<string> }> {
   const listed = await workspaceFiles(workspace);
   const folders = new Set<string>([workspace.root]);
   for (const path of listed) {
@@ -50,5 +50,6 @@ async function programFiles(workspace: ResolvedWorkspace): Promise<{ files: stri
       folders.add(join(workspace.root, folder));
     }
   }
-  return { files: listed.filter((path) => PROGRAM_FILE.test(path)).map((path) => join(workspace.root, path)), folders };
+  const files = listed.map((path) => join(workspace.root, path));
+  return { files: files.filter((path) => client.adapter.watchedFiles.test(path)), folders };
 }

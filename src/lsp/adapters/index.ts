@@ -1,6 +1,7 @@
 import { biomeAdapter } from "./biome.js";
 import { cclsAdapter } from "./ccls.js";
 import { goplsAdapter } from "./gopls.js";
+import { pythonNativeAdapter } from "./python-native.js";
 import { rustAnalyzerAdapter } from "./rust-analyzer.js";
 import type { AdapterFactory } from "./server-adapter.js";
 import { standardAdapter } from "./standard.js";
@@ -16,6 +17,7 @@ export const ADAPTERS = {
   biome: biomeAdapter,
   ccls: cclsAdapter,
   gopls: goplsAdapter,
+  "python-native": pythonNativeAdapter,
   "rust-analyzer": rustAnalyzerAdapter,
   typescript: typescriptAdapter,
   tsserver: tsserverAdapter,

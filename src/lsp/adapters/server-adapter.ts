@@ -49,6 +49,11 @@ export interface ServerAdapter {
    */
   readonly filesWatchedBy: "server" | "bridge";
   /**
+   * With `filesWatchedBy` "bridge": the files (absolute paths) whose changes on disk the bridge
+   * looks for and tells the server of; nothing for a server that watches its own.
+   */
+  readonly watchedFiles: RegExp;
+  /**
    * Whether one pull answers a file's diagnostics completely, opened or not, so that a whole
    * project is answered without a file opened and a document needs no settle wait (TypeScript
    * 7). tsserver's project path is found by the command it offers.

@@ -12,6 +12,7 @@ export function standardAdapter(): ServerAdapter {
     settle: "standard",
     ignoredProgress: new Set(),
     filesWatchedBy: "server",
+    watchedFiles: NOTHING,
     answersManyFiles: false,
     initializationOptions: (configured) => ({ ...configured }),
     whenReady: async () => {},
@@ -22,6 +23,9 @@ export function standardAdapter(): ServerAdapter {
     },
   };
 }
+
+/** Matches no path: the files a server that watches its own is told of by the bridge. */
+const NOTHING = /(?!)/;
 
 /**
  * The error of an adapter asked for a settle action its strategy never decides: a bug, told as

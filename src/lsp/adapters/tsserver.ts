@@ -1,5 +1,6 @@
 import type { ServerAdapter } from "./server-adapter.js";
 import { standardAdapter } from "./standard.js";
+import { TYPESCRIPT_PROGRAM_FILES } from "./typescript.js";
 
 /**
  * typescript-language-server driving a TypeScript 5.x or 6.x tsserver. The bridge watches its
@@ -15,6 +16,7 @@ export function tsserverAdapter(): ServerAdapter {
     ...standardAdapter(),
     name: "tsserver",
     filesWatchedBy: "bridge",
+    watchedFiles: TYPESCRIPT_PROGRAM_FILES,
     initializationOptions: (configured) => {
       const tsserver = (configured.tsserver ?? {}) as Record<string, unknown>;
       return {

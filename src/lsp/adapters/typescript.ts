@@ -11,5 +11,8 @@ import { standardAdapter } from "./standard.js";
  * choice (`src/sessions/server-launch.ts`): this adapter for TypeScript 7, `tsserver` for 5.x and 6.x.
  */
 export function typescriptAdapter(): ServerAdapter {
-  return { ...standardAdapter(), name: "typescript", filesWatchedBy: "bridge", answersManyFiles: true };
+  return { ...standardAdapter(), name: "typescript", filesWatchedBy: "bridge", watchedFiles: TYPESCRIPT_PROGRAM_FILES, answersManyFiles: true };
 }
+
+/** The files a TypeScript program can depend on: sources, declarations, JSON (modules, tsconfig, package.json). */
+export const TYPESCRIPT_PROGRAM_FILES = /\.(?:[cm]?tsx?|[cm]?jsx?|json)$/;

@@ -80,7 +80,8 @@ function waitForSettle(client: LspClient, document: OpenDocument, { deadline, si
       client.request(DocumentDiagnosticRequest.type, { textDocument: { uri } }, { deadline, signal: pulls.signal }).then(
         (report) => feed({ type: "pull-answer", uri, report: pullReport(report) }),
         (error: unknown) => {
-          if (!done) finish(() => reject(error));
+          if (retriggered(error)) feed({ type: "pull-retrigger", uri });
+          else if (!done) finish(() => reject(error));
         },
       );
     }
@@ -133,6 +134,14 @@ function startingEvents(client: LspClient, document: OpenDocument): SettleEvent[
   }
   if (client.isClosed) events.push({ type: "close" });
   return events;
+}
+
+/**
+ * A pull the server cancelled and asks to be sent again (ServerCancelled with `retriggerRequest`):
+ * ty does so whenever a change (another file opened) arrives while it computes the answer.
+ */
+function retriggered(error: unknown): boolean {
+  return error instanceof BridgeError && error.details.retrigger_request === true;
 }
 
 function pullReport(report: DocumentDiagnosticReport): PullReport {

@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { planDefault } from "../../../src/config/default-plan.js";
 import { loadDefaultConfig } from "../../../src/config/default-config.js";
+import { describeConfig } from "../../../src/config/config-source.js";
 import { loadConfig } from "../../../src/config/load-config.js";
 import { renderDefaultToml } from "../../../src/config/render-default-toml.js";
 import { REPO } from "../../helpers/paths.js";
@@ -106,6 +107,55 @@ describe("the embedded default's plan", () => {
     expect(walked.servers.map((server) => server.name)).toEqual(["pyright", "ruff"]);
     // An ignored copy is not the project's.
     expect(await planFor({ ".gitignore": "vendor/\n", "vendor/pyproject.toml": "[tool.ruff]\n" })).toMatchObject({ servers: [["pyright", [".py"]]] });
+  });
+
+  test("the type checker the project configures answers Python in pyright's place: ty, pyrefly, basedpyright, with ruff beside it; each says why", async () => {
+    const python = { extensions: [".py", ".pyi"] };
+    const pkg = await packageWith({ pyright: python, ruff: python, ty: python, pyrefly: python, basedpyright: python });
+    const planFor = async (files: Record<string, string>, packageRoot = pkg) => {
+      const plan = await planDefault(gitInit(await writeFiles(await tempDir(), { "a.py": "", ...files })), { packageRoot, searchPath: "" });
+      return {
+        servers: plan.servers.map((server) => [server.name, server.serves, server.reason]),
+        defaultServer: plan.defaultServer,
+        omitted: plan.omitted.map((left) => left.server),
+      };
+    };
+    const byDefault =
+      "Python's type checker by default (none of ty.toml, pyproject.toml [tool.ty], pyrefly.toml, pyproject.toml [tool.pyrefly], pyproject.toml [tool.basedpyright] found)";
+    expect(await planFor({})).toEqual({ servers: [["pyright", [".py"], byDefault]], defaultServer: {}, omitted: [] });
+    expect(await planFor({ "ty.toml": "" })).toEqual({ servers: [["ty", [".py", "ty.toml"], "configured by ty.toml"]], defaultServer: {}, omitted: [] });
+    expect(await planFor({ "py/pyproject.toml": "[tool.ty.rules]\n" })).toMatchObject({
+      servers: [["ty", [".py", "pyproject.toml [tool.ty]"], "configured by pyproject.toml [tool.ty]"]],
+    });
+    expect(await planFor({ "pyrefly.toml": "" })).toMatchObject({ servers: [["pyrefly", [".py", "pyrefly.toml"], "configured by pyrefly.toml"]] });
+    expect(await planFor({ "pyproject.toml": "[tool.pyrefly]\n" })).toMatchObject({
+      servers: [["pyrefly", [".py", "pyproject.toml [tool.pyrefly]"], expect.any(String)]],
+    });
+    expect(await planFor({ "pyproject.toml": "[tool.basedpyright]\ntypeCheckingMode = 'all'\n" })).toMatchObject({
+      servers: [["basedpyright", [".py", "pyproject.toml [tool.basedpyright]"], "configured by pyproject.toml [tool.basedpyright]"]],
+    });
+    // [tool.pyright] is pyright's own, and a table's name must match whole.
+    expect(await planFor({ "pyproject.toml": "[tool.pyright]\n[tool.tyre]\n" })).toMatchObject({
+      servers: [["pyright", [".py", "pyproject.toml"], byDefault]],
+    });
+    expect(await planFor({ "pyproject.toml": "[tool.ty]\n[tool.ruff]\n" })).toEqual({
+      servers: [
+        ["ty", [".py", "pyproject.toml [tool.ty]"], "configured by pyproject.toml [tool.ty]"],
+        ["ruff", ["pyproject.toml [tool.ruff]"], "configured by pyproject.toml [tool.ruff]"],
+      ],
+      defaultServer: { ".py": "ty", ".pyi": "ty" },
+      omitted: [],
+    });
+    // Configured but not installed: left out with how to install it, and pyright answers meanwhile.
+    const tyMissing = await packageWith({ pyright: python, ty: { ...python, missing: true } });
+    expect(await planFor({ "ty.toml": "" }, tyMissing)).toEqual({
+      servers: [["pyright", [".py"], "Python's type checker by default (ty configured but not installed)"]],
+      defaultServer: {},
+      omitted: ["ty"],
+    });
+    const config = await loadDefaultConfig(gitInit(await writeFiles(await tempDir(), { "a.py": "", "ty.toml": "" })), { packageRoot: pkg, searchPath: "" });
+    expect(config.chosen).toEqual([{ server: "ty", reason: "configured by ty.toml" }]);
+    expect(describeConfig(config)).toMatch(/: servers ty; ty: configured by ty\.toml$/);
   });
 
   test("Cargo.toml brings rust-analyzer before any .rs file exists; without cargo it is left out", async () => {

@@ -25,8 +25,10 @@ describe("the shipped profiles' install tables", () => {
     ).toEqual({
       basedpyright: "basedpyright",
       gopls: "go",
+      pyrefly: "pyrefly",
       ruff: "ruff",
       "rust-analyzer": "rust-analyzer",
+      ty: "ty",
     });
   });
 

@@ -99,6 +99,23 @@ describe("synthetic orders", () => {
     expect(settleOver(target, [...sent, { type: "pull-answer", uri: A, report: { kind: "full", items: pull } }])).toEqual({ kind: "settled", pull, push });
   });
 
+  test("a pull the server cancelled and asks for again (ty while files open) is sent again, uncounted, and never settles as clean", () => {
+    const statically = { ...target, pullStatic: true };
+    const cancelled: SettleEvent[] = [];
+    for (let i = 0; i < MAX_PULLS + 2; i++) cancelled.push({ type: "pull-sent", uri: A }, { type: "pull-retrigger", uri: A });
+    expect(settleOver(statically, [sync, ...cancelled])).toEqual({ kind: "pull" });
+    // A retrigger of another document's pull, or with none in flight, changes nothing.
+    expect(settleOver(statically, [sync, { type: "pull-sent", uri: A }, { type: "pull-retrigger", uri: "file:///w/b.py" }])).toEqual({ kind: "wait" });
+    const items = [diagnostic("x")];
+    expect(
+      settleOver(statically, [sync, ...cancelled, { type: "pull-sent", uri: A }, { type: "pull-answer", uri: A, report: { kind: "full", items } }]),
+    ).toEqual({
+      kind: "settled",
+      pull: items,
+      push: null,
+    });
+  });
+
   test("a static diagnosticProvider pulls at once; an answer to another document does not count", () => {
     const statically = { ...target, pullStatic: true };
     expect(settleOver(statically, [sync])).toEqual({ kind: "pull" });

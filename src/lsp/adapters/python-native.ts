@@ -1,0 +1,19 @@
+import type { ServerAdapter } from "./server-adapter.js";
+import { standardAdapter } from "./standard.js";
+
+/**
+ * The native Python type checkers, ty (`ty server`) and pyrefly (`pyrefly lsp`). Neither watches
+ * the disk itself: each relies on the client's file watching (ty says so in its log when a client
+ * offers none), and without it a file the bridge never opened stays as the server first read it,
+ * so an importer of a file changed on disk reads clean against its old text. So the bridge
+ * watches their files: it declares client-side watching and tells the server of every change it
+ * finds before the server answers (src/calls/watched-files/), as for TypeScript. Their diagnostics
+ * are pulls, settled by the standard rule (ty cancels a pull that a change overtook and asks for
+ * it again, which the rule sends again).
+ */
+export function pythonNativeAdapter(): ServerAdapter {
+  return { ...standardAdapter(), name: "python-native", filesWatchedBy: "bridge", watchedFiles: PYTHON_PROJECT_FILES };
+}
+
+/** What a Python type check can depend on: sources, stubs, and the files that configure it. */
+const PYTHON_PROJECT_FILES = /(?:\.pyi?|(?:^|\/)(?:pyproject\.toml|ty\.toml|pyrefly\.toml|setup\.cfg|setup\.py))$/;
