@@ -161,7 +161,7 @@ describe("lspmcp servers install", () => {
       expect(result.code, result.stderr).toBe(0);
       expect(result.stderr).toMatch(/^typescript \S+: installed \(/m);
       expect(result.stderr).toContain("rust-analyzer 0.0.348: installed into");
-      expect(result.stderr).not.toMatch(/^(gopls|ruff|ty|pyrefly|basedpyright)/m);
+      expect(result.stderr).not.toMatch(/^(gopls|ruff|ty|pyrefly|basedpyright)[ :]/m);
       expect(readdirSync(cache).filter((entry) => !entry.startsWith(".") && entry !== "build")).toEqual(["rust-analyzer"]);
     } finally {
       repo.remove();
