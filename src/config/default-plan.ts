@@ -20,6 +20,8 @@ const MARKERS: Readonly<Record<string, readonly string[]>> = {
   // A linter joins the type checker only where the project configures it.
   ruff: ["ruff.toml", ".ruff.toml"],
   "rust-analyzer": ["Cargo.toml"],
+  // EmmyLua's configuration, which emmylua_check and lua-language-server's users keep.
+  emmylua: [".emmyrc.json", ".luarc.json"],
 };
 
 /**
