@@ -112,7 +112,7 @@ export function pickServerForFile(
     }
     return { server, languageId };
   }
-  const claimants = claimingServers(config, workspace, file);
+  const claimants = serversClaiming(config, workspace, file);
   if (claimants.length === 0) {
     throw new BridgeError("NoServerForFile", `no server of workspace ${workspace.name} handles ${file.path}`, {
       path: file.path,
@@ -132,10 +132,18 @@ export function pickServerForFile(
 }
 
 /**
- * Every server of the workspace that claims the file (by its whole name or its extension), in
- * the workspace's order: the servers that `diagnostics` without `server` asks (CONTRACT §4).
+ * The servers that `diagnostics` without `server` asks for the file (CONTRACT §4): the one the
+ * workspace's `diagnostics_server` names for its claimed name or extension, else every server of
+ * the workspace that claims it (by its whole name or its extension), in the workspace's order.
  */
 export function claimingServers(config: ResolvedConfig, workspace: ResolvedWorkspace, file: FileTarget): ResolvedServer[] {
+  const claimants = serversClaiming(config, workspace, file);
+  const owner = workspace.diagnostics_server[file.name] ?? workspace.diagnostics_server[file.extension];
+  return owner === undefined ? claimants : claimants.filter((server) => server.name === owner);
+}
+
+/** Every server of the workspace that claims the file (by its whole name or its extension), in the workspace's order. */
+function serversClaiming(config: ResolvedConfig, workspace: ResolvedWorkspace, file: FileTarget): ResolvedServer[] {
   return workspaceServers(config, workspace).filter((server) => languageFor(server, file) !== null);
 }
 

@@ -23,6 +23,8 @@ const MARKERS: Readonly<Record<string, readonly string[]>> = {
   ty: ["ty.toml"],
   pyrefly: ["pyrefly.toml"],
   "rust-analyzer": ["Cargo.toml"],
+  // EmmyLua's configuration, which emmylua_check and lua-language-server's users keep.
+  emmylua: [".emmyrc.json", ".luarc.json"],
 };
 
 /**

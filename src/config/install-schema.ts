@@ -50,6 +50,15 @@ const CargoSchema = z
   .strictObject({
     from: z.literal("cargo"),
     crate: z.string().min(1).describe("The crate for `cargo install --locked CRATE --version VERSION`, from crates.io."),
+    with: z
+      .array(
+        z.strictObject({
+          crate: z.string().min(1).describe("A crate whose executables the server runs or is checked against (bacon beside bacon-ls)."),
+          version: z.string().min(1).describe("Its exact pin, installed with --locked as the server's own."),
+        }),
+      )
+      .optional()
+      .describe("Crates installed beside the server into the same folder, each at its own pin."),
     needs: executables.optional(),
   })
   .describe("Built with the machine's cargo into the tool cache.");

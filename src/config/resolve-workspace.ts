@@ -46,10 +46,19 @@ export async function resolveWorkspace(index: number, raw: Salvaged<RawWorkspace
     }
   });
 
-  const defaultServer = checkRouting(data.default_server ?? {}, servers, claims, base, problems);
+  const claimed = claimsOf(servers, claims);
+  const defaultServer = checkRouting(data.default_server ?? {}, servers, claimed, claims, base, problems);
+  const diagnosticsServer = checkDiagnosticsOwners(data.diagnostics_server ?? {}, servers, claimed, claims, base, problems);
 
   if (problems.length > 0 || data.name === undefined || root === null) return { workspace: null, problems };
-  const workspace: ResolvedWorkspace = { name: data.name, root, servers, default_server: defaultServer, exclude: data.exclude ?? [] };
+  const workspace: ResolvedWorkspace = {
+    name: data.name,
+    root,
+    servers,
+    default_server: defaultServer,
+    diagnostics_server: diagnosticsServer,
+    exclude: data.exclude ?? [],
+  };
   return { workspace, problems };
 }
 
@@ -66,19 +75,13 @@ async function resolveRoot(path: string, base: KeyPath, problems: ConfigProblem[
   return real;
 }
 
-/**
- * Checks `default_server` against the claims of the workspace's servers and returns it normalized.
- * A key is a file name when one of the workspace's servers claims it as such ("Dockerfile"),
- * else an extension. Each entry must name one of the workspace's servers that claims that key;
- * each extension or file name claimed more than once must have an entry.
- */
-function checkRouting(
-  entries: Readonly<Record<string, string>>,
-  servers: readonly string[],
-  claims: ServerClaims,
-  base: KeyPath,
-  problems: ConfigProblem[],
-): Record<string, string> {
+/** Who claims what among a workspace's servers: claim key → server names, and which keys are file names. */
+interface Claimed {
+  readonly claimants: ReadonlyMap<string, readonly string[]>;
+  readonly filenames: ReadonlySet<string>;
+}
+
+function claimsOf(servers: readonly string[], claims: ServerClaims): Claimed {
   const claimants = new Map<string, string[]>();
   const filenames = new Set<string>();
   for (const name of servers) {
@@ -87,12 +90,28 @@ function checkRouting(
       for (const filename of language.filenames) filenames.add(filename);
     }
   }
-  const normalize = (key: string): string | null => (filenames.has(key) ? key : normalizeExtension(key));
+  return { claimants, filenames };
+}
 
+/**
+ * Checks one routing table (`default_server` or `diagnostics_server`) entry by entry and returns it
+ * normalized. A key is a file name when one of the workspace's servers claims it as such
+ * ("Dockerfile"), else an extension. Each entry must name one of the workspace's servers that
+ * claims that key.
+ */
+function checkEntries(
+  table: "default_server" | "diagnostics_server",
+  entries: Readonly<Record<string, string>>,
+  servers: readonly string[],
+  { claimants, filenames }: Claimed,
+  claims: ServerClaims,
+  base: KeyPath,
+  problems: ConfigProblem[],
+): Record<string, string> {
   const chosen: Record<string, string> = {};
   for (const [key, name] of Object.entries(entries)) {
-    const at = ["default_server", key];
-    const claimKey = normalize(key);
+    const at = [table, key];
+    const claimKey = filenames.has(key) ? key : normalizeExtension(key);
     if (claimKey === null) problems.push(problemAt(base, at, `"${key}" is not a file extension such as ".ts" nor a claimed file name`));
     else if (claimKey in chosen) problems.push(problemAt(base, at, `"${claimKey}" is chosen twice`));
     else if (!servers.includes(name)) problems.push(problemAt(base, at, `"${name}" is not one of this workspace's servers`));
@@ -100,10 +119,56 @@ function checkRouting(
       problems.push(problemAt(base, at, `server "${name}" does not claim "${claimKey}"`));
     } else chosen[claimKey] = name;
   }
+  return chosen;
+}
 
-  for (const [claimKey, names] of claimants) {
+/**
+ * Checks `default_server`: its entries, and that each extension or file name claimed more than
+ * once has one.
+ */
+function checkRouting(
+  entries: Readonly<Record<string, string>>,
+  servers: readonly string[],
+  claimed: Claimed,
+  claims: ServerClaims,
+  base: KeyPath,
+  problems: ConfigProblem[],
+): Record<string, string> {
+  const normalize = (key: string): string | null => (claimed.filenames.has(key) ? key : normalizeExtension(key));
+  const chosen = checkEntries("default_server", entries, servers, claimed, claims, base, problems);
+  for (const [claimKey, names] of claimed.claimants) {
     if (names.length > 1 && !(claimKey in chosen) && !Object.keys(entries).some((key) => normalize(key) === claimKey)) {
       problems.push(problemAt(base, ["default_server", claimKey], `"${claimKey}" is claimed by ${names.map((n) => `"${n}"`).join(" and ")}; choose one here`));
+    }
+  }
+  return chosen;
+}
+
+/**
+ * Checks `diagnostics_server`: its entries, each for a key that another of the workspace's
+ * servers claims too (a key only one server claims has no one else to keep out, and an entry for
+ * it is a mistake about which servers the workspace has).
+ */
+function checkDiagnosticsOwners(
+  entries: Readonly<Record<string, string>>,
+  servers: readonly string[],
+  claimed: Claimed,
+  claims: ServerClaims,
+  base: KeyPath,
+  problems: ConfigProblem[],
+): Record<string, string> {
+  const chosen = checkEntries("diagnostics_server", entries, servers, claimed, claims, base, problems);
+  for (const [claimKey, name] of Object.entries(chosen)) {
+    const names = claimed.claimants.get(claimKey) ?? [];
+    if (names.length < 2 && claims.languages.has(name)) {
+      problems.push(
+        problemAt(
+          base,
+          ["diagnostics_server", claimKey],
+          `"${claimKey}" is claimed by "${name}" alone; diagnostics_server chooses one of several servers that claim it`,
+        ),
+      );
+      delete chosen[claimKey];
     }
   }
   return chosen;

@@ -211,6 +211,13 @@ export const WorkspaceSchema = z
       .describe(
         'Extension (or claimed file name) → server name, required for one claimed by several servers: { ".h" = "clangd" }. It answers every tool but diagnostics, which asks every claiming server.',
       ),
+    diagnostics_server: z
+      .record(z.string(), z.string())
+      .optional()
+      .meta({ default: {} })
+      .describe(
+        'Extension (or claimed file name) → the one server whose diagnostics answer for it, where several claim it: { ".rs" = "bacon-ls" }. The others are not asked for those files\' diagnostics (nor by check); every other tool follows default_server.',
+      ),
     exclude: z
       .array(z.string().min(1))
       .optional()

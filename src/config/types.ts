@@ -100,6 +100,11 @@ export interface ResolvedWorkspace {
    * than one of `servers`: the server that answers every tool but `diagnostics`.
    */
   readonly default_server: Readonly<Record<string, string>>;
+  /**
+   * Extension or claimed file name → server name, for those claimed by more than one of `servers`
+   * where one owns their diagnostics: the only server `diagnostics` and `check` ask for them.
+   */
+  readonly diagnostics_server: Readonly<Record<string, string>>;
   /** Glob-like patterns (relative to root) that `check` skips when it walks the tree. */
   readonly exclude: readonly string[];
 }

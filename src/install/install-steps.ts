@@ -59,13 +59,13 @@ export function installSteps(source: CachedInstallSource, version: string, stage
         },
       ];
     case "cargo":
-      return [
-        {
-          label: `cargo install --locked ${source.crate} --version ${version}`,
-          argv: ["cargo", "install", "--locked", source.crate, "--version", version, "--root", stage],
-          env: { CARGO_TARGET_DIR: join(build, source.crate) },
-          ownProgress: true,
-        },
-      ];
+      // The crates beside the server build in its target folder: crates of one family (emmylua_ls
+      // and emmylua_check) share most of their dependencies' builds there.
+      return [{ crate: source.crate, version }, ...(source.with ?? [])].map((crate) => ({
+        label: `cargo install --locked ${crate.crate} --version ${crate.version}`,
+        argv: ["cargo", "install", "--locked", crate.crate, "--version", crate.version, "--root", stage],
+        env: { CARGO_TARGET_DIR: join(build, source.crate) },
+        ownProgress: true,
+      }));
   }
 }

@@ -63,6 +63,6 @@ function howWords(server: ShippedServer): string {
     case "npm":
       return `tool cache: npm install ${source.package}@${server.version} (npm registry)`;
     case "cargo":
-      return `tool cache: cargo install --locked ${source.crate} --version ${server.version} (crates.io)`;
+      return `tool cache: ${[{ crate: source.crate, version: server.version }, ...(source.with ?? [])].map((crate) => `cargo install --locked ${crate.crate} --version ${crate.version}`).join(", then ")} (crates.io)`;
   }
 }

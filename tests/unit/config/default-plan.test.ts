@@ -5,6 +5,7 @@ import { planDefault } from "../../../src/config/default-plan.js";
 import { loadDefaultConfig } from "../../../src/config/default-config.js";
 import { describeConfig } from "../../../src/config/config-source.js";
 import { loadConfig } from "../../../src/config/load-config.js";
+import { loadProfile } from "../../../src/config/profiles.js";
 import { renderDefaultToml } from "../../../src/config/render-default-toml.js";
 import { REPO } from "../../helpers/paths.js";
 import { tempDir, writeFiles } from "./fixture.js";
@@ -168,6 +169,21 @@ describe("the embedded default's plan", () => {
     expect(plan.servers.map((server) => [server.name, server.serves])).toEqual([["rust-analyzer", ["Cargo.toml"]]]);
     const without = await planDefault(repo, { packageRoot: pkg, searchPath: "/nonexistent" });
     expect(without.omitted).toEqual([{ server: "rust-analyzer", reason: '"cargo" not found on PATH', install: "lspmcp servers install rust-analyzer" }]);
+  });
+
+  test("Lua: a .lua file, or EmmyLua's .emmyrc.json or .luarc.json before any, brings the emmylua profile, which claims .lua", async () => {
+    const shipped = await loadProfile(REPO, "emmylua");
+    expect(shipped.ok && shipped.profile.languages).toEqual([{ id: "lua", extensions: [".lua"] }]);
+    const pkg = await packageWith({ emmylua: { extensions: [".lua"] } });
+    const planFor = async (files: Record<string, string>) =>
+      (await planDefault(gitInit(await writeFiles(await tempDir(), files)), { packageRoot: pkg, searchPath: "" })).servers.map((server) => [
+        server.name,
+        server.serves,
+      ]);
+    expect(await planFor({ "game/main.lua": "" })).toEqual([["emmylua", [".lua"]]]);
+    expect(await planFor({ ".emmyrc.json": "{}" })).toEqual([["emmylua", [".emmyrc.json"]]]);
+    expect(await planFor({ "sub/.luarc.json": "{}" })).toEqual([["emmylua", [".luarc.json"]]]);
+    expect(await planFor({ "notes.txt": "" })).toEqual([]);
   });
 
   test("outside git, the folder is walked (dependencies and dot-folders skipped)", async () => {

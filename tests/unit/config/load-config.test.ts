@@ -53,7 +53,7 @@ servers = ["one"]
         max_rss_mb: null,
       },
     ]);
-    expect(config.workspaces).toEqual([{ name: "ws", root: join(dir, "src"), servers: ["one"], default_server: {}, exclude: [] }]);
+    expect(config.workspaces).toEqual([{ name: "ws", root: join(dir, "src"), servers: ["one"], default_server: {}, diagnostics_server: {}, exclude: [] }]);
   });
 
   test("keeps bridge settings, env, options and settings as written", async () => {

@@ -24,6 +24,7 @@ describe("the shipped profiles' install tables", () => {
       Object.fromEntries(servers.filter((server) => isCachedSource(server.install)).map((server) => [server.name, toolCacheFolder(server.command)])),
     ).toEqual({
       basedpyright: "basedpyright",
+      emmylua: "emmylua",
       gopls: "go",
       pyrefly: "pyrefly",
       ruff: "ruff",
@@ -47,6 +48,15 @@ describe("the shipped profiles' install tables", () => {
     const cargo = installSteps({ from: "cargo", crate: "ra_ap_rust-analyzer" }, "0.0.348", "/c/.rust-analyzer.stage-1", "/c");
     expect(cargo[0]!.argv).toEqual(["cargo", "install", "--locked", "ra_ap_rust-analyzer", "--version", "0.0.348", "--root", "/c/.rust-analyzer.stage-1"]);
     expect(cargo[0]!.env).toEqual({ CARGO_TARGET_DIR: "/c/build/ra_ap_rust-analyzer" });
+  });
+
+  test("a cargo install's `with` crates follow the server's, each at its own pin, in the same folder and target folder", () => {
+    const steps = installSteps({ from: "cargo", crate: "bacon-ls", with: [{ crate: "bacon", version: "3.26.0" }] }, "0.31.0", "/c/.bacon-ls.stage-1", "/c");
+    expect(steps.map((step) => step.argv)).toEqual([
+      ["cargo", "install", "--locked", "bacon-ls", "--version", "0.31.0", "--root", "/c/.bacon-ls.stage-1"],
+      ["cargo", "install", "--locked", "bacon", "--version", "3.26.0", "--root", "/c/.bacon-ls.stage-1"],
+    ]);
+    expect(steps.map((step) => step.env)).toEqual([{ CARGO_TARGET_DIR: "/c/build/bacon-ls" }, { CARGO_TARGET_DIR: "/c/build/bacon-ls" }]);
   });
 });
 
