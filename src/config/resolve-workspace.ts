@@ -47,8 +47,9 @@ export async function resolveWorkspace(index: number, raw: Salvaged<RawWorkspace
   });
 
   const claimed = claimsOf(servers, claims);
-  const defaultServer = checkRouting(data.default_server ?? {}, servers, claimed, claims, base, problems);
-  const diagnosticsServer = checkDiagnosticsOwners(data.diagnostics_server ?? {}, servers, claimed, claims, base, problems);
+  const routing: RoutingContext = { servers, claimed, claims, base, problems };
+  const defaultServer = checkRouting(data.default_server ?? {}, routing);
+  const diagnosticsServer = checkDiagnosticsOwners(data.diagnostics_server ?? {}, routing);
 
   if (problems.length > 0 || data.name === undefined || root === null) return { workspace: null, problems };
   const workspace: ResolvedWorkspace = {
@@ -93,6 +94,15 @@ function claimsOf(servers: readonly string[], claims: ServerClaims): Claimed {
   return { claimants, filenames };
 }
 
+/** What a routing table is checked against: the workspace's servers and their claims; problems are added to `problems`. */
+interface RoutingContext {
+  readonly servers: readonly string[];
+  readonly claimed: Claimed;
+  readonly claims: ServerClaims;
+  readonly base: KeyPath;
+  readonly problems: ConfigProblem[];
+}
+
 /**
  * Checks one routing table (`default_server` or `diagnostics_server`) entry by entry and returns it
  * normalized. A key is a file name when one of the workspace's servers claims it as such
@@ -102,11 +112,7 @@ function claimsOf(servers: readonly string[], claims: ServerClaims): Claimed {
 function checkEntries(
   table: "default_server" | "diagnostics_server",
   entries: Readonly<Record<string, string>>,
-  servers: readonly string[],
-  { claimants, filenames }: Claimed,
-  claims: ServerClaims,
-  base: KeyPath,
-  problems: ConfigProblem[],
+  { servers, claimed: { claimants, filenames }, claims, base, problems }: RoutingContext,
 ): Record<string, string> {
   const chosen: Record<string, string> = {};
   for (const [key, name] of Object.entries(entries)) {
@@ -126,16 +132,10 @@ function checkEntries(
  * Checks `default_server`: its entries, and that each extension or file name claimed more than
  * once has one.
  */
-function checkRouting(
-  entries: Readonly<Record<string, string>>,
-  servers: readonly string[],
-  claimed: Claimed,
-  claims: ServerClaims,
-  base: KeyPath,
-  problems: ConfigProblem[],
-): Record<string, string> {
+function checkRouting(entries: Readonly<Record<string, string>>, context: RoutingContext): Record<string, string> {
+  const { claimed, base, problems } = context;
   const normalize = (key: string): string | null => (claimed.filenames.has(key) ? key : normalizeExtension(key));
-  const chosen = checkEntries("default_server", entries, servers, claimed, claims, base, problems);
+  const chosen = checkEntries("default_server", entries, context);
   for (const [claimKey, names] of claimed.claimants) {
     if (names.length > 1 && !(claimKey in chosen) && !Object.keys(entries).some((key) => normalize(key) === claimKey)) {
       problems.push(problemAt(base, ["default_server", claimKey], `"${claimKey}" is claimed by ${names.map((n) => `"${n}"`).join(" and ")}; choose one here`));
@@ -149,15 +149,9 @@ function checkRouting(
  * servers claims too (a key only one server claims has no one else to keep out, and an entry for
  * it is a mistake about which servers the workspace has).
  */
-function checkDiagnosticsOwners(
-  entries: Readonly<Record<string, string>>,
-  servers: readonly string[],
-  claimed: Claimed,
-  claims: ServerClaims,
-  base: KeyPath,
-  problems: ConfigProblem[],
-): Record<string, string> {
-  const chosen = checkEntries("diagnostics_server", entries, servers, claimed, claims, base, problems);
+function checkDiagnosticsOwners(entries: Readonly<Record<string, string>>, context: RoutingContext): Record<string, string> {
+  const { claimed, claims, base, problems } = context;
+  const chosen = checkEntries("diagnostics_server", entries, context);
   for (const [claimKey, name] of Object.entries(chosen)) {
     const names = claimed.claimants.get(claimKey) ?? [];
     if (names.length < 2 && claims.languages.has(name)) {

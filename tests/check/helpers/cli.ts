@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { childOutput, type ChildOutput } from "../../helpers/child-output.js";
 import { join } from "node:path";
 import { BRIDGE_MAIN, REPO } from "../../helpers/paths.js";
 
@@ -7,27 +8,17 @@ export const FIXTURE = join(REPO, "tests/fixtures/check");
 export const FIXTURE_CONFIG = join(FIXTURE, "bridge.toml");
 export const FIXTURE_ROOT = join(FIXTURE, "workspace");
 
-export interface CliResult {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type CliResult = ChildOutput;
 
 /** Runs the real binary, `node dist/lspmcp/main.js check ARGS`, to its exit. */
 export function runCheckCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BRIDGE_MAIN, "check", ...args], {
+  return childOutput(
+    spawn(process.execPath, [BRIDGE_MAIN, "check", ...args], {
       cwd: options.cwd ?? FIXTURE_ROOT,
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", ...options.env },
       stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+    }),
+  );
 }
 
 /** The JSON log lines of a run made with LSPMCP_LOG=json, by message. */

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { childOutput, type ChildOutput } from "../../helpers/child-output.js";
 import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { BRIDGE_MAIN } from "../../helpers/paths.js";
@@ -16,28 +17,18 @@ export function pathWithLspmcp(): string {
   return `${bin}:${process.env.PATH ?? ""}`;
 }
 
-export interface RunResult {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type RunResult = ChildOutput;
 
 /** Runs `lspmcp ARGS`, found on `path`, in `cwd`, to its exit; stdout and stderr are pipes. */
 export function runLspmcp(args: readonly string[], options: { cwd: string; path: string; env?: Record<string, string> }): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    // The lookup of a bare command name uses the PATH of the child's own environment.
-    const child = spawn("lspmcp", args, {
+  // The lookup of a bare command name uses the PATH of the child's own environment.
+  return childOutput(
+    spawn("lspmcp", args, {
       cwd: options.cwd,
       env: { PATH: options.path, HOME: process.env.HOME ?? "/root", ...cacheEnv(), ...options.env },
       stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+    }),
+  );
 }
 
 /** The tool cache the tests' servers come from (gopls, ruff, rust-analyzer), when it is not under HOME. */
