@@ -72,8 +72,9 @@ describe.each(Object.keys(CHECKERS) as (keyof typeof CHECKERS)[])("%s on the pyt
   // Neither server watches the disk: the bridge tells them (the python-native adapter). Without
   // that, kettle.py stays as the server first read it and brew.py reads clean (seen with both).
   // KNOWN GAP for pyrefly (docs/servers.md, "ty and pyrefly"): it takes the change in on a
-  // background queue and says nothing over LSP when it is done, so the first answer after a disk
-  // change may still be the old one. `test.fails` holds that as it is, and turns red once fixed.
+  // background queue and answers from the old state meanwhile, and the end it reports cannot be
+  // told from another recheck's (docs/contract-notes.md), so the first answer after a disk change
+  // may still be the old one. `test.fails` holds that as it is, and turns red once fixed.
   (checker === "pyrefly" ? test.fails : test)("never a false clean after an edit on disk: a change to an imported file reaches the importer", async () => {
     // A star import, so that the finding is one pyrefly's lenient auto configuration reports too.
     writeFileSync(join(repo.root, "cafe/kettle.py"), "def boil() -> int:\n    return 100\n");
