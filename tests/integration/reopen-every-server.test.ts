@@ -43,6 +43,8 @@ const CASES: Record<string, Case> = {
   biome: { setup: fixture("langs", "lint.ts", "lint_copy.ts", true) },
   pyright: { setup: fixture("nav", "py/shapes.py", "py/report.py") },
   basedpyright: { setup: fixture("nav", "py/shapes.py", "py/report.py"), requires: () => requireCachedTool("basedpyright/node_modules/.bin/basedpyright") },
+  ty: { setup: fixture("nav", "py/shapes.py", "py/report.py"), requires: () => requireCachedTool("ty/bin/ty") },
+  pyrefly: { setup: fixture("nav", "py/shapes.py", "py/report.py"), requires: () => requireCachedTool("pyrefly/bin/pyrefly") },
   pylsp: { setup: fixture("langs", "inventory_lint.py", "inventory_copy.py", true), requires: () => requireBinary("pylsp") },
   ruff: { setup: fixture("python-lint", "cafe/menu.py", "cafe/orders.py"), requires: () => requireCachedTool("ruff/bin/ruff") },
   clangd: { setup: fixture("nav", "c/main.c", "c/stats.c"), requires: () => requireBinary("clangd") },
@@ -61,6 +63,7 @@ const CASES: Record<string, Case> = {
     requires: () => requireBinary("maude"),
   },
   gopls: { setup: fixture("golang", "brew/brew.go", "cmd/cafe/main.go"), requires: () => (requireBinary("go"), requireCachedTool("go/bin/gopls")) },
+  emmylua: { setup: fixture("lua", "cafe/orders.lua", "cafe/menu.lua"), requires: () => requireCachedTool("emmylua/bin/emmylua_ls") },
   "rust-analyzer": {
     setup: fixture("rust-crate", "cafe/src/lib.rs", "menu/src/lib.rs"),
     requires: () => (requireBinary("cargo"), requireCachedTool("rust-analyzer/bin/rust-analyzer")),

@@ -126,6 +126,8 @@ const PROBES: Record<string, { fixture: string; file: string }> = {
   pyright: { fixture: "langs", file: "inventory_lint.py" },
   basedpyright: { fixture: "langs", file: "inventory_lint.py" },
   pylsp: { fixture: "langs", file: "inventory_lint.py" },
+  ty: { fixture: "python-lint", file: "cafe/orders.py" },
+  pyrefly: { fixture: "python-lint", file: "cafe/orders.py" },
   ruff: { fixture: "python-lint", file: "cafe/orders.py" },
   clangd: { fixture: "langs", file: "cafe.c" },
   ccls: { fixture: "langs", file: "cafe.c" },
@@ -139,6 +141,7 @@ const PROBES: Record<string, { fixture: string; file: string }> = {
   graphql: { fixture: "langs", file: "menu.graphql" },
   gopls: { fixture: "golang", file: "brew/brew.go" },
   "rust-analyzer": { fixture: "rust-crate", file: "cafe/src/lib.rs" },
+  emmylua: { fixture: "lua", file: "cafe/orders.lua" },
   bash: { fixture: "scripts", file: "build.sh" },
   maude: { fixture: "scripts", file: "spec/broken.maude" },
 };

@@ -25,7 +25,7 @@ const SERVER_PACKAGES = ["typescript-7", "@typescript"];
  */
 function copyPackage(): string {
   const root = tempDir("lspmcp-reinstall-");
-  for (const part of ["package.json", "dist/lspmcp", "servers"]) cpSync(join(REPO, part), join(root, part), { recursive: true });
+  for (const part of ["package.json", "dist/lspmcp", "servers", "config/tool-list.json"]) cpSync(join(REPO, part), join(root, part), { recursive: true });
   mkdirSync(join(root, "node_modules/.bin"), { recursive: true });
   for (const name of readdirSync(join(REPO, "node_modules")).filter((n) => n !== ".bin" && !SERVER_PACKAGES.includes(n))) {
     symlinkSync(join(REPO, "node_modules", name), join(root, "node_modules", name));

@@ -26,7 +26,8 @@ afterEach(async () => {
 /** A runnable copy of this package (its build, profiles and bundler; node_modules linked), as an install would be. */
 function copyPackage(): string {
   const root = mkdtempSync(join(tmpdir(), "lspmcp-install-"));
-  for (const part of ["package.json", "dist/lspmcp", "dist/src", "scripts/bundle.mjs"]) cpSync(join(REPO, part), join(root, part), { recursive: true });
+  for (const part of ["package.json", "dist/lspmcp", "dist/src", "scripts/bundle.mjs", "config/tool-list.json"])
+    cpSync(join(REPO, part), join(root, part), { recursive: true });
   mkdirSync(join(root, "servers"));
   for (const name of readdirSync(join(REPO, "servers")).filter((n) => n.endsWith(".toml"))) cpSync(join(REPO, "servers", name), join(root, "servers", name));
   symlinkSync(join(REPO, "node_modules"), join(root, "node_modules"));
