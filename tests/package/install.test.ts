@@ -187,6 +187,39 @@ describe("every shipped profile from the package", () => {
     expect(install.stderr).toContain(`rust-analyzer 0.0.348: installed into ${join(home, "lspmcp/rust-analyzer")}`);
   });
 
+  test("servers install runs from the package: ruff for real from PyPI into a tool cache of its own, then serves", { timeout: 300_000 }, async () => {
+    const home = mkdtempSync(join(work, "cache-"));
+    const env = { ...process.env, XDG_CACHE_HOME: home };
+    const pin = /^version = "(.*)"$/m.exec(readFileSync(join(installed, "servers/ruff.toml"), "utf8"))![1];
+    const install = spawnSync(bin, ["servers", "install", "ruff"], { env, encoding: "utf8" });
+    expect(install.status, install.stderr).toBe(0);
+    const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const done = `${literal(`ruff ${pin}: installed into ${join(home, "lspmcp/ruff")}`)} in [0-9:]+ ${literal(`(verified: ruff ${pin})`)}`;
+    expect(install.stderr).toMatch(new RegExp(`^${done}$`, "m"));
+    const listed = JSON.parse(execFileSync(bin, ["servers", "--format", "json"], { env, encoding: "utf8" })) as {
+      servers: { name: string; installed: boolean; where: string | null }[];
+    };
+    expect(listed.servers.find((server) => server.name === "ruff")).toMatchObject({ installed: true, where: join(home, "lspmcp/ruff") });
+    // The installed lspmcp serves the ruff it installed: its findings in the lint fixture.
+    const config = join(work, "ruff-installed.toml");
+    writeFileSync(
+      config,
+      ["[[server]]", 'name = "ruff"', 'profile = "ruff"', "[[workspace]]", 'name = "w"', `root = "${fixture("python-lint").root}"`, 'servers = ["ruff"]'].join(
+        "\n",
+      ),
+    );
+    const ruffBridge = await startBridge(config, { TMPDIR: work, XDG_CACHE_HOME: home }, { bin });
+    try {
+      const answer = await ruffBridge.ok("diagnostics", { path: "cafe/orders.py" });
+      expect(answer.items.length).toBeGreaterThan(0);
+      expect(answer.items.every((item: any) => item.source === "Ruff")).toBe(true);
+      const { sessions } = await ruffBridge.ok("session_status");
+      expect(readFileSync(`/proc/${sessions[0].pid}/cmdline`, "utf8")).toContain(join(home, "lspmcp/ruff/bin/ruff"));
+    } finally {
+      await ruffBridge.close();
+    }
+  });
+
   test("one diagnostics call per profile installed here answers", { timeout: 1_200_000 }, async () => {
     const listed = JSON.parse(execFileSync(bin, ["servers", "--format", "json"], { encoding: "utf8", env: { ...process.env, ...cacheEnv() } })) as {
       servers: { name: string; installed: boolean }[];
