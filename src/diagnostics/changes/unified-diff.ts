@@ -132,7 +132,8 @@ function parseHunks(lines: string[], start: number, file: string): { hunks: Hunk
       }
       if (kind !== "+") oldLeft--;
       if (kind !== "-") newLeft--;
-      if (oldLeft < 0 || newLeft < 0) throw invalid(`${file}: hunk ${hunks.length + 1} (${header}) has more lines than its header says`, { file, hunk: hunks.length + 1, header });
+      if (oldLeft < 0 || newLeft < 0)
+        throw invalid(`${file}: hunk ${hunks.length + 1} (${header}) has more lines than its header says`, { file, hunk: hunks.length + 1, header });
       body.push({ kind, text: `${line.slice(1)}\n` });
       i++;
     }

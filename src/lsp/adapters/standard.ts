@@ -13,6 +13,7 @@ export function standardAdapter(): ServerAdapter {
     ignoredProgress: new Set(),
     filesWatchedBy: "server",
     answersManyFiles: false,
+    diskOnlySources: new Set(),
     initializationOptions: (configured) => ({ ...configured }),
     whenReady: async () => {},
     startingEvents: () => [],
