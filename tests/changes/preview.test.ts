@@ -48,6 +48,7 @@ interface Kind {
   readonly deleted: string | null;
   /** The files with introduced findings: the importer, never opened, and the created file. */
   readonly breaks: readonly string[];
+  readonly importer: string;
 }
 
 const KINDS: Kind[] = [
@@ -68,6 +69,7 @@ const KINDS: Kind[] = [
     },
     deleted: "gone.ts",
     breaks: ["new.ts", "use.ts"],
+    importer: "use.ts",
   },
   {
     name: "pyright (push)",
@@ -85,6 +87,7 @@ const KINDS: Kind[] = [
     },
     deleted: null,
     breaks: ["new.py", "use.py"],
+    importer: "use.py",
   },
   {
     name: "gopls (pull)",
@@ -105,6 +108,7 @@ const KINDS: Kind[] = [
     },
     deleted: null,
     breaks: ["lib/new.go", "use/use.go"],
+    importer: "use/use.go",
   },
 ];
 
@@ -180,10 +184,13 @@ describe.each(KINDS)("changes on $name", (kind) => {
       const bridge = await bridgeOf(config, shared);
       const untouched = plain((await diagnostics(bridge, {})).items);
       expect(untouched.length).toBeGreaterThan(0);
+      const importer = plain((await diagnostics(bridge, { path: kind.importer })).items);
 
       const preview = await compared(bridge, { changes: changesOf(kind) });
       expect(repo.status()).toBe("");
       // Nothing left behind: a plain call answers as before the preview.
+      // The importer alone first: its server would still hold the library's new text, or an answer made from it.
+      expect(plain((await diagnostics(bridge, { path: kind.importer })).items)).toEqual(importer);
       expect(plain((await diagnostics(bridge, {})).items)).toEqual(untouched);
 
       write(repo, kind);
