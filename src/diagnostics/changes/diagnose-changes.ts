@@ -137,6 +137,10 @@ async function show(
         if (wasOpen !== undefined && change.before !== null) await client.documents.sync(uri, languageId, change.before);
         else if (client.documents.get(uri)) await client.documents.close(uri);
       });
+      // Opened with the disk's text first, so that the new text comes as a change: pyright marks
+      // a module's importers stale on a change of its document, not when it is opened with a
+      // text other than the disk's (importers checked earlier keep the disk's module).
+      if (wasOpen === undefined && change.before !== null) await client.documents.sync(uri, languageId, change.before);
       await client.documents.sync(uri, languageId, change.after);
     } else if (watched) {
       if (client.documents.get(uri)) await client.documents.close(uri);
