@@ -64,7 +64,7 @@ export async function diagnoseChanges(
     const before = await diagnoseTargets(config, sessions, discovery.targets, run);
     const shown: Shown[] = [];
     try {
-      for (const pair of pairs) shown.push(await show(config, sessions, pair, changes));
+      for (const pair of pairs) await show(config, sessions, pair, changes, shown);
       const overlay = new Map(changes.flatMap((change) => (change.after === null ? [] : [[change.file.absolutePath, change.after] as const])));
       const after = await diagnoseTargets(config, sessions, afterTargets, { ...run, overlay });
       return { before, after, notPreviewed: notPreviewed(shown) };
@@ -76,6 +76,8 @@ export async function diagnoseChanges(
 
 /** What one session was shown, and how to take it back. */
 interface Shown {
+  /** Stops the session: what a restore that failed on a live server leaves is never answered from. */
+  readonly stop: () => Promise<void>;
   readonly server: ResolvedServer;
   readonly client: LspClient;
   /** Sources of the server whose findings the preview cannot count. */
@@ -89,10 +91,20 @@ async function show(
   sessions: SessionRegistry,
   { workspace, server }: { workspace: ResolvedWorkspace; server: ResolvedServer },
   changes: readonly PreviewChange[],
-): Promise<Shown> {
+  all: Shown[],
+): Promise<void> {
   const scope = new CallScope();
-  const client = await sessions.readyClient(workspace, server, Deadline.in(config.bridge.request_timeout_ms), scope);
-  const shown: Shown = { server, client, blind: [...client.adapter.diskOnlySources].map((source) => ({ server: server.name, source })), undo: [], scope };
+  let client: LspClient;
+  try {
+    client = await sessions.readyClient(workspace, server, Deadline.in(config.bridge.request_timeout_ms), scope);
+  } catch (error) {
+    scope.close();
+    throw error;
+  }
+  // Recorded before anything is shown: a step that fails half-way is taken back with the rest.
+  const stop = () => sessions.get(workspace, server).stop();
+  const shown: Shown = { stop, server, client, blind: [...client.adapter.diskOnlySources].map((source) => ({ server: server.name, source })), undo: [], scope };
+  all.push(shown);
   const watched = client.bridgeWatchesFiles;
   if (watched) {
     const state = projectStateOf(client);
@@ -150,21 +162,26 @@ async function show(
       shown.blind.push({ server: server.name, source: null });
     }
   }
-  return shown;
 }
 
 /**
- * Every session sees the disk again, newest change first. A step that fails (the server died
- * meanwhile) does not stop the others; the first failure is thrown once all have run.
+ * Every session sees the disk again, newest change first. A step that fails does not stop the
+ * others; a session whose server is still up after a failed step is stopped (the next call starts
+ * it afresh from the disk), and the first failure is thrown once all have run.
  */
 async function restoreAll(shown: readonly Shown[]): Promise<void> {
   let failure: unknown = null;
   for (const session of shown) {
+    let failed = false;
     for (const undo of session.undo.reverse()) {
       if (session.client.isClosed) break;
-      await undo().catch((error: unknown) => (failure ??= error));
+      await undo().catch((error: unknown) => {
+        failed = true;
+        failure ??= error;
+      });
     }
     session.scope.close();
+    if (failed && !session.client.isClosed) await session.stop().catch(() => {});
   }
   if (failure !== null) throw failure;
 }
