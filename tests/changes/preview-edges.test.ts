@@ -65,21 +65,25 @@ const plain = (answer: Answer) => answer.items.map(({ channels: _channels, ...it
 const diagnostics = (bridge: Bridge, args: Record<string, unknown>): Promise<Answer> => bridge.ok("diagnostics", { path: ".", limit: 1000, ...args });
 
 describe("the patch form", () => {
-  test("a git diff (a change and a created file) previews as the same texts given whole", async () => {
+  test("a git diff (a change, a created file, a rename) previews as the same texts given whole", async () => {
     const { repo, config } = setUp({ ...TS_FILES }, "typescript");
     const bridge = await bridgeOf(config, false);
     writeFileSync(join(repo.root, "lib.ts"), BREAKING);
     writeFileSync(join(repo.root, "fresh.ts"), 'export const fresh: number = "no";\n');
+    execFileSync("git", ["mv", "more/use0.ts", "more/moved0.ts"], { cwd: repo.root });
     execFileSync("git", ["add", "-A"], { cwd: repo.root });
     const patch = execFileSync("git", ["diff", "--cached"], { cwd: repo.root, encoding: "utf8" });
     execFileSync("git", ["reset", "-q", "--hard"], { cwd: repo.root });
     execFileSync("git", ["clean", "-fdq"], { cwd: repo.root });
     expect(repo.status()).toBe("");
+    expect(patch).toMatch(/^rename from more\/use0\.ts$/m);
 
     const whole = await diagnostics(bridge, {
       changes: [
         { path: "lib.ts", text: BREAKING },
         { path: "fresh.ts", text: 'export const fresh: number = "no";\n' },
+        { path: "more/use0.ts", text: null },
+        { path: "more/moved0.ts", text: TS_FILES["more/use0.ts"]! },
       ],
     });
     const patched = await diagnostics(bridge, { changes: { patch } });
