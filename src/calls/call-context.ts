@@ -19,6 +19,12 @@ export interface CallContext {
    * done so far out of `total`, strictly increasing, never after the call has answered.
    */
   readonly onProgress?: (done: number, total: number) => void;
+  /**
+   * A preview of changes (CONTRACT §4.4): the new text of each changed file by absolute path,
+   * which the call takes instead of the disk's. The disk is not looked at again: the preview
+   * looked just before it changed what the servers see.
+   */
+  readonly overlay?: ReadonlyMap<string, string>;
   /** What the call holds until it ends; its owner closes it when the call is over. */
   readonly scope: CallScope;
 }

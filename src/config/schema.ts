@@ -57,6 +57,7 @@ const BridgeSchema = z
       "Live language-server sessions at once. Starting one more makes the least recently used session that no call is using give way (stopped in order, as idle_stop_s stops it; the next call starts it again); SessionLimit only when every live session is in use by a call.",
     ),
     max_result_bytes: positiveInt(32768, "Ceiling on any tool result, in UTF-8 bytes of its JSON."),
+    max_preview_files: positiveInt(64, "Files one `diagnostics` call with `changes` may preview at once."),
     request_timeout_ms: positiveInt(30000, "Deadline of each LSP request; also the diagnostics settle deadline."),
     start_timeout_ms: positiveInt(
       120000,

@@ -30,6 +30,8 @@ export interface ResolvedConfig {
 export interface BridgeSettings {
   readonly max_sessions: number;
   readonly max_result_bytes: number;
+  /** Files one `diagnostics` call with `changes` may preview. */
+  readonly max_preview_files: number;
   readonly request_timeout_ms: number;
   /** Deadline of a session's start; until it has passed since the start, the server's load does not count against calls. */
   readonly start_timeout_ms: number;

@@ -31,6 +31,8 @@ export interface DiagnoseTargetsOptions {
   readonly onFileDone?: (done: number, total: number, target: ResolvedTarget) => void;
   /** Once the server holds a file's text, before the settle wait. */
   readonly onSynced?: (target: OpenTarget) => void;
+  /** A preview of changes: the files' new texts, taken instead of the disk (see `CallContext.overlay`). */
+  readonly overlay?: ReadonlyMap<string, string>;
   /** After the last file of a session: `check` stops the session here to free its slot. */
   readonly onSessionDone?: (group: SessionGroup) => Promise<void>;
 }
@@ -66,7 +68,7 @@ export async function diagnoseTargets(
     const scope = new CallScope();
     try {
       const deadline = Deadline.in(config.bridge.request_timeout_ms);
-      await work({ config, sessions, deadline, signal: signal.signal, scope });
+      await work({ config, sessions, deadline, signal: signal.signal, scope, ...(options.overlay === undefined ? {} : { overlay: options.overlay }) });
     } catch (error) {
       throw namingFile(error, item.target);
     } finally {
@@ -94,6 +96,7 @@ export async function diagnoseTargets(
         close: options.close,
         failure,
         eachFile,
+        overlay: options.overlay,
       });
       await runPool(rest, options.batchSize, failure, fileByFile(refreshed));
     } finally {
@@ -134,7 +137,10 @@ async function fromProject(group: SessionGroup, results: FileDiagnostics[], opti
     }
     // Every file is read before tsserver is asked about any, as file by file does.
     const texts = new Map<string, string>();
-    for (const { target } of group.items) texts.set(target.file.absolutePath, await readSourceFile(target.file.absolutePath, target.file.path));
+    for (const { target } of group.items) {
+      const path = target.file.absolutePath;
+      texts.set(path, options.overlay?.get(path) ?? (await readSourceFile(path, target.file.path)));
+    }
     return { rest: await diagnoseFromProject(client, group.items, texts, results, options, deadline), refreshed: true };
   } finally {
     hold.close();

@@ -4,7 +4,7 @@ import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../confi
 import type { Deadline } from "../contract/deadline.js";
 import type { LspClient } from "../lsp/lsp-client.js";
 import type { SupervisionTimings } from "../supervision/index.js";
-import { Session } from "./session.js";
+import { previewing, Session } from "./session.js";
 import type { CallScope } from "../contract/call-scope.js";
 
 /**
@@ -60,6 +60,24 @@ export class SessionRegistry {
     // A dead session answers SessionDead at once: no other session gives way for it.
     if (session.currentState === "dead") return session.readyClient(deadline, scope);
     return this.withSlot(session, deadline, () => session.readyClient(deadline, scope));
+  }
+
+  /**
+   * Runs `work` with the sessions of `pairs` to itself (a preview of changes, CONTRACT §4.4): each
+   * reserved (`Session.reserve`) in key order, so that two previews never wait on each other in a
+   * circle; every other call on them waits until `work` has ended, however it ends.
+   */
+  async exclusively<T>(pairs: readonly { workspace: ResolvedWorkspace; server: ResolvedServer }[], deadline: Deadline, work: () => Promise<T>): Promise<T> {
+    const sessions = [...new Set(pairs.map(({ workspace, server }) => this.get(workspace, server)))].sort((a, b) =>
+      a.key < b.key ? -1 : a.key > b.key ? 1 : 0,
+    );
+    const releases: (() => void)[] = [];
+    try {
+      for (const session of sessions) releases.push(await session.reserve(deadline));
+      return await previewing.run(new Set(sessions), work);
+    } finally {
+      for (const release of releases) release();
+    }
   }
 
   /** Restarts a pair; a restart of a session that is not live needs a slot too. */

@@ -6,6 +6,7 @@ import { Deadline, type LoadWatch } from "../contract/deadline.js";
 import { LspClient } from "../lsp/lsp-client.js";
 import { ADAPTERS } from "../lsp/adapters/index.js";
 import { setTimeout as delay } from "node:timers/promises";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { scrubbedEnv, spawnSupervised, type ExitInfo, type MemoryOverCap, type SupervisedServer, type SupervisionTimings } from "../supervision/index.js";
 import { IdleTimer } from "./idle-timer.js";
 import { sessionDeadError, sessionExit, toMiB, type SessionExit } from "./session-exit.js";
@@ -80,6 +81,9 @@ export interface SessionStatus {
  * wait for what comes after (the restarted session, or `SessionDead` once it is closed): none
  * is ever handed the client that is being shut down.
  */
+/** The sessions a preview of changes has reserved (see `Session.reserve`), within its run. */
+export const previewing = new AsyncLocalStorage<ReadonlySet<Session>>();
+
 export class Session implements LoadWatch {
   private phase: SessionPhase = "idle";
   private starting: Promise<LspClient> | null = null;
@@ -102,6 +106,12 @@ export class Session implements LoadWatch {
   private holders = 0;
   // When a call last asked for the session or let go of it: the least recent gives way first.
   private lastUsedAt = 0;
+  // Calls that have the client now (from `readyClient` to the end of their scope): what a
+  // preview waits out before it changes what the server sees.
+  private users = 0;
+  private drained: (() => void)[] = [];
+  // A preview that has the session to itself: every other call waits at `readyClient` until it ends.
+  private reservation: Promise<void> | null = null;
 
   constructor(private readonly options: SessionOptions) {
     this.idle = new IdleTimer(options.idleStopMs ?? 0, () => void this.stopIdle());
@@ -127,9 +137,12 @@ export class Session implements LoadWatch {
    * call's) keeps the session from counting as idle until it releases it.
    */
   async readyClient(deadline: Deadline, scope?: CallScope): Promise<LspClient> {
+    while (this.reservation && !previewing.getStore()?.has(this)) await deadline.race(this.reservation, `${this.key} to end a preview of changes`);
     this.lastUsedAt = Date.now();
-    if (scope) scope.defer(this.hold());
-    else this.idle.touch();
+    if (scope) {
+      scope.defer(this.hold());
+      scope.defer(this.use());
+    } else this.idle.touch();
     deadline.watch(this);
     for (;;) {
       if (this.transition) {
@@ -153,6 +166,38 @@ export class Session implements LoadWatch {
       // A stop that began while we waited: this client is on its way out, look again.
       if (!this.transition && this.phase === "ready" && this.client === client) return client;
     }
+  }
+
+  /** Counts a call that has the client until the returned release runs. */
+  private use(): () => void {
+    this.users += 1;
+    return () => {
+      this.users -= 1;
+      if (this.users === 0) for (const resolve of this.drained.splice(0)) resolve();
+    };
+  }
+
+  /**
+   * Takes the session for one preview of changes (CONTRACT §4.4): waits for another preview's
+   * reservation to end, reserves it (every later call of anyone else waits at `readyClient`), and
+   * waits until no call still has the client. Within `previewing.run` the preview's own calls
+   * pass. Returns the release; the deadline bounds the waits (`Timeout`, nothing reserved).
+   */
+  async reserve(deadline: Deadline): Promise<() => void> {
+    while (this.reservation) await deadline.race(this.reservation, `${this.key} to end another preview of changes`);
+    let end!: () => void;
+    this.reservation = new Promise((resolve) => (end = resolve));
+    const release = () => {
+      this.reservation = null;
+      end();
+    };
+    try {
+      if (this.users > 0) await deadline.race(new Promise<void>((resolve) => this.drained.push(resolve)), `the calls on ${this.key} to end before a preview`);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return release;
   }
 
   /**

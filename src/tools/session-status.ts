@@ -77,7 +77,7 @@ export function renderExit(exit: SessionStatus["last_exit"]): string {
 export const sessionStatusTool = defineTool({
   name: "session_status",
   title: "Session status",
-  description: "State of every configured session, and why the default chose or left out servers.",
+  description: "Each session's state, and why the default chose or left out servers.",
   inputSchema: z.strictObject({}),
   outputSchema: z.object({ sessions: z.array(SessionStatusSchema), chosen: z.array(ChosenSchema), left_out: z.array(LeftOutSchema) }),
   handler: async (_args, context) => {

@@ -46,6 +46,23 @@ export function splitMerged(config: ResolvedConfig, answers: SinceAnswers, keep:
   return splitSince(current, revision, answers.currentPath);
 }
 
+/**
+ * `splitMerged` for a preview of changes (CONTRACT §4.4): the scope on disk against the scope with
+ * the changes, matched in place (a path is the same file before and after). Findings `counted`
+ * refuses (a source that could not see the changes) are left out of all three lists.
+ */
+export function splitPreview(
+  config: ResolvedConfig,
+  before: readonly FileDiagnostics[],
+  after: readonly FileDiagnostics[],
+  keep: (severity: SeverityName) => boolean,
+  counted: (finding: ServerFinding) => boolean,
+): SinceSplit<PlacedDiagnostic> {
+  const now = merged(config, placeCurrent(after).filter(counted), keep);
+  const then = merged(config, placeCurrent(before).filter(counted), keep);
+  return splitSince(now, then, (_workspace, path) => path);
+}
+
 /** Per workspace, each (server, file) answer's findings merged across servers; a merged finding keeps its line. */
 function merged(config: ResolvedConfig, findings: readonly ServerFinding[], keep: (severity: SeverityName) => boolean): PlacedDiagnostic[] {
   const result: PlacedDiagnostic[] = [];

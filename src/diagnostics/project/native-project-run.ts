@@ -6,6 +6,7 @@ import type { FileDiagnostics } from "../file-diagnostics.js";
 import { runPool } from "../../calls/run-pool.js";
 import { answerFromProject } from "./project-answer.js";
 import { refreshFromDisk } from "../../calls/watched-files/refresh-from-disk.js";
+import { projectStateOf } from "../../calls/watched-files/project-state.js";
 import type { ProjectRunOptions, RunItem } from "./tsserver-project-run.js";
 
 /**
@@ -27,7 +28,10 @@ export async function diagnoseFromNativeProject(
   const [first] = items;
   if (!first) return;
   const signal = options.failure.signal;
-  const { state, changed } = await refreshFromDisk(client, first.target.workspace, true, { deadline: startDeadline, signal });
+  // A preview looked at the disk just before it changed what the server sees.
+  const { state, changed } = options.overlay
+    ? { state: projectStateOf(client), changed: new Set<string>() }
+    : await refreshFromDisk(client, first.target.workspace, true, { deadline: startDeadline, signal });
   const ask = (file: string, requestOptions: Parameters<typeof requestPullDiagnostics>[2]) =>
     requestPullDiagnostics(client, pathToFileURL(file).href, requestOptions);
   await runPool([...items], options.inFlight, options.failure, (item) =>

@@ -12,7 +12,7 @@ import type { FileDiagnostics } from "../file-diagnostics.js";
 import { openTarget, type OpenTarget } from "../../calls/open-target.js";
 import { runPool, type FirstFailure } from "../../calls/run-pool.js";
 import { nearestConfig } from "./nearest-config.js";
-import type { ProjectState } from "../../calls/watched-files/project-state.js";
+import { projectStateOf, type ProjectState } from "../../calls/watched-files/project-state.js";
 import { answerFromProject } from "./project-answer.js";
 import { refreshFromDisk } from "../../calls/watched-files/refresh-from-disk.js";
 
@@ -33,6 +33,8 @@ export interface ProjectRunOptions {
   /** Wraps the work of one file: its deadline, progress and the naming of its failure. */
   /** Once an opener (the document that loads a project) is open (`check` counts the documents open at once). */
   readonly onSynced?: ((target: OpenTarget) => void) | undefined;
+  /** A preview of changes (see `CallContext.overlay`): the disk is not looked at again. */
+  readonly overlay?: ReadonlyMap<string, string> | undefined;
   readonly eachFile: (item: RunItem, work: (context: CallContext) => Promise<FileDiagnostics>) => Promise<void>;
 }
 
@@ -64,7 +66,9 @@ export async function diagnoseFromProject(
   if (!first || !client.bridgeWatchesFiles) return [...items];
   const { workspace } = first.target;
   const signal = options.failure.signal;
-  const { state, changed } = await refreshFromDisk(client, workspace, true, { deadline: startDeadline, signal });
+  const { state, changed } = options.overlay
+    ? { state: projectStateOf(client), changed: new Set<string>() }
+    : await refreshFromDisk(client, workspace, true, { deadline: startDeadline, signal });
   if (!supportsTsserverDiagnostics(client)) return [...items];
   const scope = new CallScope();
   try {
@@ -133,7 +137,14 @@ async function placeInProjects(
       continue;
     }
     const deadline = Deadline.in(options.config.bridge.request_timeout_ms);
-    const context: CallContext = { config: options.config, sessions: options.sessions, deadline, signal: options.failure.signal, scope };
+    const context: CallContext = {
+      config: options.config,
+      sessions: options.sessions,
+      deadline,
+      signal: options.failure.signal,
+      scope,
+      ...(options.overlay === undefined ? {} : { overlay: options.overlay }),
+    };
     const sentBefore = client.documents.sentCount;
     // Held open for the call (and left open after it, unless `close`): it keeps the project loaded.
     const opened = await openTarget(context, opener.target, { refreshed: true });

@@ -24,6 +24,9 @@ export function rustAnalyzerAdapter(link: ServerLink): ServerAdapter {
     ...standardAdapter(),
     name: "rust-analyzer",
     settle: "flycheck",
+    // Flycheck runs `cargo check` (or clippy) over the files on disk; its findings carry the
+    // tool's name as their source. rust-analyzer's own ("rust-analyzer") read open documents.
+    diskOnlySources: new Set(["rustc", "clippy"]),
     // rust-analyzer sends each publish from its worker pool, where it also computes pull answers;
     // with one worker the pool runs its tasks in the order queued, so a pull's answer comes after
     // every publish queued before it and a file's publishes arrive in the order made (with more,

@@ -59,6 +59,12 @@ export interface ServerAdapter {
    * 7). tsserver's project path is found by the command it offers.
    */
   readonly answersManyFiles: boolean;
+  /**
+   * The diagnostic sources that read only the files on disk, never an open document's text
+   * (rust-analyzer's flycheck, `cargo check`): a preview of changes cannot count their findings
+   * (CONTRACT §4.4, `not_previewed`).
+   */
+  readonly diskOnlySources: ReadonlySet<string>;
   /** The `initializationOptions` sent: the profile's, with what the server needs to be correct merged over them. */
   initializationOptions(configured: Readonly<Record<string, unknown>>): Record<string, unknown>;
   /**

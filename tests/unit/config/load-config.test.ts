@@ -31,6 +31,7 @@ servers = ["one"]
     expect(config.bridge).toEqual({
       max_sessions: 4,
       max_result_bytes: 32768,
+      max_preview_files: 64,
       request_timeout_ms: 30000,
       start_timeout_ms: 120000,
       max_open_documents: 256,
@@ -84,6 +85,7 @@ exclude = ["build/**"]
     expect(config.bridge).toEqual({
       max_sessions: 2,
       max_result_bytes: 1000,
+      max_preview_files: 64,
       request_timeout_ms: 5,
       start_timeout_ms: 120000,
       max_open_documents: 256,

@@ -1,0 +1,235 @@
+import { pathToFileURL } from "node:url";
+import { FileChangeType } from "vscode-languageserver-protocol";
+import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../../config/types.js";
+import { CallScope } from "../../contract/call-scope.js";
+import { Deadline } from "../../contract/deadline.js";
+import { claimingServers, languageFor, type ResolvedTarget } from "../../calls/resolve-target.js";
+import { projectStateOf } from "../../calls/watched-files/project-state.js";
+import type { LspClient } from "../../lsp/lsp-client.js";
+import type { SessionRegistry } from "../../sessions/session-registry.js";
+import { diagnoseTargets } from "../diagnose-targets.js";
+import type { Discovery } from "../discover-targets.js";
+import type { FileDiagnostics } from "../file-diagnostics.js";
+import type { PreviewChange } from "./resolve-changes.js";
+
+/** A source whose findings a preview cannot count: it reads only the disk, or its server could not be shown a change. */
+export interface NotPreviewed {
+  readonly server: string;
+  /** null: every source of the server (a change it cannot be shown, such as a deletion). */
+  readonly source: string | null;
+}
+
+export interface ChangesAnswers {
+  /** The scope as it is on disk, in target order. */
+  readonly before: readonly FileDiagnostics[];
+  /** The scope with the changes, in target order: deleted files left out, created ones in. */
+  readonly after: readonly FileDiagnostics[];
+  readonly notPreviewed: readonly NotPreviewed[];
+}
+
+export interface DiagnoseChangesOptions {
+  readonly serverName?: string | undefined;
+  readonly batchSize: number;
+  readonly signal?: AbortSignal | undefined;
+  /** After each file of either run: files done so far, of both runs' total. */
+  readonly onFileDone?: (done: number, total: number) => void;
+}
+
+/**
+ * Checks a discovery as it is on disk and with `changes` (CONTRACT §4.4), nothing written. The
+ * sessions of the scope are reserved for the whole preview (`SessionRegistry.exclusively`): any
+ * other call on them, from this caller or another peer, waits until every server sees the disk
+ * again, so none ever answers from a preview's text. The servers see each changed file they
+ * claim as an open document with its new text (a created file is a new document); a deleted one
+ * is told as a watched-file deletion to a server whose files the bridge watches, and cannot be
+ * shown to any other (that server is not previewed). A project's kept answers (`ProjectState`)
+ * are set aside for the preview and put back after, so none made from the preview's text is ever
+ * given again.
+ */
+export async function diagnoseChanges(
+  config: ResolvedConfig,
+  sessions: SessionRegistry,
+  discovery: Discovery,
+  changes: readonly PreviewChange[],
+  created: readonly string[],
+  options: DiagnoseChangesOptions,
+): Promise<ChangesAnswers> {
+  const afterTargets = targetsWithChanges(config, discovery, changes, created, options.serverName);
+  const pairs = sessionPairs([...discovery.targets, ...afterTargets]);
+  const total = discovery.targets.length + afterTargets.length;
+  let done = 0;
+  const tick = () => options.onFileDone?.(++done, total);
+  const run = { batchSize: options.batchSize, close: false, onFileDone: tick, ...(options.signal === undefined ? {} : { signal: options.signal }) };
+  return sessions.exclusively(pairs, Deadline.in(config.bridge.request_timeout_ms), async () => {
+    const before = await diagnoseTargets(config, sessions, discovery.targets, run);
+    const shown: Shown[] = [];
+    try {
+      for (const pair of pairs) await show(config, sessions, pair, changes, shown);
+      const overlay = new Map(changes.flatMap((change) => (change.after === null ? [] : [[change.file.absolutePath, change.after] as const])));
+      const after = await diagnoseTargets(config, sessions, afterTargets, { ...run, overlay });
+      return { before, after, notPreviewed: notPreviewed(shown) };
+    } finally {
+      await restoreAll(shown);
+    }
+  });
+}
+
+/** What one session was shown, and how to take it back. */
+interface Shown {
+  /** Stops the session: what a restore that failed on a live server leaves is never answered from. */
+  readonly stop: () => Promise<void>;
+  readonly server: ResolvedServer;
+  readonly client: LspClient;
+  /** Sources of the server whose findings the preview cannot count. */
+  readonly blind: NotPreviewed[];
+  readonly undo: (() => Promise<void>)[];
+  readonly scope: CallScope;
+}
+
+async function show(
+  config: ResolvedConfig,
+  sessions: SessionRegistry,
+  { workspace, server }: { workspace: ResolvedWorkspace; server: ResolvedServer },
+  changes: readonly PreviewChange[],
+  all: Shown[],
+): Promise<void> {
+  const scope = new CallScope();
+  let client: LspClient;
+  try {
+    client = await sessions.readyClient(workspace, server, Deadline.in(config.bridge.request_timeout_ms), scope);
+  } catch (error) {
+    scope.close();
+    throw error;
+  }
+  // Recorded before anything is shown: a step that fails half-way is taken back with the rest.
+  const stop = () => sessions.get(workspace, server).stop();
+  const shown: Shown = { stop, server, client, blind: [...client.adapter.diskOnlySources].map((source) => ({ server: server.name, source })), undo: [], scope };
+  all.push(shown);
+  const watched = client.bridgeWatchesFiles;
+  if (watched) {
+    const state = projectStateOf(client);
+    await state.refreshed;
+    const kept = { answers: new Map(state.answers), rendered: new Map(state.rendered), summaries: new Map(state.summaries) };
+    state.answers.clear();
+    state.rendered.clear();
+    state.summaries.clear();
+    state.generation++;
+    shown.undo.push(async () => {
+      // The server's program is the disk's again: the answers kept for it hold again.
+      for (const [map, saved] of [
+        [state.answers, kept.answers],
+        [state.rendered, kept.rendered],
+        [state.summaries, kept.summaries],
+      ] as [Map<string, unknown>, Map<string, unknown>][]) {
+        map.clear();
+        for (const [key, value] of saved) map.set(key, value);
+      }
+      state.generation++;
+    });
+  } else {
+    // An open document whose dependency the preview changed may hold a publish made from the
+    // preview's text for its unchanged version: every document is closed after, and opened anew.
+    shown.undo.push(async () => {
+      for (const uri of client.documents.openUris()) await client.documents.close(uri);
+    });
+  }
+  for (const change of changes) {
+    if (change.workspace !== workspace) continue;
+    const uri = pathToFileURL(change.file.absolutePath).href;
+    const languageId = languageFor(server, change.file);
+    if (languageId === null) {
+      // A file the server reads but is not given as a document (a tsconfig.json, package.json).
+      if (watched && client.adapter.watchedFiles.test(change.file.absolutePath)) shown.blind.push({ server: server.name, source: null });
+      continue;
+    }
+    if (change.after !== null) {
+      const wasOpen = client.documents.get(uri)?.text;
+      scope.defer(client.documents.hold(uri));
+      shown.undo.push(async () => {
+        if (wasOpen !== undefined && change.before !== null) await client.documents.sync(uri, languageId, change.before);
+        else if (client.documents.get(uri)) await client.documents.close(uri);
+      });
+      // Opened with the disk's text first, so that the new text comes as a change: pyright marks
+      // a module's importers stale on a change of its document, not when it is opened with a
+      // text other than the disk's (importers checked earlier keep the disk's module).
+      if (wasOpen === undefined && change.before !== null) await client.documents.sync(uri, languageId, change.before);
+      await client.documents.sync(uri, languageId, change.after);
+    } else if (watched) {
+      if (client.documents.get(uri)) await client.documents.close(uri);
+      shown.undo.push(() => client.notifyWatchedFiles([{ uri, type: FileChangeType.Created }]));
+      await client.notifyWatchedFiles([{ uri, type: FileChangeType.Deleted }]);
+    } else {
+      shown.blind.push({ server: server.name, source: null });
+    }
+  }
+}
+
+/**
+ * Every session sees the disk again, newest change first. A step that fails does not stop the
+ * others; a session whose server is still up after a failed step is stopped (the next call starts
+ * it afresh from the disk), and the first failure is thrown once all have run.
+ */
+async function restoreAll(shown: readonly Shown[]): Promise<void> {
+  let failure: unknown = null;
+  for (const session of shown) {
+    let failed = false;
+    for (const undo of session.undo.reverse()) {
+      if (session.client.isClosed) break;
+      await undo().catch((error: unknown) => {
+        failed = true;
+        failure ??= error;
+      });
+    }
+    session.scope.close();
+    if (failed && !session.client.isClosed) await session.stop().catch(() => {});
+  }
+  if (failure !== null) throw failure;
+}
+
+function notPreviewed(shown: readonly Shown[]): NotPreviewed[] {
+  const seen = new Map<string, NotPreviewed>();
+  for (const { blind } of shown) for (const entry of blind) seen.set(JSON.stringify([entry.server, entry.source]), entry);
+  return [...seen.values()].sort((a, b) => (a.server < b.server ? -1 : a.server > b.server ? 1 : (a.source ?? "") < (b.source ?? "") ? -1 : 1));
+}
+
+/**
+ * The scope's targets as the changes leave it: deleted files gone, created files in scope (under
+ * a path asked for, or named themselves) added for every server claiming them, grouped by session
+ * as the runner needs.
+ */
+function targetsWithChanges(
+  config: ResolvedConfig,
+  discovery: Discovery,
+  changes: readonly PreviewChange[],
+  created: readonly string[],
+  serverName: string | undefined,
+): ResolvedTarget[] {
+  const deleted = new Set(changes.flatMap((change) => (change.after === null ? [change.file.absolutePath] : [])));
+  const targets = discovery.targets.filter((target) => !deleted.has(target.file.absolutePath));
+  for (const change of changes) {
+    if (change.before !== null || change.after === null) continue;
+    const scope = discovery.scope.find((entry) => entry.workspace === change.workspace);
+    const inScope =
+      created.includes(change.file.absolutePath) ||
+      (scope?.paths.some((path) => path === "" || path === "." || change.file.path.startsWith(`${path}/`)) ?? false);
+    if (!inScope) continue;
+    for (const server of claimingServers(config, change.workspace, change.file)) {
+      if (serverName !== undefined && server.name !== serverName) continue;
+      targets.push({ workspace: change.workspace, server, languageId: languageFor(server, change.file)!, file: change.file });
+    }
+  }
+  // Sessions in order of first appearance, files by path within each: each session's files neighbours.
+  const rank = new Map<string, number>();
+  for (const target of targets) {
+    const key = `${target.workspace.name}\0${target.server.name}`;
+    if (!rank.has(key)) rank.set(key, rank.size);
+  }
+  const key = (target: ResolvedTarget) => rank.get(`${target.workspace.name}\0${target.server.name}`)!;
+  return targets.sort((a, b) => key(a) - key(b) || (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0));
+}
+
+function sessionPairs(targets: readonly ResolvedTarget[]): { workspace: ResolvedWorkspace; server: ResolvedServer }[] {
+  const pairs = new Map<string, { workspace: ResolvedWorkspace; server: ResolvedServer }>();
+  for (const { workspace, server } of targets) pairs.set(`${workspace.name}\0${server.name}`, { workspace, server });
+  return [...pairs.values()];
+}
