@@ -74,6 +74,9 @@ export interface SessionStatus {
   readonly stderr_tail: string[];
 }
 
+/** The sessions a preview of changes has reserved (see `Session.reserve`), within its run. */
+export const previewing = new AsyncLocalStorage<ReadonlySet<Session>>();
+
 /**
  * One (workspace, server) session: a supervised server process and its LSP client. It starts
  * on first use, is `ready` only after its version matched the pin, and once dead stays dead
@@ -81,9 +84,6 @@ export interface SessionStatus {
  * wait for what comes after (the restarted session, or `SessionDead` once it is closed): none
  * is ever handed the client that is being shut down.
  */
-/** The sessions a preview of changes has reserved (see `Session.reserve`), within its run. */
-export const previewing = new AsyncLocalStorage<ReadonlySet<Session>>();
-
 export class Session implements LoadWatch {
   private phase: SessionPhase = "idle";
   private starting: Promise<LspClient> | null = null;
