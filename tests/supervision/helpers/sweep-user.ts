@@ -13,10 +13,17 @@ export interface SweepUser {
   readonly gid: number;
 }
 
-/** A uid no account uses, one per test file (`slot`), so that two files never share one. */
+/**
+ * A uid no account uses, one per test file (`slot`) and per suite run, so that two files never
+ * share one, nor two whole suites running side by side on one machine (the other suite's gate
+ * would sweep this one's orphans as its own). The suite is told apart by the vitest process that
+ * forked this worker.
+ */
 export function sweepUser(slot: number): SweepUser {
   if (process.getuid?.() !== 0) throw new Error("the orphan-sweep gates run their trees as another uid, which needs root (as in CI)");
-  return { uid: 61_000 + slot, gid: 61_000 + slot };
+  if (slot < 1 || slot > 3) throw new Error(`sweep user slot ${slot}: 1 to 3`);
+  const uid = 61_000 + (process.ppid % 1_000) * 4 + slot;
+  return { uid, gid: uid };
 }
 
 /** Gives `dir` and everything under it to `user`, so that a bridge running as it can read its config. */
