@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { startBridge, writeConfig, type Bridge, type ToolResult } from "../helpers/bridge.js";
