@@ -1,0 +1,168 @@
+import { join } from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+import { startBridge, writeConfig, type Bridge, type ToolResult } from "../helpers/bridge.js";
+import { REPO } from "../helpers/paths.js";
+import { pollUntil } from "../helpers/poll.js";
+import { tempDir } from "../helpers/temp.js";
+import { vendoredRepo } from "../helpers/vendored-repo.js";
+import { sharedServers } from "../sharing/helpers/shared.js";
+
+// Issue 40's equality on real code nobody here wrote: Flask 3.1.3's src (tests/fixtures/differential)
+// with the pyright profile. An everyday edit — an exported function's signature changed in
+// flask/helpers.py, which three other modules call, and a body-only edit in flask/cli.py that fixes
+// one pre-existing error and moves the findings below it — previewed with `changes`, in both forms
+// (whole texts, and `git diff`'s patch of the same edit), equals writing it, `since: "HEAD"` on the
+// clean tree, and restoring it, finding for finding. A plain call after the previews answers byte
+// for byte as the one before them.
+
+const repo = vendoredRepo(join(REPO, "tests/fixtures/differential/python-flask"), ".");
+const HELPERS = "src/flask/helpers.py";
+const CLI = "src/flask/cli.py";
+/** A module calling get_debug_flag, never opened by the edit. */
+const IMPORTER = "src/flask/app.py";
+
+/** The edit: both files' new texts, each made from the committed one by a replacement that must apply. */
+function edited(path: string, from: string, to: string): { path: string; text: string } {
+  const text = repo.read(path);
+  expect(text).toContain(from);
+  return { path, text: text.replace(from, to) };
+}
+const EDIT = [
+  edited(
+    HELPERS,
+    'def get_debug_flag() -> bool:\n    """Get whether debug mode should be enabled for the app, indicated by the\n    :envvar:`FLASK_DEBUG` environment variable. The default is ``False``.\n    """\n    val = os.environ.get("FLASK_DEBUG")',
+    'def get_debug_flag(prefix: str) -> bool:\n    """Get whether debug mode should be enabled for the app, indicated by the\n    :envvar:`{prefix}_DEBUG` environment variable. The default is ``False``.\n    """\n    val = os.environ.get(f"{prefix}_DEBUG")',
+  ),
+  edited(
+    CLI,
+    "            value = click.STRING(value, param, ctx).lower()\n",
+    '            # click.STRING answers None for None.\n            value = (click.STRING(value, param, ctx) or "").lower()\n',
+  ),
+];
+
+/** The same edit as `git diff` prints it: written, diffed, taken back. */
+function patchOf(): string {
+  for (const { path, text } of EDIT) repo.write(path, text);
+  const patch = repo.git("diff");
+  restore();
+  return patch;
+}
+
+function restore(): void {
+  repo.git("checkout", "--", ".");
+  expect(repo.git("status", "--porcelain")).toBe("");
+}
+
+const PATCH = patchOf();
+
+const CONFIG = writeConfig(`
+[bridge]
+max_result_bytes = 4194304
+request_timeout_ms = 600000
+
+[shared]
+lease_dir = ${JSON.stringify(tempDir("lspmcp-changes-runtime-"))}
+linger_ms = 200
+
+[[server]]
+name = "pyright"
+profile = "pyright"
+
+[[workspace]]
+name = "flask"
+root = ${JSON.stringify(repo.root)}
+servers = ["pyright"]
+`);
+
+interface Item {
+  path: string;
+  range: { start: { line: number; column: number }; end: { line: number; column: number } };
+  severity: string;
+  code: string | null;
+  source: string | null;
+  message: string;
+}
+interface Answer {
+  items: Item[];
+  total: number;
+  files: number;
+  introduced: number;
+  resolved: number;
+  unchanged: number;
+  not_previewed?: unknown;
+}
+
+const started: Bridge[] = [];
+afterAll(async () => {
+  await Promise.all(started.map((bridge) => bridge.close().catch(() => {})));
+  expect(await pollUntil(() => sharedServers({ config: CONFIG }).length === 0, 60_000, 50)).toBe(true);
+}, 120_000);
+
+/** The findings as the contract matches them, channels left out (which channel answered first is timing). */
+const plain = (items: readonly Item[]) => items.map(({ path, range, severity, code, source, message }) => ({ path, range, severity, code, source, message }));
+
+/** A whole plain call, as the client receives it: its text and its structured content. */
+async function whole(bridge: Bridge, path: string): Promise<string> {
+  const result: ToolResult = await bridge.call("diagnostics", { path, limit: 1000 });
+  expect(result.isError).toBeFalsy();
+  return JSON.stringify(result);
+}
+
+/** introduced, resolved and the counts of one comparison, both lists asked for. */
+async function compared(bridge: Bridge, args: Record<string, unknown>) {
+  const introduced = await bridge.ok<Answer>("diagnostics", { path: ".", limit: 1000, ...args });
+  const resolved = await bridge.ok<Answer>("diagnostics", { path: ".", limit: 1000, ...args, show: "resolved" });
+  expect(introduced.not_previewed).toBeUndefined();
+  return {
+    introduced: plain(introduced.items),
+    resolved: plain(resolved.items),
+    counts: [introduced.introduced, introduced.resolved, introduced.unchanged],
+    files: introduced.files,
+  };
+}
+
+describe("a preview on Flask (pyright) equals writing the edit + since HEAD", () => {
+  test.each([
+    { mode: "shared", shared: true },
+    { mode: "standalone", shared: false },
+  ])(
+    "both forms, finding for finding; a plain call after them byte-equal to the one before ($mode)",
+    async ({ shared }) => {
+      const bridge = await startBridge(CONFIG, {}, { shared });
+      started.push(bridge);
+      const importer = await whole(bridge, IMPORTER);
+      const before = await whole(bridge, ".");
+
+      const texts = await compared(bridge, { changes: EDIT });
+      const patched = await compared(bridge, { changes: { patch: PATCH } });
+      expect(repo.git("status", "--porcelain")).toBe("");
+      // Nothing left behind: plain calls answer as before the previews, byte for byte. The
+      // importer alone first: its server would still hold helpers.py's new text, which a call on
+      // "." syncs back from the disk before it asks.
+      expect(await whole(bridge, IMPORTER)).toBe(importer);
+      expect(await whole(bridge, ".")).toBe(before);
+
+      for (const { path, text } of EDIT) repo.write(path, text);
+      let truth: Awaited<ReturnType<typeof compared>>;
+      try {
+        truth = await compared(bridge, { since: "HEAD" });
+      } finally {
+        restore();
+      }
+
+      // The callers of get_debug_flag break, none of them opened: flask/app.py, flask/cli.py
+      // twice, flask/sansio/app.py; cli.py's `.lower()` on None is resolved; the rest unchanged.
+      expect(truth.introduced.map((item) => `${item.path}:${item.range.start.line}`)).toEqual([
+        "src/flask/app.py:628",
+        "src/flask/cli.py:369",
+        "src/flask/cli.py:982",
+        "src/flask/sansio/app.py:495",
+      ]);
+      expect(truth.resolved.map((item) => `${item.path}:${item.range.start.line}`)).toEqual(["src/flask/cli.py:814"]);
+      expect(truth.counts[2]).toBeGreaterThan(5);
+      expect(texts).toEqual(truth);
+      expect(patched).toEqual(truth);
+    },
+    300_000,
+  );
+});
