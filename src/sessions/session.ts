@@ -456,8 +456,15 @@ export class Session implements LoadWatch {
       }
       return error;
     }
+    // The connection can fail (a closed pipe) before the server's exit is seen: its last words
+    // on stderr still say why it did not start.
     const message = errorText(error);
-    return new BridgeError("ServerStartFailed", `${this.key} failed to start: ${message}`, { session: this.key }, { cause: error });
+    return new BridgeError(
+      "ServerStartFailed",
+      `${this.key} failed to start: ${message}`,
+      { session: this.key, stderr_tail: this.stderr.snapshot() },
+      { cause: error },
+    );
   }
 
   private onExit(spawned: SupervisedServer, exit: ExitInfo): void {
