@@ -1,13 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
-import { pollUntil } from "../helpers/poll.js";
 import { tempDir } from "../helpers/temp.js";
 import { tempRepo, type TempRepo } from "../helpers/temp-repo.js";
 import { profilesConfig } from "../helpers/workspace.js";
-import { sharedServers } from "../sharing/helpers/shared.js";
+import { type PreviewAnswer, startedInFile } from "./helpers/preview-answer.js";
 
 // `changes` beyond the equality of tests/changes/preview.test.ts: the patch form, a call racing a
 // preview (same peer and another peer of a shared bridge), a deletion a server cannot be shown,
@@ -29,22 +28,9 @@ const PY_FILES: Record<string, string> = {
 for (let i = 0; i < IMPORTERS; i++) PY_FILES[`use${i}.py`] = `from lib import scale\n\ntwice${i} = scale(${i})\n`;
 const PY_BREAKING = "def scale(a: str) -> int:\n    return len(a) * 2\n";
 
-interface Answer {
-  items: { path: string; message: string; severity: string; range: unknown; code: string | null; source: string | null; channels?: unknown }[];
-  introduced?: number;
-  resolved?: number;
-  unchanged?: number;
-  not_previewed?: { server: string; source: string | null }[];
-}
+type Answer = PreviewAnswer;
 
-const started: Bridge[] = [];
-const repos: TempRepo[] = [];
-const configs: string[] = [];
-afterAll(async () => {
-  await Promise.all(started.map((bridge) => bridge.close().catch(() => {})));
-  for (const repo of repos) repo.remove();
-  expect(await pollUntil(() => configs.every((config) => sharedServers({ config }).length === 0), 60_000, 50)).toBe(true);
-}, 120_000);
+const { started, repos, configs } = startedInFile();
 
 function setUp(files: Record<string, string>, profile: string, bridgeLines = ""): { repo: TempRepo; config: string } {
   const repo = tempRepo(files);

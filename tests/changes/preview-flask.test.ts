@@ -6,6 +6,7 @@ import { pollUntil } from "../helpers/poll.js";
 import { tempDir } from "../helpers/temp.js";
 import { vendoredRepo } from "../helpers/vendored-repo.js";
 import { sharedServers } from "../sharing/helpers/shared.js";
+import type { PreviewAnswer, PreviewItem } from "./helpers/preview-answer.js";
 
 // Issue 40's equality on real code nobody here wrote: Flask 3.1.3's src (tests/fixtures/differential)
 // with the pyright profile. An everyday edit — an exported function's signature changed in
@@ -74,23 +75,8 @@ root = ${JSON.stringify(repo.root)}
 servers = ["pyright"]
 `);
 
-interface Item {
-  path: string;
-  range: { start: { line: number; column: number }; end: { line: number; column: number } };
-  severity: string;
-  code: string | null;
-  source: string | null;
-  message: string;
-}
-interface Answer {
-  items: Item[];
-  total: number;
-  files: number;
-  introduced: number;
-  resolved: number;
-  unchanged: number;
-  not_previewed?: unknown;
-}
+type Item = PreviewItem;
+type Answer = PreviewAnswer;
 
 const started: Bridge[] = [];
 afterAll(async () => {

@@ -6,6 +6,7 @@ import { requireBinary } from "../helpers/require-binary.js";
 import { fixtureRepo, type TempRepo } from "../helpers/temp-repo.js";
 import { requireCachedTool } from "../helpers/tool-cache.js";
 import { profilesConfig } from "../helpers/workspace.js";
+import type { PreviewAnswer } from "./helpers/preview-answer.js";
 
 // rust-analyzer's flycheck (`cargo check`, sources rustc and clippy) reads only the disk: a preview
 // lists it in not_previewed and counts none of its findings, while rust-analyzer's own analysis,
@@ -13,20 +14,7 @@ import { profilesConfig } from "../helpers/workspace.js";
 // menu compiles with rustc warnings only.
 const MENU = "menu/src/lib.rs";
 
-interface Item {
-  path: string;
-  source: string | null;
-  code: string | null;
-  message: string;
-  channels?: unknown;
-}
-interface Answer {
-  items: Item[];
-  introduced?: number;
-  resolved?: number;
-  unchanged?: number;
-  not_previewed?: { server: string; source: string | null }[];
-}
+type Answer = PreviewAnswer;
 
 let repo: TempRepo;
 let bridge: Bridge;

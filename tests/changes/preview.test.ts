@@ -1,15 +1,14 @@
 import { execFileSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
-import { pollUntil } from "../helpers/poll.js";
 import { requireBinary } from "../helpers/require-binary.js";
 import { tempDir } from "../helpers/temp.js";
 import { tempRepo, type TempRepo } from "../helpers/temp-repo.js";
 import { requireCachedTool } from "../helpers/tool-cache.js";
 import { profilesConfig } from "../helpers/workspace.js";
-import { sharedServers } from "../sharing/helpers/shared.js";
+import { type PreviewAnswer, type PreviewItem, startedInFile } from "./helpers/preview-answer.js";
 
 // `diagnostics` with `changes` (CONTRACT §4.4) on real servers, per server kind: TypeScript 7's
 // project path (files the bridge watches, answers kept per disk state), pyright (push) and gopls
@@ -18,23 +17,8 @@ import { sharedServers } from "../sharing/helpers/shared.js";
 // preview a plain call must equal the one before it, and a call racing a preview must answer as
 // if there were none.
 
-interface Item {
-  path: string;
-  range: { start: { line: number; column: number }; end: { line: number; column: number } };
-  severity: string;
-  code: string | null;
-  source: string | null;
-  message: string;
-}
-interface Answer {
-  items: Item[];
-  total: number;
-  files: number;
-  introduced?: number;
-  resolved?: number;
-  unchanged?: number;
-  not_previewed?: { server: string; source: string | null }[];
-}
+type Item = PreviewItem;
+type Answer = PreviewAnswer;
 
 interface Kind {
   readonly name: string;
@@ -112,14 +96,7 @@ const KINDS: Kind[] = [
   },
 ];
 
-const started: Bridge[] = [];
-const repos: TempRepo[] = [];
-const configs: string[] = [];
-afterAll(async () => {
-  await Promise.all(started.map((bridge) => bridge.close().catch(() => {})));
-  for (const repo of repos) repo.remove();
-  expect(await pollUntil(() => configs.every((config) => sharedServers({ config }).length === 0), 60_000, 50)).toBe(true);
-}, 120_000);
+const { started, repos, configs } = startedInFile();
 
 /** The findings as the contract matches them, channels left out (which channel answered first is timing). */
 const plain = (items: readonly Item[]) => items.map(({ path, range, severity, code, source, message }) => ({ path, range, severity, code, source, message }));
