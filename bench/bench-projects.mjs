@@ -60,3 +60,34 @@ export function tsModule(i, edit) {
 export function config(profile) {
   return `[bridge]\nrequest_timeout_ms = 300000\nmax_result_bytes = 16000000\n\n[[server]]\nname = "${profile}"\nprofile = "${profile}"\n\n[[workspace]]\nname = "bench"\nroot = "."\nservers = ["${profile}"]\n`;
 }
+
+/**
+ * A committed git repository of `files` TypeScript modules (since and changes benches): every
+ * tenth has a type error; f0.ts exports `scale`, which every fifth calls. Its config is written
+ * beside it, outside the repository.
+ */
+export function scaleRepository(files, name) {
+  const root = mkdtempSync(join(tmpdir(), `lspmcp-bench-${name}-`));
+  mkdirSync(join(root, "src"));
+  writeFileSync(join(root, "tsconfig.json"), '{ "compilerOptions": { "strict": true, "lib": ["ES2022"], "types": [], "noEmit": true }, "include": ["src"] }\n');
+  writeFileSync(join(root, "src", "f0.ts"), "export function scale(a: number): number { return a * 2; }\n");
+  for (let i = 1; i < files; i++) {
+    const body =
+      i % 10 === 0
+        ? `export const v${i}: number = "x";\n`
+        : i % 5 === 0
+          ? `import { scale } from "./f0";\nexport function f${i}(a: number): number { return scale(a) + ${i}; }\n`
+          : `export function f${i}(a: number): number { return a * ${i}; }\n`;
+    writeFileSync(join(root, "src", `f${i}.ts`), body);
+  }
+  const git = (...argv) => execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@b", ...argv], { cwd: root, encoding: "utf8" });
+  git("init", "-q");
+  git("add", "-A");
+  git("commit", "-q", "-m", "generated");
+  const config = join(root, "..", `${root.split("/").at(-1)}.toml`);
+  writeFileSync(
+    config,
+    `[bridge]\nrequest_timeout_ms = 300000\nmax_result_bytes = 16000000\n\n[[server]]\nname = "typescript"\nprofile = "typescript"\n\n[[workspace]]\nname = "bench"\nroot = ${JSON.stringify(root)}\nservers = ["typescript"]\n`,
+  );
+  return { root, config, git };
+}

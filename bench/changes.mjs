@@ -6,44 +6,17 @@
 // no re-check (target <= 0.3x one cold tsc 7.0.2), and, for comparison, of an exported
 // signature that every fifth file calls. Each preview is checked to have left the disk untouched.
 // Usage: node bench/changes.mjs [--files 2000]
-import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { lspmcpTransport } from "./lspmcp-process.mjs";
+import { scaleRepository } from "./bench-projects.mjs";
 
 const REPO = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const args = process.argv.slice(2);
 const FILES = Number(args.includes("--files") ? args[args.indexOf("--files") + 1] : "2000");
-
-/** Every tenth file has a type error; f0.ts exports `scale`, which every fifth file calls (as bench/since.mjs). */
-function repository(files) {
-  const root = mkdtempSync(join(tmpdir(), "lspmcp-bench-changes-"));
-  mkdirSync(join(root, "src"));
-  writeFileSync(join(root, "tsconfig.json"), '{ "compilerOptions": { "strict": true, "lib": ["ES2022"], "types": [], "noEmit": true }, "include": ["src"] }\n');
-  writeFileSync(join(root, "src", "f0.ts"), "export function scale(a: number): number { return a * 2; }\n");
-  for (let i = 1; i < files; i++) {
-    const body =
-      i % 10 === 0
-        ? `export const v${i}: number = "x";\n`
-        : i % 5 === 0
-          ? `import { scale } from "./f0";\nexport function f${i}(a: number): number { return scale(a) + ${i}; }\n`
-          : `export function f${i}(a: number): number { return a * ${i}; }\n`;
-    writeFileSync(join(root, "src", `f${i}.ts`), body);
-  }
-  const git = (...argv) => execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@b", ...argv], { cwd: root, encoding: "utf8" });
-  git("init", "-q");
-  git("add", "-A");
-  git("commit", "-q", "-m", "generated");
-  const config = join(root, "..", `${root.split("/").at(-1)}.toml`);
-  writeFileSync(
-    config,
-    `[bridge]\nrequest_timeout_ms = 300000\nmax_result_bytes = 16000000\n\n[[server]]\nname = "typescript"\nprofile = "typescript"\n\n[[workspace]]\nname = "bench"\nroot = ${JSON.stringify(root)}\nservers = ["typescript"]\n`,
-  );
-  return { root, config, git };
-}
 
 function tscCold(root, tsc) {
   const start = process.hrtime.bigint();
@@ -51,7 +24,7 @@ function tscCold(root, tsc) {
   return { ms: Number(process.hrtime.bigint() - start) / 1e6, errors: (run.stdout.match(/error TS/g) ?? []).length };
 }
 
-const { root, config, git } = repository(FILES);
+const { root, config, git } = scaleRepository(FILES, "changes");
 const tsc = tscCold(root, join(REPO, "node_modules/typescript-7/bin/tsc"));
 const transport = lspmcpTransport(["serve", "--standalone", "--config", config], { logLevel: "error" });
 const client = new Client({ name: "bench", version: "0" });

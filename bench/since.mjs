@@ -8,44 +8,17 @@
 //     working tree is checked again (target <= 0.3x).
 // Each figure is printed against tsc 7.0.2 (the compiler that answers) and tsc 5.9.3.
 // Usage: node bench/since.mjs [--files 2000]
-import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { lspmcpTransport } from "./lspmcp-process.mjs";
+import { scaleRepository } from "./bench-projects.mjs";
 
 const REPO = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const args = process.argv.slice(2);
 const FILES = Number(args.includes("--files") ? args[args.indexOf("--files") + 1] : "2000");
-
-/** Every tenth file has a type error; f0.ts exports `scale`, which every fifth file calls. */
-function repository(files) {
-  const root = mkdtempSync(join(tmpdir(), "lspmcp-bench-since-"));
-  mkdirSync(join(root, "src"));
-  writeFileSync(join(root, "tsconfig.json"), '{ "compilerOptions": { "strict": true, "lib": ["ES2022"], "types": [], "noEmit": true }, "include": ["src"] }\n');
-  writeFileSync(join(root, "src", "f0.ts"), "export function scale(a: number): number { return a * 2; }\n");
-  for (let i = 1; i < files; i++) {
-    const body =
-      i % 10 === 0
-        ? `export const v${i}: number = "x";\n`
-        : i % 5 === 0
-          ? `import { scale } from "./f0";\nexport function f${i}(a: number): number { return scale(a) + ${i}; }\n`
-          : `export function f${i}(a: number): number { return a * ${i}; }\n`;
-    writeFileSync(join(root, "src", `f${i}.ts`), body);
-  }
-  const git = (...argv) => execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@b", ...argv], { cwd: root });
-  git("init", "-q");
-  git("add", "-A");
-  git("commit", "-q", "-m", "generated");
-  const config = join(root, "..", `${root.split("/").at(-1)}.toml`);
-  writeFileSync(
-    config,
-    `[bridge]\nrequest_timeout_ms = 300000\nmax_result_bytes = 16000000\n\n[[server]]\nname = "typescript"\nprofile = "typescript"\n\n[[workspace]]\nname = "bench"\nroot = ${JSON.stringify(root)}\nservers = ["typescript"]\n`,
-  );
-  return { root, config };
-}
 
 function tscCold(root, tsc) {
   const start = process.hrtime.bigint();
@@ -53,7 +26,7 @@ function tscCold(root, tsc) {
   return { ms: Number(process.hrtime.bigint() - start) / 1e6, errors: (run.stdout.match(/error TS/g) ?? []).length };
 }
 
-const { root, config } = repository(FILES);
+const { root, config } = scaleRepository(FILES, "since");
 // The agent's edit: `scale` now takes a string, so every caller breaks.
 writeFileSync(join(root, "src", "f0.ts"), "export function scale(a: string): number { return a.length * 2; }\n");
 const tsc = tscCold(root, join(REPO, "node_modules/typescript-7/bin/tsc"));
