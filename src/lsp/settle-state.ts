@@ -24,7 +24,7 @@ export type SettleStrategy = "standard" | "after-progress" | "barrier" | "flyche
 export interface SettleTarget {
   readonly uri: string;
   readonly version: number;
-  /** The server's `initialize` result had a `diagnosticProvider`. */
+  /** The server's `initialize` result had a `diagnosticProvider`, or its adapter reads it by pull alone. */
   readonly pullStatic: boolean;
   /** The server's adapter's strategy; absent: `standard`. */
   readonly strategy?: SettleStrategy;

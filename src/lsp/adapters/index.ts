@@ -2,6 +2,7 @@ import { biomeAdapter } from "./biome.js";
 import { cclsAdapter } from "./ccls.js";
 import { goplsAdapter } from "./gopls.js";
 import { pythonNativeAdapter } from "./python-native.js";
+import { pyreflyAdapter } from "./pyrefly.js";
 import { rustAnalyzerAdapter } from "./rust-analyzer.js";
 import type { AdapterFactory } from "./server-adapter.js";
 import { standardAdapter } from "./standard.js";
@@ -18,6 +19,7 @@ export const ADAPTERS = {
   ccls: cclsAdapter,
   gopls: goplsAdapter,
   "python-native": pythonNativeAdapter,
+  pyrefly: pyreflyAdapter,
   "rust-analyzer": rustAnalyzerAdapter,
   typescript: typescriptAdapter,
   tsserver: tsserverAdapter,

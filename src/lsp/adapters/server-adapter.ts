@@ -60,6 +60,12 @@ export interface ServerAdapter {
    */
   readonly answersManyFiles: boolean;
   /**
+   * Whether the server's diagnostics are read by pull alone, advertised or not: its pushes are
+   * neither awaited nor merged, and a pull it cancels on its own (RequestCancelled) is sent
+   * again (pyrefly: its push can be lost, docs/adapters.md).
+   */
+  readonly diagnosticsByPull: boolean;
+  /**
    * The diagnostic sources that read only the files on disk, never an open document's text
    * (rust-analyzer's flycheck, `cargo check`): a preview of changes cannot count their findings
    * (CONTRACT §4.4, `not_previewed`).

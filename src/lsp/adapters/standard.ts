@@ -14,6 +14,7 @@ export function standardAdapter(): ServerAdapter {
     filesWatchedBy: "server",
     watchedFiles: NOTHING,
     answersManyFiles: false,
+    diagnosticsByPull: false,
     diskOnlySources: new Set(),
     initializationOptions: (configured) => ({ ...configured }),
     whenReady: async () => {},

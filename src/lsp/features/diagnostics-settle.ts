@@ -1,4 +1,4 @@
-import { DocumentDiagnosticRequest, type Diagnostic, type DocumentDiagnosticReport } from "vscode-languageserver-protocol";
+import { DocumentDiagnosticRequest, LSPErrorCodes, type Diagnostic, type DocumentDiagnosticReport } from "vscode-languageserver-protocol";
 import { BridgeError } from "../../contract/errors.js";
 import type { OpenDocument } from "../document-sync.js";
 import type { LspClient, RequestOptions } from "../lsp-client.js";
@@ -36,10 +36,11 @@ function waitForSettle(client: LspClient, document: OpenDocument, { deadline, si
   const { uri } = document;
   const what = `diagnostics for ${uri} version ${document.version}`;
   return new Promise((resolve, reject) => {
+    const byPull = client.adapter.diagnosticsByPull;
     let state: SettleState = startSettle({
       uri,
       version: document.version,
-      pullStatic: Boolean(client.capabilities.diagnosticProvider),
+      pullStatic: byPull || Boolean(client.capabilities.diagnosticProvider),
       strategy: client.adapter.settle,
     });
     let done = false;
@@ -60,7 +61,8 @@ function waitForSettle(client: LspClient, document: OpenDocument, { deadline, si
     }
 
     function feed(event: SettleEvent): void {
-      if (done) return;
+      // A server read by pull alone: a push of its is no answer and no part of one.
+      if (done || (byPull && event.type === "publish")) return;
       state = stepSettle(state, event);
       const decision = decideSettle(state);
       if (decision.kind === "pull") {
@@ -80,7 +82,7 @@ function waitForSettle(client: LspClient, document: OpenDocument, { deadline, si
       client.request(DocumentDiagnosticRequest.type, { textDocument: { uri } }, { deadline, signal: pulls.signal }).then(
         (report) => feed({ type: "pull-answer", uri, report: pullReport(report) }),
         (error: unknown) => {
-          if (retriggered(error)) feed({ type: "pull-retrigger", uri });
+          if (retriggered(error, byPull)) feed({ type: "pull-retrigger", uri });
           else if (!done) finish(() => reject(error));
         },
       );
@@ -138,10 +140,13 @@ function startingEvents(client: LspClient, document: OpenDocument): SettleEvent[
 
 /**
  * A pull the server cancelled and asks to be sent again (ServerCancelled with `retriggerRequest`):
- * ty does so whenever a change (another file opened) arrives while it computes the answer.
+ * ty does so whenever a change (another file opened) arrives while it computes the answer. A
+ * server read by pull alone is asked again after a RequestCancelled it chose itself (pyrefly's
+ * "canceled due to subsequent mutation"); the bridge's own cancels end the wait first.
  */
-function retriggered(error: unknown): boolean {
-  return error instanceof BridgeError && error.details.retrigger_request === true;
+function retriggered(error: unknown, byPull: boolean): boolean {
+  if (!(error instanceof BridgeError)) return false;
+  return error.details.retrigger_request === true || (byPull && error.details.lsp_error_code === LSPErrorCodes.RequestCancelled);
 }
 
 function pullReport(report: DocumentDiagnosticReport): PullReport {
