@@ -5,6 +5,7 @@ import {
   ExitNotification,
   InitializedNotification,
   InitializeRequest,
+  LSPErrorCodes,
   ShutdownRequest,
   type FileEvent,
   type InitializeResult,
@@ -271,10 +272,26 @@ export class LspClient implements ServerLink {
   /**
    * Sends a typed request. On deadline or abort the request is cancelled with `$/cancelRequest`
    * and the call fails with `Timeout`; a server error or a closed connection is `ServerCrashed`
-   * unless the server says the method is not there (`NotSupported`). However it ends, the call
-   * leaves no listener on `signal` or on the client behind.
+   * unless the server says the method is not there (`NotSupported`). A server whose adapter says
+   * it cancels requests itself is asked again after its own RequestCancelled, until it answers or
+   * the deadline passes. However it ends, the call leaves no listener on `signal` or on the client
+   * behind.
    */
   async request<P, R, PR, E, RO>(
+    type: ProtocolRequestType<P, R, PR, E, RO> | ProtocolRequestType0<R, PR, E, RO>,
+    params: P,
+    options: RequestOptions,
+  ): Promise<R> {
+    for (;;) {
+      try {
+        return await this.requestOnce(type, params, options);
+      } catch (error) {
+        if (!(this.adapter.cancelsRequestsItself && cancelledByServer(error))) throw error;
+      }
+    }
+  }
+
+  private async requestOnce<P, R, PR, E, RO>(
     type: ProtocolRequestType<P, R, PR, E, RO> | ProtocolRequestType0<R, PR, E, RO>,
     params: P,
     { deadline, signal }: RequestOptions,
@@ -400,6 +417,14 @@ export function withoutStack(text: string): string {
 
 /** LSP's ServerCancelled: the server cancelled the request itself. */
 export const SERVER_CANCELLED = -32802;
+
+/**
+ * A RequestCancelled the server chose: the bridge's own cancels (deadline, abort) end the call as
+ * `Timeout` before any answer is read.
+ */
+function cancelledByServer(error: unknown): boolean {
+  return error instanceof BridgeError && error.details.lsp_error_code === LSPErrorCodes.RequestCancelled;
+}
 
 function translateRequestError(method: string, error: unknown): BridgeError {
   if (error instanceof BridgeError) return error;

@@ -10,7 +10,10 @@ import { pythonNativeAdapter } from "./python-native.js";
  * `Timeout`, about once in a hundred `check` runs beside a second test suite). A pull is answered
  * only after the open files are validated for it, or cancelled with RequestCancelled while a
  * change waits, and then sent again: an answer that reflects every document synced before it.
+ * It cancels other requests so too (and when its recheck takes the state over: "Request 6 is
+ * canceled" to a references request, seen beside a second test suite), so every request is sent
+ * again after its own cancel.
  */
 export function pyreflyAdapter(): ServerAdapter {
-  return { ...pythonNativeAdapter(), name: "pyrefly", diagnosticsByPull: true };
+  return { ...pythonNativeAdapter(), name: "pyrefly", diagnosticsByPull: true, cancelsRequestsItself: true };
 }

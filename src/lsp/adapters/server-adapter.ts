@@ -61,10 +61,15 @@ export interface ServerAdapter {
   readonly answersManyFiles: boolean;
   /**
    * Whether the server's diagnostics are read by pull alone, advertised or not: its pushes are
-   * neither awaited nor merged, and a pull it cancels on its own (RequestCancelled) is sent
-   * again (pyrefly: its push can be lost, docs/adapters.md).
+   * neither awaited nor merged (pyrefly: its push can be lost, docs/adapters.md).
    */
   readonly diagnosticsByPull: boolean;
+  /**
+   * Whether the server answers requests with RequestCancelled of its own accord (pyrefly, while a
+   * change waits in its queue or its recheck takes the state over): the client sends such a
+   * request again until it is answered or its deadline passes.
+   */
+  readonly cancelsRequestsItself: boolean;
   /**
    * The diagnostic sources that read only the files on disk, never an open document's text
    * (rust-analyzer's flycheck, `cargo check`): a preview of changes cannot count their findings

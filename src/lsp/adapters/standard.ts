@@ -15,6 +15,7 @@ export function standardAdapter(): ServerAdapter {
     watchedFiles: NOTHING,
     answersManyFiles: false,
     diagnosticsByPull: false,
+    cancelsRequestsItself: false,
     diskOnlySources: new Set(),
     initializationOptions: (configured) => ({ ...configured }),
     whenReady: async () => {},

@@ -1,4 +1,4 @@
-import { DocumentDiagnosticRequest, LSPErrorCodes, type Diagnostic, type DocumentDiagnosticReport } from "vscode-languageserver-protocol";
+import { DocumentDiagnosticRequest, type Diagnostic, type DocumentDiagnosticReport } from "vscode-languageserver-protocol";
 import { BridgeError } from "../../contract/errors.js";
 import type { OpenDocument } from "../document-sync.js";
 import type { LspClient, RequestOptions } from "../lsp-client.js";
@@ -82,7 +82,7 @@ function waitForSettle(client: LspClient, document: OpenDocument, { deadline, si
       client.request(DocumentDiagnosticRequest.type, { textDocument: { uri } }, { deadline, signal: pulls.signal }).then(
         (report) => feed({ type: "pull-answer", uri, report: pullReport(report) }),
         (error: unknown) => {
-          if (retriggered(error, byPull)) feed({ type: "pull-retrigger", uri });
+          if (retriggered(error)) feed({ type: "pull-retrigger", uri });
           else if (!done) finish(() => reject(error));
         },
       );
@@ -140,13 +140,11 @@ function startingEvents(client: LspClient, document: OpenDocument): SettleEvent[
 
 /**
  * A pull the server cancelled and asks to be sent again (ServerCancelled with `retriggerRequest`):
- * ty does so whenever a change (another file opened) arrives while it computes the answer. A
- * server read by pull alone is asked again after a RequestCancelled it chose itself (pyrefly's
- * "canceled due to subsequent mutation"); the bridge's own cancels end the wait first.
+ * ty does so whenever a change (another file opened) arrives while it computes the answer. (A
+ * server whose adapter says it cancels requests itself is asked again by the client.)
  */
-function retriggered(error: unknown, byPull: boolean): boolean {
-  if (!(error instanceof BridgeError)) return false;
-  return error.details.retrigger_request === true || (byPull && error.details.lsp_error_code === LSPErrorCodes.RequestCancelled);
+function retriggered(error: unknown): boolean {
+  return error instanceof BridgeError && error.details.retrigger_request === true;
 }
 
 function pullReport(report: DocumentDiagnosticReport): PullReport {

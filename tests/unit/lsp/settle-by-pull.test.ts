@@ -1,5 +1,5 @@
 import { ResponseError } from "vscode-jsonrpc/node";
-import { DocumentDiagnosticRequest, LSPErrorCodes, PublishDiagnosticsNotification, type Diagnostic } from "vscode-languageserver-protocol";
+import { DocumentDiagnosticRequest, HoverRequest, LSPErrorCodes, PublishDiagnosticsNotification, type Diagnostic } from "vscode-languageserver-protocol";
 import { afterEach, describe, expect, test } from "vitest";
 import { Deadline } from "../../../src/contract/deadline.js";
 import { pyreflyAdapter } from "../../../src/lsp/adapters/pyrefly.js";
@@ -13,7 +13,7 @@ const finding = (message: string): Diagnostic => ({ range: { start: { line: 0, c
 
 /**
  * The pyrefly adapter (issue 39, the CI failure of stop 35): a server that advertises no pulls,
- * whose push can be lost, is read by pull alone; a pull it cancels on its own is sent again.
+ * whose push can be lost, is read by pull alone; a request it cancels on its own is sent again.
  */
 describe("a server read by pull alone (pyrefly's adapter)", () => {
   test("pulls though no diagnosticProvider is advertised, and never waits for a push", async () => {
@@ -65,6 +65,38 @@ describe("a server read by pull alone (pyrefly's adapter)", () => {
     const document = await client.documents.sync(URI, "python", "x = 1\n");
     expect(await settleDiagnostics(client, document, { deadline: Deadline.in(5_000) })).toEqual({ pull: [finding("answered")], push: null });
     expect(pulls).toBe(4);
+  });
+
+  test("any request it cancels itself is sent again (a hover here), within the deadline", async () => {
+    let hovers = 0;
+    const { client } = connectInProcess(
+      { hoverProvider: true },
+      (server) =>
+        server.onRequest(HoverRequest.type, () => {
+          hovers += 1;
+          if (hovers <= 2) throw new ResponseError(LSPErrorCodes.RequestCancelled, "Request 6 is canceled");
+          return { contents: "x: int" };
+        }),
+      pyreflyAdapter,
+    );
+    await client.initialize(Deadline.in(5_000));
+    const params = { textDocument: { uri: URI }, position: { line: 0, character: 0 } };
+    expect(await client.request(HoverRequest.type, params, { deadline: Deadline.in(5_000) })).toEqual({ contents: "x: int" });
+    expect(hovers).toBe(3);
+  });
+
+  test("a server that cancels every time ends in the deadline's Timeout, not a hang", async () => {
+    const { client } = connectInProcess(
+      { hoverProvider: true },
+      (server) =>
+        server.onRequest(HoverRequest.type, () => {
+          throw new ResponseError(LSPErrorCodes.RequestCancelled, "canceled");
+        }),
+      pyreflyAdapter,
+    );
+    await client.initialize(Deadline.in(5_000));
+    const params = { textDocument: { uri: URI }, position: { line: 0, character: 0 } };
+    await expect(client.request(HoverRequest.type, params, { deadline: Deadline.in(200) })).rejects.toMatchObject({ code: "Timeout" });
   });
 
   test("the standard adapter takes the same RequestCancelled as the server's error (no pull sent again)", async () => {
