@@ -379,11 +379,19 @@ export class Session implements LoadWatch {
         : Promise.resolve(null);
       versionFromCommand.catch(() => {});
       const spawned = await spawnSupervised(
-        { command: launch.command, args: launch.args, env, cwd: workspace.root, label: this.key, maxRssMb: server.max_rss_mb },
+        {
+          command: launch.command,
+          args: launch.args,
+          env,
+          cwd: workspace.root,
+          label: this.key,
+          maxRssMb: server.max_rss_mb,
+          // Followed from the start: a server that exits before its start is confirmed said why.
+          onStderr: (stream) => this.stderr.follow(stream),
+        },
         this.options.timings,
       );
       this.process = spawned;
-      this.stderr.follow(spawned.stderr);
       void spawned.exited.then((exit) => this.onExit(spawned, exit));
       void spawned.overMemory.then((over) => this.onOverMemory(spawned, over));
       const client = LspClient.connect({
@@ -447,6 +455,8 @@ export class Session implements LoadWatch {
       });
     }
     if (error instanceof BridgeError) {
+      if (error.code === "ServerStartFailed")
+        return new BridgeError(error.code, error.message, { ...error.details, session: this.key, stderr_tail: this.stderr.snapshot() }, { cause: error.cause });
       if (error.code === "ServerCrashed" || error.code === "Timeout") {
         return new BridgeError(error.code === "Timeout" ? "Timeout" : "ServerStartFailed", `${this.key}: ${error.message}`, {
           ...error.details,

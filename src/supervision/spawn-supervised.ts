@@ -74,6 +74,7 @@ export async function spawnSupervised(spec: SpawnSpec, timings: Partial<Supervis
     await new Promise<void>((resolve) => supervisor.once("error", () => resolve()));
     throw failed("cannot start the supervisor process");
   }
+  spec.onStderr?.(stderr);
   const program = supervisor.stdio[PROGRAM_FD] as Writable;
   // A supervisor that dies before reading it closes the pipe: its start fails below, not here.
   program.on("error", () => {});

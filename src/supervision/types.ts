@@ -14,6 +14,11 @@ export interface SpawnSpec {
   readonly label: string;
   /** Cap on the whole tree's resident memory, in MiB; absent or null: no cap. */
   readonly maxRssMb?: number | null;
+  /**
+   * Given the server's stderr as soon as it exists, before the start is confirmed: what a server
+   * says before it fails to start (a wrapper that refuses and exits at once) is its reason.
+   */
+  readonly onStderr?: (stderr: Readable) => void;
 }
 
 export interface ExitInfo {

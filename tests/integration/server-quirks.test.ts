@@ -26,8 +26,8 @@ describe("servers that say nothing unless configured", () => {
     const bridge = await startBridge(writeConfig(profilesConfig(root, ["graphql"])));
     try {
       const error = await bridge.fail("diagnostics", { path: "menu.graphql" });
-      expect(error.code).toBe("ServerStartFailed");
-      expect(error.details.stderr_tail.join("\n")).toContain("no GraphQL config");
+      expect(error.code, JSON.stringify(error)).toBe("ServerStartFailed");
+      expect(error.details.stderr_tail?.join("\n"), JSON.stringify(error)).toContain("no GraphQL config");
     } finally {
       await bridge.close();
     }
