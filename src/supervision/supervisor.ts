@@ -86,8 +86,10 @@ export function runSupervisor(control: Duplex): void {
 
   async function confirmStart(message: StartMessage, setpriv: string | undefined): Promise<void> {
     const pid = server?.pid;
-    if (pid === undefined || serverId === undefined)
-      return failStart(`cannot start ${message.command}: no pid`, { command: message.command, errno: "UNKNOWN" });
+    if (pid === undefined) return failStart(`cannot start ${message.command}: no pid`, { command: message.command, errno: "UNKNOWN" });
+    // Spawned, but gone from /proc before it could be read: it ran and ended at once (its stderr
+    // says why).
+    if (serverId === undefined) return failStart(`${message.command} ended as soon as it started`, { command: message.command, errno: "EXITED" });
     const execd = setpriv === undefined || (await waitForExecPast(pid, setpriv, EXEC_DEADLINE_MS, () => serverExited));
     if (!execd) {
       // setpriv exits 127 (not found) or 126 (cannot execute) when its exec fails; any other
