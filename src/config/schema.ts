@@ -157,7 +157,9 @@ const serverFields = {
   env: z
     .record(z.string(), z.string())
     .meta({ default: SERVER_DEFAULTS.env })
-    .describe("Extra environment for the server, set whatever the bridge's own; the rest is scrubbed to PATH, HOME, LANG and inherit_env."),
+    .describe(
+      "Extra environment for the server, set whatever the bridge's own; the rest is scrubbed to PATH, HOME, LANG and inherit_env. A value starting {cache}/ is in lspmcp's tool cache; {workspace_cache}/ is a folder of the workspace's own there (build state such as cargo's target folder, never shared by two workspaces).",
+    ),
   initialization_options: z
     .record(z.string(), z.unknown())
     .meta({ default: SERVER_DEFAULTS.initialization_options })

@@ -109,6 +109,11 @@ export interface ResolvedWorkspace {
   readonly diagnostics_server: Readonly<Record<string, string>>;
   /** Glob-like patterns (relative to root) that `check` skips when it walks the tree. */
   readonly exclude: readonly string[];
+  /**
+   * The folder servers' `{workspace_cache}/` names (src/config/workspace-cache.ts); absent: one in
+   * the tool cache named by `root`. A `since` snapshot keeps its own inside it, removed with it.
+   */
+  readonly state_dir?: string;
 }
 
 /**

@@ -13,6 +13,7 @@ import { sessionDeadError, sessionExit, toMiB, type SessionExit } from "./sessio
 import { StderrTail } from "./stderr-tail.js";
 import { assertCompilerVersion, assertPinned, runVersionCommand } from "./version-pin.js";
 import { launchFor, type CompilerReport } from "./server-launch.js";
+import { expandWorkspaceCache } from "../config/workspace-cache.js";
 
 export type SessionState = "idle" | "starting" | "ready" | "dead";
 
@@ -367,8 +368,8 @@ export class Session implements LoadWatch {
 
   private async start(deadline: Deadline): Promise<LspClient> {
     const { server, workspace, logger } = this.options;
-    const env = scrubbedEnv(server.env, server.inherit_env);
     try {
+      const env = scrubbedEnv(await expandWorkspaceCache(server.env, workspace), server.inherit_env);
       // Which server this workspace needs (its own compiler, for TypeScript) is chosen afresh at
       // every start, so a reinstall in the workspace is seen by the next start.
       const launch = launchFor(server, workspace.root);

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { workspaceCacheDir } from "../../src/config/workspace-cache.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { positionOf, startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
 import { asRustAnalyzerFindings, cargoCheckMessages } from "../helpers/cargo-cli.js";
@@ -8,7 +9,7 @@ import { diagnostics, findingKeys, type Finding } from "../helpers/differential.
 import { requireBinary } from "../helpers/require-binary.js";
 import { tempDir } from "../helpers/temp.js";
 import { fixtureRepo, type TempRepo } from "../helpers/temp-repo.js";
-import { cachedTool, requireCachedTool } from "../helpers/tool-cache.js";
+import { requireCachedTool } from "../helpers/tool-cache.js";
 import { profilesConfig } from "../helpers/workspace.js";
 
 // rust-analyzer 0.0.348 (issue 28) on tests/fixtures/workspaces/rust-crate: a cargo workspace whose
@@ -119,9 +120,9 @@ describe("rust-analyzer's navigation", () => {
 });
 
 describe("rust-analyzer writes nothing into the workspace", () => {
-  test("git status --ignored is clean (no target/, Cargo.lock as committed): cargo's target folder is in the tool cache", () => {
+  test("git status --ignored is clean (no target/, Cargo.lock as committed): cargo's target folder is the workspace's own in the tool cache", () => {
     expect(repo.status()).toBe("");
-    expect(existsSync(join(cachedTool("cargo-target"), "flycheck0"))).toBe(true);
+    expect(existsSync(join(workspaceCacheDir({ root: repo.root }), "cargo-target", "flycheck0"))).toBe(true);
   });
 });
 

@@ -44,7 +44,14 @@ export class SnapshotEntry {
   workspaceFor(workspace: ResolvedWorkspace, prefix: string): ResolvedWorkspace {
     const found = this.workspaces.get(workspace.name);
     if (found) return found;
-    const workspaceThen: ResolvedWorkspace = { ...workspace, name: `${workspace.name}@${this.commit.slice(0, 12)}`, root: join(this.snapshot.tree, prefix) };
+    const workspaceThen: ResolvedWorkspace = {
+      ...workspace,
+      name: `${workspace.name}@${this.commit.slice(0, 12)}`,
+      root: join(this.snapshot.tree, prefix),
+      // The snapshot's build state is its own (never the checkout's: cargo would take one's
+      // cached findings for the other's) and goes with it.
+      state_dir: join(this.snapshot.dir, "state", String(this.workspaces.size)),
+    };
     this.workspaces.set(workspace.name, workspaceThen);
     return workspaceThen;
   }

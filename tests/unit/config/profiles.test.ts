@@ -136,13 +136,14 @@ servers = ["one"]
         missing(2, "version_command[0]", "basedpyright/node_modules/.bin/basedpyright"),
         missing(3, "command", "rust-analyzer/bin/rust-analyzer"),
       ]);
-      // With the executable in place, the rust-analyzer profile's env and version command name the cache.
+      // With the executable in place, the rust-analyzer profile's version command names the cache,
+      // and its env the workspace's own folder there (expanded at the session's start).
       for (const path of ["rust-analyzer/bin/rust-analyzer"]) await fakeExecutable(join(cache, "lspmcp"), path);
       const only = await writeFiles(await tempDir(), {
         "bridge.toml": `[[server]]\nname = "ra"\nprofile = "rust-analyzer"\n[[workspace]]\nname = "ws"\nroot = "."\nservers = ["ra"]\n`,
       });
       const config = await loadConfig(join(only, "bridge.toml"));
-      expect(config.servers[0]!.env).toMatchObject({ CARGO_TARGET_DIR: join(cache, "lspmcp/cargo-target") });
+      expect(config.servers[0]!.env).toMatchObject({ CARGO_TARGET_DIR: "{workspace_cache}/cargo-target" });
       expect(config.servers[0]!.version_command!.slice(1)).toEqual(["install", "--list", "--root", join(cache, "lspmcp/rust-analyzer")]);
       expect(config.servers[0]!.adapter).toBe("rust-analyzer");
     } finally {
