@@ -15,6 +15,13 @@ export interface Bridge {
   ok<T = Record<string, any>>(name: string, args?: Record<string, unknown>): Promise<T>;
   /** Calls a tool that must fail; returns the CONTRACT §6 error object. */
   fail(name: string, args?: Record<string, unknown>): Promise<{ code: string; message: string; details: Record<string, any> }>;
+  /**
+   * Calls a tool with a progress token and returns the result with every progress notification the
+   * bridge sent for it, read off the wire in arrival order (the SDK's client drops one it reads in
+   * the same chunk as the response: modelcontextprotocol/typescript-sdk#2580; a loaded machine
+   * can put all of them there).
+   */
+  callWithProgress(name: string, args?: Record<string, unknown>): Promise<{ result: ToolResult; progress: { progress: number; total?: number }[] }>;
   close(): Promise<void>;
 }
 
@@ -62,6 +69,19 @@ export async function startBridge(
   });
   const client = new Client({ name: "lspmcp-tests", version: "0" });
   await client.connect(transport);
+  // What went out and what came in, in order, before the SDK's client handles it.
+  const sent: Record<string, any>[] = [];
+  const heard: Record<string, any>[] = [];
+  const send = transport.send.bind(transport);
+  transport.send = (message, sendOptions) => {
+    sent.push(message);
+    return send(message, sendOptions);
+  };
+  const onmessage = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    heard.push(message);
+    onmessage?.(message, extra);
+  };
   const pid = transport.pid;
   if (pid === null) throw new Error("bridge did not start");
   // The bridge's own deadline (request_timeout_ms) decides when a call fails; the SDK's 60 s
@@ -82,6 +102,20 @@ export async function startBridge(
       if (!result.isError) throw new Error(`${name} unexpectedly succeeded: ${JSON.stringify(result.structuredContent)}`);
       if (result.structuredContent !== undefined) throw new Error("an error result must carry no structuredContent");
       return JSON.parse(result.content[0]!.text).error;
+    },
+    async callWithProgress(name, args = {}) {
+      const [sentBefore, heardBefore] = [sent.length, heard.length];
+      const result = (await client.callTool({ name, arguments: args }, undefined, { timeout: 600_000, onprogress: () => {} })) as unknown as ToolResult;
+      // Answered after the call's response, so whatever the call sent has arrived by then.
+      await client.ping();
+      const request = sent.slice(sentBefore).find((message) => message.method === "tools/call");
+      const token = request?.params?._meta?.progressToken;
+      if (token === undefined) throw new Error("the call went out without a progress token");
+      const progress = heard
+        .slice(heardBefore)
+        .filter((message) => message.method === "notifications/progress" && message.params.progressToken === token)
+        .map((message) => ({ progress: message.params.progress as number, total: message.params.total as number | undefined }));
+      return { result, progress };
     },
     close: () => client.close(),
   };

@@ -80,15 +80,11 @@ interface Answer {
 
 const keys = (items: readonly Item[]) => items.map((item) => `${item.path}:${item.range.start.line} ${item.source} ${item.code}`);
 
-/** A `diagnostics` call that must succeed, with the totals of the progress notifications it sent. */
+/** A `diagnostics` call that must succeed, with the totals of the progress notifications it sent (read off the wire). */
 async function diagnostics(bridge: Bridge, args: Record<string, unknown>): Promise<{ answer: Answer; progress: Set<number> }> {
-  const progress = new Set<number>();
-  const result = await bridge.client.callTool({ name: "diagnostics", arguments: { path: ".", min_severity: "error", limit: 1000, ...args } }, undefined, {
-    timeout: 300_000,
-    onprogress: (p) => progress.add(p.total ?? -1),
-  });
+  const { result, progress } = await bridge.callWithProgress("diagnostics", { path: ".", min_severity: "error", limit: 1000, ...args });
   if (result.isError) throw new Error(`diagnostics failed: ${JSON.stringify(result.content)}`);
-  return { answer: result.structuredContent as unknown as Answer, progress };
+  return { answer: result.structuredContent as unknown as Answer, progress: new Set(progress.map((p) => p.total ?? -1)) };
 }
 
 const snapshots = (runtime: string) => readdirSync(runtime).filter((name) => name.startsWith("since-"));
