@@ -34,10 +34,16 @@ describe("workers sharing one bridge", () => {
     // Same calls, same bytes, whichever worker asked.
     expect(new Set(answers).size).toBe(1);
 
-    const servers = sharedServers(fixture);
-    expect(servers).toHaveLength(1);
+    // Each worker launched a candidate; one holds the lease, and the others, having told their
+    // worker the holder's lease, exit — on a loaded machine one can still be on its way out when
+    // the calls are done (seen beside a second whole suite), so they are given the gate's 5 s.
     const lease = leaseOf(fixture)!;
-    expect(lease.pid).toBe(servers[0]!.pid);
+    const servers = sharedServers(fixture);
+    expect(servers.map((p) => p.pid)).toContain(lease.pid);
+    const losers = servers.filter((p) => p.pid !== lease.pid);
+    run.seen.push(...losers);
+    expectGoneWithin(await goneWithin(losers, new GateClock(losers.map((p) => p.pid)), 5_000), 5_000);
+    expect(sharedServers(fixture).map((p) => p.pid)).toEqual([lease.pid]);
     const tree = treeOf(lease.pid);
     run.seen.push(...tree);
     expect(tsServers(tree)).toHaveLength(1);
