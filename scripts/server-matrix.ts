@@ -6,6 +6,7 @@ import { loadConfig } from "../src/config/load-config.js";
 import { profileNames } from "../src/config/profiles.js";
 import { Deadline } from "../src/contract/deadline.js";
 import { SILENT_LOGGER } from "../src/contract/logger.js";
+import type { SettleStrategy } from "../src/lsp/settle-state.js";
 import { SessionRegistry } from "../src/sessions/session-registry.js";
 
 /** What one pinned server said in `initialize`, as the matrix needs it. */
@@ -16,8 +17,8 @@ export interface ServerRow {
   /** The negotiated encoding, and what the profile says the server really counts (or null). */
   readonly negotiated: string;
   readonly counts: string | null;
-  /** The server's adapter settles by pulls plus `cargo check` runs (rust-analyzer). */
-  readonly flycheck: boolean;
+  /** How the server's adapter settles its diagnostics (rust-analyzer: pulls plus `cargo check` runs; bacon-ls: `cargo check` runs). */
+  readonly settle: SettleStrategy;
 }
 
 const CONCURRENT_STARTS = 4;
@@ -37,10 +38,14 @@ const TOOL_COLUMNS: readonly [tool: string, has: (c: ServerCapabilities) => bool
   ["rename_preview", (c) => Boolean(c.renameProvider)],
 ];
 
-/** How `diagnostics` is answered: tsserver's own requests, an LSP pull, a publish, or a pull and flycheck's publishes. */
+/**
+ * How `diagnostics` is answered: tsserver's own requests, an LSP pull, a publish, a pull and
+ * flycheck's publishes, or the publishes of a `cargo check` run asked for.
+ */
 function diagnosticsCell(row: ServerRow): string {
   if (row.capabilities.executeCommandProvider?.commands.includes("typescript.tsserverRequest")) return "tsserver";
-  if (row.flycheck) return "pull + flycheck";
+  if (row.settle === "flycheck") return "pull + flycheck";
+  if (row.settle === "cargo-run") return "push (cargo run)";
   return row.capabilities.diagnosticProvider ? "pull" : "push";
 }
 
@@ -84,7 +89,7 @@ export async function collectServerRows(packageRoot: string, timeoutMs = 180000)
               capabilities: client.capabilities,
               negotiated,
               counts: server.position_encoding,
-              flycheck: client.adapter.settle === "flycheck",
+              settle: client.adapter.settle,
             };
           }),
         )),

@@ -3,7 +3,7 @@
 #   scripts/setup.sh start   what `npm start` (scripts/demo.mjs) uses: the npm dependencies, the
 #                            build, and the Debian package of clangd; no tool-cache server
 #   scripts/setup.sh test    what `npm test` uses (the default): every shipped server, the tool
-#                            cache's ones (gopls, ruff, ty, pyrefly, basedpyright, rust-analyzer, emmylua) included
+#                            cache's ones (gopls, ruff, ty, pyrefly, basedpyright, rust-analyzer, bacon-ls, emmylua) included
 # Where each server comes from is written once, in its profile's `install` table: this script
 # asks `lspmcp servers` which Debian packages to apt-get and lets `lspmcp servers install` (the
 # same code a user runs) install the tool cache's. Idempotent and quiet when there is nothing to do.

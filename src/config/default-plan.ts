@@ -55,6 +55,13 @@ const PYTHON_CHECKERS = ["ty", "pyrefly", "basedpyright"];
 const FIRST = ["typescript", "pyright", "clangd", "bash", "maude"];
 const LAST = ["basedpyright", "biome", "ccls", "pylsp", "pyrefly", "ruff", "ty"];
 
+/**
+ * Profiles the default never plans: bacon-ls answers diagnostics alone (no hover, definition or
+ * symbols), so it serves Rust only beside rust-analyzer, as the owner of its diagnostics, which a
+ * user configures (`diagnostics_server`, docs/configuration.md).
+ */
+const NEVER_DEFAULT = new Set(["bacon-ls"]);
+
 /** One profile the default serves, with the shipped pin. */
 export interface PlannedServer {
   readonly name: string;
@@ -128,6 +135,7 @@ export async function planDefault(root: string, options: PlanOptions): Promise<D
       ? profiles
       : [...profiles.filter(({ name }) => name === checker), ...profiles.filter(({ name }) => name !== checker && name !== "pyright")];
   for (const { name, profile } of chosen) {
+    if (NEVER_DEFAULT.has(name)) continue;
     if (PYTHON_CHECKERS.includes(name) && configuredBy(name).length === 0) continue;
     const serves = keysOf.get(name)!.filter((key) => occurs(key) && !owned.has(key));
     if (serves.length === 0) continue;

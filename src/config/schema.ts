@@ -26,7 +26,7 @@ const name = (what: string) =>
 const positiveInt = (fallback: number, description: string) => z.int().positive().default(fallback).describe(description);
 
 /** The names of the server adapters (`src/lsp/adapters/index.ts` maps each to its file). */
-export const ADAPTER_NAMES = ["standard", "biome", "ccls", "gopls", "python-native", "pyrefly", "rust-analyzer", "typescript", "tsserver"] as const;
+export const ADAPTER_NAMES = ["standard", "bacon-ls", "biome", "ccls", "gopls", "python-native", "pyrefly", "rust-analyzer", "typescript", "tsserver"] as const;
 
 /**
  * Server keys that one server understood, which its adapter replaced: a config that still sets one

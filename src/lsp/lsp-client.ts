@@ -79,6 +79,7 @@ export class LspClient implements ServerLink {
   private readonly closeListeners = new Set<() => void>();
   private readonly logListeners = new Set<(line: string) => void>();
   private readonly publishListeners = new Set<(params: PublishDiagnosticsParams) => void>();
+  private readonly progressListeners = new Set<(token: string | number, value: unknown) => void>();
   private initializeResult: InitializeResult | null = null;
   private pending = 0;
   private answeredAny = false;
@@ -133,6 +134,9 @@ export class LspClient implements ServerLink {
       },
       onPublish: (params) => {
         for (const listener of [...client.publishListeners]) listener(params);
+      },
+      onProgress: (token, value) => {
+        for (const listener of [...client.progressListeners]) listener(token, value);
       },
       onWork: () => client.markAnswered(),
       ignoredProgress: client.adapter.ignoredProgress,
@@ -224,6 +228,12 @@ export class LspClient implements ServerLink {
   onPublish(listener: (params: PublishDiagnosticsParams) => void): () => void {
     this.publishListeners.add(listener);
     return () => this.publishListeners.delete(listener);
+  }
+
+  /** Hears every `$/progress` value as the server sent it, before the client tracks it (bacon-ls's runs end with a message saying how). */
+  onProgress(listener: (token: string | number, value: unknown) => void): () => void {
+    this.progressListeners.add(listener);
+    return () => this.progressListeners.delete(listener);
   }
 
   /**

@@ -19,6 +19,16 @@ export type ServerEvent =
   | { readonly type: "flycheck-publish"; readonly uri: string; readonly diagnostics: readonly Diagnostic[] }
   /** Not the server's own: the rust-analyzer adapter asked it for a flycheck run, told to every wait. */
   | { readonly type: "flycheck-requested" }
+  /**
+   * bacon-ls's `cargo check` runs, told by its adapter from their work-done progress: a run began,
+   * or it ended with its findings published ("done"), or without ("stopped": cancelled by a newer
+   * run, superseded by one, or failed). See `adapters/bacon-ls.ts`.
+   */
+  | { readonly type: "cargo-run"; readonly token: ProgressToken; readonly kind: "begin" | "done" | "stopped" }
+  /** A file's set as bacon-ls last published it, whatever its version, told by its adapter. */
+  | { readonly type: "cargo-run-publish"; readonly uri: string; readonly diagnostics: readonly Diagnostic[] }
+  /** Not the server's own: the bacon-ls adapter asked for a run (a didSave), told to every wait. */
+  | { readonly type: "cargo-run-requested" }
   /** Not the server's own: the bridge sent a didOpen, didChange or didClose of any document. */
   | { readonly type: "session-sync" }
   | { readonly type: "close" };

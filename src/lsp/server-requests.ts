@@ -33,6 +33,8 @@ export interface ServerRequestContext {
   readonly log: (line: string) => void;
   /** Hears every publish as sent, before `pushDiagnostics` keeps or drops it (for the server's adapter). */
   readonly onPublish: (params: PublishDiagnosticsParams) => void;
+  /** Hears every `$/progress` value as sent, before the tracker and the events (bacon-ls's adapter reads its end's message). */
+  readonly onProgress: (token: string | number, value: unknown) => void;
   /** The server published diagnostics or began work-done progress: it is past its boot. */
   readonly onWork: () => void;
   /** Progress tokens that do not bear on diagnostics: neither tracked nor told (the adapter's; ccls's `index`). */
@@ -74,6 +76,7 @@ export function handleServerRequests(connection: MessageConnection, context: Ser
   });
   // vscode-jsonrpc owns `$/progress`; tokens nobody registered a handler for arrive here.
   connection.onUnhandledProgress((params) => {
+    context.onProgress(params.token, params.value);
     if (context.ignoredProgress.has(String(params.token))) return;
     const kind = context.progress.onProgress(params.token, params.value);
     if (kind === "begin") context.onWork();

@@ -1,12 +1,13 @@
 import { DocumentDiagnosticRequest } from "vscode-languageserver-protocol";
+import { decideCargoRun, NO_CARGO_RUN_YET, stepCargoRun } from "./settle-cargo-run.js";
 import { decideFlycheck, NO_FLYCHECK_YET, stepFlycheck } from "./settle-flycheck.js";
 import type { SettleDecision, SettleEvent, SettleState, SettleTarget } from "./settle-state.js";
 
 /**
  * The settle rule of LSP diagnostics, as one pure function of the events a session saw. It knows
  * nothing of connections or clocks: `src/lsp/features/diagnostics-settle.ts` feeds it the live
- * events and carries out its actions (a pull itself; a barrier or a flycheck run through the
- * server's adapter), and the unit tests feed it recorded timelines of real servers and synthetic
+ * events and carries out its actions (a pull itself; a barrier, a flycheck run or a cargo run
+ * through the server's adapter), and the unit tests feed it recorded timelines of real servers and synthetic
  * orders. docs/adapters.md gives each strategy in full, and why it is sound for its server.
  *
  * The rule, for one document version:
@@ -39,6 +40,7 @@ export function startSettle(target: SettleTarget): SettleState {
     pullInFlight: false,
     outcome: null,
     flycheck: NO_FLYCHECK_YET,
+    cargoRun: NO_CARGO_RUN_YET,
     barrier: { needed: false, inFlight: false },
   };
 }
@@ -49,6 +51,10 @@ export function stepSettle(state: SettleState, event: SettleEvent): SettleState 
   const { target } = state;
   if (target.strategy === "flycheck") {
     const folded = stepFlycheck(state, event);
+    if (folded) return folded;
+  }
+  if (target.strategy === "cargo-run") {
+    const folded = stepCargoRun(state, event);
     if (folded) return folded;
   }
   switch (event.type) {
@@ -86,6 +92,12 @@ export function stepSettle(state: SettleState, event: SettleEvent): SettleState 
     case "flycheck-history":
     case "flycheck-requested":
     case "flycheck-publish":
+    // bacon-ls's own, which only the cargo-run strategy reads.
+    case "cargo-run":
+    case "cargo-run-publish":
+    case "cargo-run-requested":
+    case "cargo-run-history":
+    case "cargo-run-asked":
       return state;
     case "pull-answer":
       if (event.uri !== target.uri || !state.pullInFlight) return state;
@@ -114,6 +126,7 @@ export function decideSettle(state: SettleState): SettleDecision {
     const decision = decideFlycheck(state);
     return decision.kind === "pull" ? pullUnlessSpent(state) : decision;
   }
+  if (strategy === "cargo-run") return decideCargoRun(state);
   if (strategy === "barrier" && (state.barrier.needed || state.barrier.inFlight)) {
     return state.barrier.inFlight ? { kind: "wait" } : { kind: "barrier" };
   }

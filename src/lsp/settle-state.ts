@@ -17,8 +17,12 @@ import type { ServerEvent } from "./server-events.js";
  *   ended, none runs or is still to begin, and then pulls sent after that end have answered `full`
  *   twice in a row; the flycheck part is the file's last published set. The caller is asked for a
  *   run (`flycheck`) when none began after the sync, except before rust-analyzer's own first run.
+ * - `cargo-run` (bacon-ls, `settle-cargo-run.ts`): only `cargo check` runs publish. The caller is
+ *   asked for a run (`cargo-run`) after the sync; settled once a run begun after that request has
+ *   ended with its findings published, none runs, and none asked for is still to begin. The answer
+ *   is the file's last published set.
  */
-export type SettleStrategy = "standard" | "after-progress" | "barrier" | "flycheck";
+export type SettleStrategy = "standard" | "after-progress" | "barrier" | "flycheck" | "cargo-run";
 
 /** Where the rule starts: the document version awaited, and what the server announced statically. */
 export interface SettleTarget {
@@ -43,6 +47,10 @@ export type SettleEvent =
   | { readonly type: "pull-retrigger"; readonly uri: string }
   /** The session's flycheck state as the wait starts (fed before the sync). */
   | { readonly type: "flycheck-history"; readonly everBegun: boolean; readonly pending: boolean }
+  /** The session's running cargo runs and how many asked for have not begun yet, as the wait starts (fed before the sync). */
+  | { readonly type: "cargo-run-history"; readonly running: readonly (string | number)[]; readonly pending: number }
+  /** The wait asked its adapter for a run; it hears `cargo-run-requested` once the request is sent. */
+  | { readonly type: "cargo-run-asked" }
   | { readonly type: "barrier-sent" }
   | { readonly type: "barrier-answer" }
   | { readonly type: "deadline" };
@@ -52,6 +60,7 @@ export type SettleDecision =
   | { readonly kind: "wait" }
   | { readonly kind: "pull" }
   | { readonly kind: "flycheck" }
+  | { readonly kind: "cargo-run" }
   | { readonly kind: "barrier" }
   | { readonly kind: "settled"; readonly pull: readonly Diagnostic[] | null; readonly push: readonly Diagnostic[] | null }
   | { readonly kind: "failed"; readonly reason: "closed" | "deadline" | "no-full-answer" };
@@ -71,6 +80,8 @@ export interface SettleState {
   readonly outcome: Extract<SettleDecision, { kind: "settled" | "failed" }> | null;
   /** What a `flycheck` target tracks (see the rule above); unused otherwise. */
   readonly flycheck: FlycheckProgress;
+  /** What a `cargo-run` target tracks (see `settle-cargo-run.ts`); unused otherwise. */
+  readonly cargoRun: CargoRunProgress;
   /** A `barrier` target: a sync not yet covered by a barrier, and a barrier in flight. */
   readonly barrier: { readonly needed: boolean; readonly inFlight: boolean };
 }
@@ -87,4 +98,22 @@ export interface FlycheckProgress {
   readonly published: readonly Diagnostic[];
   /** Full answers so far to pulls sent behind the finished run (settled at FLYCHECK_BARRIERS). */
   readonly barriers: number;
+}
+
+/** What the cargo-run strategy (`settle-cargo-run.ts`) tracks of one wait. */
+export interface CargoRunProgress {
+  /** The wait asked for a run, and has not heard it requested yet. */
+  readonly asked: boolean;
+  /** A run was requested after the sync. */
+  readonly requested: boolean;
+  /** Runs requested and not begun yet: each request begins one run, so each begin takes one off. */
+  readonly pending: number;
+  /** The runs begun and not ended. */
+  readonly running: ReadonlySet<string | number>;
+  /** A run begun after the last request heard (after the sync) has ended with its findings published. */
+  readonly done: boolean;
+  /** Runs begun after the last request heard. */
+  readonly begunAfterRequest: ReadonlySet<string | number>;
+  /** The document's last published set. */
+  readonly published: readonly Diagnostic[];
 }

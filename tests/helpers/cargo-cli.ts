@@ -15,6 +15,8 @@ interface Span {
 interface RustcDiagnostic {
   level: string;
   message: string;
+  /** rustc's own rendering of the whole message (header, snippet, notes, helps), for a top-level one. */
+  rendered: string | null;
   code: { code: string } | null;
   spans: Span[];
   children: RustcDiagnostic[];
@@ -91,6 +93,41 @@ export function asRustAnalyzerFindings(messages: readonly RustcDiagnostic[]): Fi
       const text = needsLabel && primary.label ? `${message}\n${primary.label}` : message;
       add({ path: primary.file_name, range: rangeOf(primary), severity, code, message: text });
       for (const hint of hints) add({ path: hint.span.file_name, range: rangeOf(hint.span), severity: "hint", code, message: hint.message });
+    }
+  }
+  return [...findings.values()];
+}
+
+/** bacon-ls's severities (its `native.rs`, `parse_severity`). */
+const BACON_LS_SEVERITY: Readonly<Record<string, string>> = {
+  error: "error",
+  warning: "warning",
+  "failure-note": "warning",
+  note: "information",
+  help: "hint",
+};
+
+/**
+ * rustc's messages as bacon-ls 0.31.0 turns them into LSP diagnostics (its `native.rs`,
+ * `maybe_add_diagnostic`, with `separateChildDiagnostics = false`, as lspmcp's profile sets): one
+ * diagnostic at each primary span of a message that has one, whose message is rustc's rendered
+ * text without its last line break, with no code (the error's code stays in the rendered header,
+ * `error[E0308]: …`); the children go into related information, which lspmcp does not read; a
+ * message without a primary span (cargo's "generated 3 warnings") is no finding. One that two
+ * targets report (the library and its tests) counts once: bacon-ls keeps a file's diagnostics
+ * apart by range, severity and message. (Spans in macro expansions, which bacon-ls follows back to
+ * the project's file, do not occur in the fixtures.)
+ */
+export function asBaconLsFindings(messages: readonly RustcDiagnostic[]): Finding[] {
+  const findings = new Map<string, Finding>();
+  for (const diagnostic of messages) {
+    const severity = BACON_LS_SEVERITY[diagnostic.level];
+    if (severity === undefined || diagnostic.rendered === null) continue;
+    const message = diagnostic.rendered.replace(/\n+$/, "");
+    for (const span of diagnostic.spans.filter((candidate) => candidate.is_primary)) {
+      const range = { start: { line: span.line_start, column: span.column_start }, end: { line: span.line_end, column: span.column_end } };
+      const finding = { path: span.file_name, range, severity, code: null, message };
+      findings.set(JSON.stringify(finding), finding);
     }
   }
   return [...findings.values()];

@@ -68,6 +68,10 @@ const CASES: Record<string, Case> = {
     setup: fixture("rust-crate", "cafe/src/lib.rs", "menu/src/lib.rs"),
     requires: () => (requireBinary("cargo"), requireCachedTool("rust-analyzer/bin/rust-analyzer")),
   },
+  "bacon-ls": {
+    setup: fixture("rust-crate", "cafe/src/lib.rs", "menu/src/lib.rs"),
+    requires: () => (requireBinary("cargo"), requireCachedTool("bacon-ls/bin/bacon-ls")),
+  },
 };
 
 /**

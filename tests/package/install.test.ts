@@ -141,6 +141,7 @@ const PROBES: Record<string, { fixture: string; file: string }> = {
   graphql: { fixture: "langs", file: "menu.graphql" },
   gopls: { fixture: "golang", file: "brew/brew.go" },
   "rust-analyzer": { fixture: "rust-crate", file: "cafe/src/lib.rs" },
+  "bacon-ls": { fixture: "rust-crate", file: "cafe/src/lib.rs" },
   emmylua: { fixture: "lua", file: "cafe/orders.lua" },
   bash: { fixture: "scripts", file: "build.sh" },
   maude: { fixture: "scripts", file: "spec/broken.maude" },

@@ -1,5 +1,4 @@
-import { InitializedNotification } from "vscode-languageserver-protocol";
-import type { Deadline } from "../../contract/deadline.js";
+import { whenLogged } from "./ready-log.js";
 import { standardAdapter } from "./standard.js";
 import type { ServerAdapter, ServerLink } from "./server-adapter.js";
 
@@ -17,33 +16,10 @@ export const BIOME_READY_LOG = "Server initialized with PID";
  * work-done progress running settles (the "after-progress" strategy).
  */
 export function biomeAdapter(link: ServerLink): ServerAdapter {
-  let wake: () => void = () => {};
-  const ready = new Promise<void>((resolve) => (wake = resolve));
-  // Listening from the connection on, so that a message sent right after `initialized` is heard.
-  const stopListening = link.onLog((line) => {
-    if (!line.includes(BIOME_READY_LOG)) return;
-    stopListening();
-    wake();
-  });
   return {
     ...standardAdapter(),
     name: "biome",
     settle: "after-progress",
-    whenReady: (deadline) => readyOrClosed(link, ready, deadline),
+    whenReady: whenLogged(link, BIOME_READY_LOG),
   };
-}
-
-/** Waits for `ready`; a close or the deadline fails the wait, and it leaves no listener behind. */
-async function readyOrClosed(link: ServerLink, ready: Promise<void>, deadline: Deadline): Promise<void> {
-  const method = InitializedNotification.method;
-  if (link.isClosed) throw link.closedError(method);
-  let stop: () => void = () => {};
-  const closed = new Promise<never>((_, reject) => {
-    stop = link.onClose(() => reject(link.closedError(method)));
-  });
-  try {
-    await deadline.race(Promise.race([ready, closed]), `the server's start-up message "${BIOME_READY_LOG}"`);
-  } finally {
-    stop();
-  }
 }

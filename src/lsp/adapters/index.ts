@@ -1,3 +1,4 @@
+import { baconLsAdapter } from "./bacon-ls.js";
 import { biomeAdapter } from "./biome.js";
 import { cclsAdapter } from "./ccls.js";
 import { goplsAdapter } from "./gopls.js";
@@ -15,6 +16,7 @@ import { typescriptAdapter } from "./typescript.js";
  */
 export const ADAPTERS = {
   standard: standardAdapter,
+  "bacon-ls": baconLsAdapter,
   biome: biomeAdapter,
   ccls: cclsAdapter,
   gopls: goplsAdapter,

@@ -18,6 +18,8 @@ export interface ServerLink {
   readonly events: ServerEvents;
   /** Every log line of the server; returns the way to stop listening. */
   onLog(listener: (line: string) => void): () => void;
+  /** Every `$/progress` value as sent (its end's message included), before the client tracks it. */
+  onProgress(listener: (token: string | number, value: unknown) => void): () => void;
   /** Every `publishDiagnostics` as sent, before the client keeps or drops it. */
   onPublish(listener: (params: PublishDiagnosticsParams) => void): () => void;
   onClose(listener: () => void): () => void;
@@ -27,7 +29,7 @@ export interface ServerLink {
 }
 
 /** A settle decision that an adapter carries out on its server (the rule's other one is a pull). */
-export type SettleAction = "barrier" | "flycheck";
+export type SettleAction = "barrier" | "flycheck" | "cargo-run";
 
 /**
  * Everything about one language server that the LSP spec does not say, in one place: the client,
@@ -91,10 +93,10 @@ export interface ServerAdapter {
    */
   notChecked(diagnostic: { readonly source: string | null; readonly message: string }): string | null;
   /**
-   * Carries out `action` for a settle wait. Resolves to the event that tells the rule it is done,
-   * or null when the rule hears of it through the connection's events.
+   * Carries out `action` for a settle wait of document `uri`. Resolves to the event that tells the
+   * rule it is done, or null when the rule hears of it through the connection's events.
    */
-  perform(action: SettleAction, options: RequestOptions): Promise<SettleEvent | null>;
+  perform(action: SettleAction, options: RequestOptions, uri: string): Promise<SettleEvent | null>;
 }
 
 /** Makes a server's adapter for one connection. */

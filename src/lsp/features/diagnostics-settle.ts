@@ -68,8 +68,9 @@ function waitForSettle(client: LspClient, document: OpenDocument, { deadline, si
       if (decision.kind === "pull") {
         state = stepSettle(state, { type: "pull-sent", uri });
         pull();
-      } else if (decision.kind === "barrier" || decision.kind === "flycheck") {
+      } else if (decision.kind === "barrier" || decision.kind === "flycheck" || decision.kind === "cargo-run") {
         if (decision.kind === "barrier") state = stepSettle(state, { type: "barrier-sent" });
+        if (decision.kind === "cargo-run") state = stepSettle(state, { type: "cargo-run-asked" });
         perform(decision.kind);
       } else if (decision.kind === "settled") {
         finish(() => resolve({ pull: decision.pull, push: decision.push }));
@@ -89,9 +90,9 @@ function waitForSettle(client: LspClient, document: OpenDocument, { deadline, si
     }
 
     // The adapter tells the rule it is done with the event it resolves to, or through the
-    // connection's events (a flycheck run asked for reaches every wait of the session).
+    // connection's events (a flycheck or cargo run asked for reaches every wait of the session).
     function perform(action: SettleAction): void {
-      client.adapter.perform(action, { deadline, signal: pulls.signal }).then(
+      client.adapter.perform(action, { deadline, signal: pulls.signal }, uri).then(
         (event) => event && feed(event),
         (error: unknown) => {
           if (!done) finish(() => reject(error));

@@ -171,6 +171,17 @@ describe("the embedded default's plan", () => {
     expect(without.omitted).toEqual([{ server: "rust-analyzer", reason: '"cargo" not found on PATH', install: "lspmcp servers install rust-analyzer" }]);
   });
 
+  test("bacon-ls, a diagnostics-only server, is never planned: rust-analyzer serves Rust, and nothing when it is missing", async () => {
+    const cargo = execFileSync("sh", ["-c", "command -v cargo"], { encoding: "utf8" }).trim();
+    const repo = gitInit(await writeFiles(await tempDir(), { "Cargo.toml": "", "src/lib.rs": "" }));
+    const both = await packageWith({ "bacon-ls": { extensions: [".rs"] }, "rust-analyzer": { extensions: [".rs"] } });
+    expect((await planDefault(repo, { packageRoot: both, searchPath: dirname(cargo) })).servers.map((server) => server.name)).toEqual(["rust-analyzer"]);
+    const alone = await packageWith({ "bacon-ls": { extensions: [".rs"] }, "rust-analyzer": { extensions: [".rs"], missing: true } });
+    const plan = await planDefault(repo, { packageRoot: alone, searchPath: dirname(cargo) });
+    expect(plan.servers).toEqual([]);
+    expect(plan.omitted.map((entry) => entry.server)).toEqual(["rust-analyzer"]);
+  });
+
   test("Lua: a .lua file, or EmmyLua's .emmyrc.json or .luarc.json before any, brings the emmylua profile, which claims .lua", async () => {
     const shipped = await loadProfile(REPO, "emmylua");
     expect(shipped.ok && shipped.profile.languages).toEqual([{ id: "lua", extensions: [".lua"] }]);

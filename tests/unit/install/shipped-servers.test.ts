@@ -23,6 +23,7 @@ describe("the shipped profiles' install tables", () => {
     expect(
       Object.fromEntries(servers.filter((server) => isCachedSource(server.install)).map((server) => [server.name, toolCacheFolder(server.command)])),
     ).toEqual({
+      "bacon-ls": "bacon-ls",
       basedpyright: "basedpyright",
       emmylua: "emmylua",
       gopls: "go",

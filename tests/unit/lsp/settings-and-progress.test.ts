@@ -93,6 +93,7 @@ describe("work-done progress: titles, and waiting for none to run", () => {
       events,
       log: () => {},
       onPublish: () => {},
+      onProgress: () => {},
       onWork: () => work++,
       ignoredProgress: cclsAdapter().ignoredProgress,
     });

@@ -1,0 +1,86 @@
+import type { Diagnostic } from "vscode-languageserver-protocol";
+import { describe, expect, test } from "vitest";
+import { decideSettle, settleOver, startSettle, stepSettle } from "../../../src/lsp/settle-rule.js";
+import type { SettleDecision, SettleEvent, SettleTarget } from "../../../src/lsp/settle-state.js";
+
+// bacon-ls's cargo runs (settle-cargo-run.ts): a run asked for after the sync must end "done",
+// with none running and none asked for still to begin; the file's last published set answers.
+const A = "file:///w/src/lib.rs";
+const B = "file:///w/src/brew.rs";
+const target: SettleTarget = { uri: A, version: 1, pullStatic: false, strategy: "cargo-run" };
+const d = (message: string): Diagnostic => ({ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, message });
+const sync: SettleEvent = { type: "sync", uri: A, version: 1 };
+const asked: SettleEvent = { type: "cargo-run-asked" };
+const requested: SettleEvent = { type: "cargo-run-requested" };
+const begin = (token: number): SettleEvent => ({ type: "cargo-run", token, kind: "begin" });
+const done = (token: number): SettleEvent => ({ type: "cargo-run", token, kind: "done" });
+const stopped = (token: number): SettleEvent => ({ type: "cargo-run", token, kind: "stopped" });
+const published = (uri: string, ...items: Diagnostic[]): SettleEvent => ({ type: "cargo-run-publish", uri, diagnostics: items });
+const history = (running: number[], pending = 0): SettleEvent => ({ type: "cargo-run-history", running, pending });
+
+function decisions(events: readonly SettleEvent[]): SettleDecision["kind"][] {
+  let state = startSettle(target);
+  return events.map((event) => decideSettle((state = stepSettle(state, event))).kind);
+}
+
+describe("the cargo-run rule", () => {
+  test("asks for a run once synced, and settles on the file's set when that run ends done", () => {
+    const events = [history([]), published(A), sync, asked, requested, begin(2), published(A, d("E0308")), done(2)];
+    expect(decisions(events)).toEqual(["wait", "wait", "cargo-run", "wait", "wait", "wait", "wait", "settled"]);
+    expect(settleOver(target, events)).toEqual({ kind: "settled", pull: null, push: [d("E0308")] });
+  });
+
+  test("a file the run never published has no findings: its set is the last one published, or none", () => {
+    expect(settleOver(target, [history([]), published(A), sync, asked, requested, begin(2), published(B, d("other")), done(2)])).toEqual({
+      kind: "settled",
+      pull: null,
+      push: [],
+    });
+    // Published clean by an earlier run, not again: still its last set.
+    expect(settleOver(target, [history([]), published(A, d("old")), sync, asked, requested, begin(2), done(2)])).toEqual({
+      kind: "settled",
+      pull: null,
+      push: [d("old")],
+    });
+  });
+
+  test("a run that began before the request, or was requested before the sync, settles nothing", () => {
+    // The start-up run, begun before the sync, ends done: not the file as synced.
+    expect(decisions([history([1]), sync, done(1)])).toEqual(["wait", "cargo-run", "cargo-run"]);
+    // Another wait's request sent before this sync covers nothing of it; this one asks again.
+    expect(decisions([history([]), requested, begin(2), sync, done(2)])).toEqual(["wait", "wait", "wait", "cargo-run", "cargo-run"]);
+    // Begun after the sync but before the request: its run may have read the disk before the sync.
+    expect(decisions([history([]), sync, asked, begin(2), done(2), requested])).toEqual(["wait", "cargo-run", "wait", "wait", "wait", "wait"]);
+  });
+
+  test("another wait's request sent after the sync covers this one: one run for both", () => {
+    expect(decisions([history([]), sync, requested, begin(2), done(2)])).toEqual(["wait", "cargo-run", "wait", "wait", "settled"]);
+  });
+
+  test("a run cancelled by a newer one publishes nothing and settles nothing; the newer one's done does", () => {
+    const events = [history([]), sync, asked, requested, begin(2), requested, stopped(2), begin(3), published(A, d("new")), done(3)];
+    expect(decisions(events)).toEqual(["wait", "cargo-run", "wait", "wait", "wait", "wait", "wait", "wait", "wait", "settled"]);
+    expect(settleOver(target, events)).toEqual({ kind: "settled", pull: null, push: [d("new")] });
+  });
+
+  test("a done run with another running, or with a request still to begin, waits for that one", () => {
+    expect(decisions([history([]), sync, asked, requested, begin(2), begin(3), done(2)]).at(-1)).toBe("wait");
+    expect(decisions([history([]), sync, asked, requested, begin(2), requested, done(2)]).at(-1)).toBe("wait");
+    // A request from before the wait started, not begun yet, also holds it: two requests, two runs.
+    expect(decisions([history([], 1), sync, asked, requested, begin(2), done(2)]).at(-1)).toBe("wait");
+    expect(decisions([history([], 1), sync, asked, requested, begin(2), stopped(2), begin(3), done(3)]).at(-1)).toBe("settled");
+  });
+
+  test("a run that fails (ends without done) is no answer: never a clean", () => {
+    expect(decisions([history([]), sync, asked, requested, begin(2), stopped(2)]).at(-1)).toBe("wait");
+    expect(settleOver(target, [history([]), sync, asked, requested, begin(2), stopped(2), { type: "deadline" }])).toEqual({
+      kind: "failed",
+      reason: "deadline",
+    });
+  });
+
+  test("publishes and progress of the common rule are not read: a publish at hand is no answer", () => {
+    const publish: SettleEvent = { type: "publish", uri: A, version: null, diagnostics: [] };
+    expect(decisions([history([]), sync, publish, { type: "progress", token: 9, kind: "end" }])).toEqual(["wait", "cargo-run", "cargo-run", "cargo-run"]);
+  });
+});
