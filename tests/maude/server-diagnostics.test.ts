@@ -1,6 +1,6 @@
 import { readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { afterEach, describe, expect, test } from "vitest";
+import { tempDir } from "../helpers/temp.js";
 import { fixtureText, fixtureUri, requireMaude, ServerProcess } from "./helpers/server-process.js";
 
 let server: ServerProcess | undefined;
@@ -105,15 +105,21 @@ describe("diagnostics of the fixtures", () => {
   });
 
   test("an unsaved buffer is checked from a private copy that still loads its neighbours", async () => {
-    const s = await started();
-    const before = readdirSync(tmpdir()).filter((n) => n.startsWith("lspmcp-maude-")).length;
+    requireMaude();
+    // A temp folder of this server's own: the system one is shared with every other test (and
+    // suite) running meanwhile, whose servers make and remove copies of their own.
+    const privateTemp = tempDir();
+    server = new ServerProcess({ TMPDIR: privateTemp });
+    await server.initialize();
+    const s = server;
     const text = fixtureText("loads-neighbour.maude").replace("op u : -> N .", "op u : -> N .\n  op w : -> Elsewhere .");
     const uri = await s.open("loads-neighbour.maude", text, 3);
     expect(lines((await s.waitForPublish(uri, 3)).diagnostics)).toEqual([
       [6, "undeclared sort Elsewhere."],
       [7, "undeclared sort Nowhere."],
     ]);
-    expect(readdirSync(tmpdir()).filter((n) => n.startsWith("lspmcp-maude-")).length).toBe(before);
+    // The copy is gone once the check is done.
+    expect(readdirSync(privateTemp)).toEqual([]);
   });
 
   test("didChange re-checks the new version; pull answers for the current text", async () => {
