@@ -40,6 +40,17 @@ function start(args: readonly string[], env: NodeJS.ProcessEnv): { child: ChildP
 
 const run = (args: readonly string[], env: NodeJS.ProcessEnv): Promise<Run> => start(args, env).done;
 
+/** CPU time (user + system, ms) of lspmcp run with `args`, with every process it waited for. */
+function cpuMs(args: readonly string[], env: NodeJS.ProcessEnv): number {
+  // bash's `times` prints its own, then its children's user and system time ("0m1.234s 0m0.056s").
+  const out = execFileSync("bash", ["-c", '"$@" >/dev/null; times', "bash", process.execPath, BRIDGE_MAIN, ...args], { env, encoding: "utf8" });
+  const children = out
+    .trim()
+    .split("\n")[1]!
+    .match(/(\d+)m([\d.]+)s (\d+)m([\d.]+)s/)!;
+  return (Number(children[1]) * 60 + Number(children[2]) + Number(children[3]) * 60 + Number(children[4])) * 1000;
+}
+
 async function listing(env: NodeJS.ProcessEnv): Promise<Record<string, { installed: boolean; where: string | null; install: string; from: string }>> {
   const result = await run(["servers", "--format", "json"], env);
   expect(result.code).toBe(0);
@@ -61,15 +72,14 @@ describe("lspmcp servers", () => {
   test("lists every shipped profile, with its pin, where it is or the command that installs it, in well under a second", async () => {
     const { env } = sandbox();
     const profiles = readdirSync(join(REPO, "servers")).filter((name) => name.endsWith(".toml"));
-    const started = performance.now();
     const servers = await listing(env);
-    const ms = performance.now() - started;
     expect(Object.keys(servers).sort()).toEqual(profiles.map((name) => name.slice(0, -".toml".length)).sort());
     expect(servers["rust-analyzer"]).toMatchObject({ installed: false, where: null, from: "cargo", install: "lspmcp servers install rust-analyzer" });
     expect(servers.typescript).toMatchObject({ installed: true, from: "package", where: expect.stringContaining(join(REPO, "node_modules/")) });
     expect(servers.clangd).toMatchObject({ from: "debian", install: "apt-get install clangd" });
-    // The whole process, node's start included; the issue's target is 1 s on an idle machine.
-    expect(ms).toBeLessThan(2000);
+    // The whole process and what it ran (version commands), node's start included, in CPU time: the
+    // issue's target is 1 s on an idle machine, and wall time beside a second suite was 2.4 s.
+    expect(cpuMs(["servers", "--format", "json"], env)).toBeLessThan(2000);
     const text = await run(["servers"], env);
     for (const name of Object.keys(servers)) expect(text.stdout).toMatch(new RegExp(`^${name} `, "m"));
   });
