@@ -33,7 +33,7 @@ export function workspaceCacheDir(workspace: Pick<ResolvedWorkspace, "root" | "s
 }
 
 /** True when some value of `env` names the workspace's folder. */
-export function namesWorkspaceCache(env: Readonly<Record<string, string>>): boolean {
+function namesWorkspaceCache(env: Readonly<Record<string, string>>): boolean {
   return Object.values(env).some((value) => value.startsWith(WORKSPACE_CACHE_PREFIX));
 }
 
