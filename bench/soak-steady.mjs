@@ -91,7 +91,14 @@ export async function soakSteady({ target, warmup, calls, every, heap = false, l
   const sample = async (done) => {
     const row = { calls: done };
     for (const name of names) row[`${name}_kib`] = rssKiB(processes[name]);
-    if (heap) for (const name of names) row[`${name}_heap_kib`] = Math.round(((await readHeap(processes[name], probeDir))?.heap_used ?? NaN) / 1024);
+    if (heap)
+      for (const name of names) {
+        const probe = await readHeap(processes[name], probeDir);
+        row[`${name}_heap_kib`] = Math.round((probe?.heap_used ?? NaN) / 1024);
+        row[`${name}_heap_total_kib`] = Math.round((probe?.heap_total ?? NaN) / 1024);
+        row[`${name}_external_kib`] = Math.round((probe?.external ?? NaN) / 1024);
+        row[`${name}_rss_after_gc_kib`] = Math.round((probe?.rss ?? NaN) / 1024);
+      }
     samples.push(row);
     if (done % (every * 20) === 0) log(`[soak ${target}] ${JSON.stringify(row)}`);
   };
