@@ -83,7 +83,9 @@ describe.each(Object.keys(CHECKERS) as (keyof typeof CHECKERS)[])("%s on the pyt
     for (let edit = 1; edit <= 5; edit++) {
       const renamed = edit % 2 === 1;
       writeFileSync(join(repo.root, "cafe/kettle.py"), `def ${renamed ? "heat" : "boil"}() -> int:\n    return 100\n`);
-      const after = (await diagnostics(bridge, { path: "cafe/brew.py" })).items.filter((item) => item.severity !== "hint");
+      // Every other edit asks for two files: the project path's complete look, then file by file.
+      const asked = renamed ? { path: "cafe/brew.py" } : { paths: ["cafe/brew.py", "cafe/kettle.py"] };
+      const after = (await diagnostics(bridge, asked)).items.filter((item) => item.severity !== "hint");
       expect(
         after.map((item) => [item.severity, item.code, item.range.start]),
         `edit ${edit}`,
