@@ -21,17 +21,18 @@ export interface OpenTarget extends ResolvedTarget {
  * The steps every file call shares once its target is resolved (`resolveTarget`, or discovery):
  * the file's bytes, and only then the session, so that an unreadable file never costs a server
  * start. A server whose files the bridge watches is told of the changes
- * on disk first (`refreshFromDisk`), except in a preview of changes (`context.overlay`). The document is held (never closed by the open-document
+ * on disk first, or restarted for them (`refreshFromDisk`), except in a preview of changes (`context.overlay`). The document is held (never closed by the open-document
  * cap) from before its sync until `release` or the end of the call.
  */
 export async function openTarget(context: CallContext, target: ResolvedTarget, options: { readonly refreshed?: boolean } = {}): Promise<OpenTarget> {
   const { workspace, server, languageId, file } = target;
   const text = context.overlay?.get(file.absolutePath) ?? (await readSourceFile(file.absolutePath, file.path));
-  const client = await context.sessions.readyClient(workspace, server, context.deadline, context.scope);
+  let client = await context.sessions.readyClient(workspace, server, context.deadline, context.scope);
   // A server whose files the bridge watches hears of changes on disk before it is asked
-  // anything (`refreshed`: the caller has just looked at the whole workspace).
+  // anything, or is started afresh for them (`refreshed`: the caller has just looked at the
+  // whole workspace, and the session's client is what that look left).
   if (client.bridgeWatchesFiles && !options.refreshed && context.overlay === undefined) {
-    await refreshFromDisk(client, workspace, false, { deadline: context.deadline, signal: context.signal });
+    ({ client } = await refreshFromDisk(context.sessions, target, client, false, { deadline: context.deadline, signal: context.signal }));
   }
   const release = client.documents.hold(pathToFileURL(file.absolutePath).href);
   context.scope.defer(release);

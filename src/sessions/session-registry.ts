@@ -80,10 +80,10 @@ export class SessionRegistry {
     }
   }
 
-  /** Restarts a pair; a restart of a session that is not live needs a slot too. */
-  async restart(workspace: ResolvedWorkspace, server: ResolvedServer, deadline: Deadline): Promise<Session> {
+  /** Restarts a pair (`reason`, for the log: why the bridge did); a restart of a session that is not live needs a slot too. */
+  async restart(workspace: ResolvedWorkspace, server: ResolvedServer, deadline: Deadline, reason = "session_restart"): Promise<Session> {
     const session = this.get(workspace, server);
-    await this.withSlot(session, deadline, () => session.restart(deadline));
+    await this.withSlot(session, deadline, () => session.restart(deadline, reason));
     return session;
   }
 

@@ -251,8 +251,9 @@ export class Session implements LoadWatch {
     return this.stop();
   }
 
-  /** Stops whatever runs and starts afresh; the old tree is gone before the new one starts. */
-  async restart(deadline: Deadline): Promise<LspClient> {
+  /** Stops whatever runs and starts afresh; the old tree is gone before the new one starts. `reason` is logged. */
+  async restart(deadline: Deadline, reason = "session_restart"): Promise<LspClient> {
+    this.options.logger.info("session restart", { session: this.key, reason });
     await this.transit(() => {
       this.restartCount += 1;
       this.lastError = null;

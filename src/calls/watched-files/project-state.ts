@@ -16,7 +16,8 @@ export interface CachedAnswer {
  * one connection: a restarted server starts with none.
  */
 export class ProjectState {
-  readonly disk: DiskView;
+  /** Replaced once, before its first look, by the view of the server this one's start replaced (see `refreshFromDisk`). */
+  disk: DiskView;
   readonly answers = new Map<string, CachedAnswer>();
   /**
    * Each kept answer as last given, converted, with the text it was converted on: given again
@@ -34,6 +35,11 @@ export class ProjectState {
   refreshed: Promise<void> = Promise.resolve();
   /** Counts the changes told to the server; an answer asked before one is not kept. */
   generation = 0;
+  /**
+   * Set when a change on disk restarted the session instead of being told (the adapter's
+   * `diskChangesNeedRestart`): its new client, which every call still holding this one takes.
+   */
+  restarted: Promise<LspClient> | null = null;
 
   constructor(client: LspClient) {
     // A server with complete pulls reads its project at its first question, which comes after the

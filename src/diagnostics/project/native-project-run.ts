@@ -18,7 +18,7 @@ import type { ProjectRunOptions, RunItem } from "./tsserver-project-run.js";
  * until a change on disk can reach them (`applyDiskChanges`). Every item is answered.
  */
 export async function diagnoseFromNativeProject(
-  client: LspClient,
+  sessionClient: LspClient,
   items: readonly RunItem[],
   texts: ReadonlyMap<string, string>,
   results: FileDiagnostics[],
@@ -29,9 +29,9 @@ export async function diagnoseFromNativeProject(
   if (!first) return;
   const signal = options.failure.signal;
   // A preview looked at the disk just before it changed what the server sees.
-  const { state, changed } = options.overlay
-    ? { state: projectStateOf(client), changed: new Set<string>() }
-    : await refreshFromDisk(client, first.target.workspace, true, { deadline: startDeadline, signal });
+  const { client, state, changed } = options.overlay
+    ? { client: sessionClient, state: projectStateOf(sessionClient), changed: new Set<string>() }
+    : await refreshFromDisk(options.sessions, first.target, sessionClient, true, { deadline: startDeadline, signal });
   const ask = (file: string, requestOptions: Parameters<typeof requestPullDiagnostics>[2]) =>
     requestPullDiagnostics(client, pathToFileURL(file).href, requestOptions);
   await runPool([...items], options.inFlight, options.failure, (item) =>

@@ -55,7 +55,7 @@ export interface ProjectRunOptions {
  * Returns the items it did not answer; answers go to `results`.
  */
 export async function diagnoseFromProject(
-  client: LspClient,
+  sessionClient: LspClient,
   items: readonly RunItem[],
   texts: ReadonlyMap<string, string>,
   results: FileDiagnostics[],
@@ -63,12 +63,11 @@ export async function diagnoseFromProject(
   startDeadline: Deadline,
 ): Promise<RunItem[]> {
   const [first] = items;
-  if (!first || !client.bridgeWatchesFiles) return [...items];
-  const { workspace } = first.target;
+  if (!first || !sessionClient.bridgeWatchesFiles) return [...items];
   const signal = options.failure.signal;
-  const { state, changed } = options.overlay
-    ? { state: projectStateOf(client), changed: new Set<string>() }
-    : await refreshFromDisk(client, workspace, true, { deadline: startDeadline, signal });
+  const { client, state, changed } = options.overlay
+    ? { client: sessionClient, state: projectStateOf(sessionClient), changed: new Set<string>() }
+    : await refreshFromDisk(options.sessions, first.target, sessionClient, true, { deadline: startDeadline, signal });
   if (!supportsTsserverDiagnostics(client)) return [...items];
   const scope = new CallScope();
   try {

@@ -73,6 +73,13 @@ export interface ServerAdapter {
    */
   readonly cancelsRequestsItself: boolean;
   /**
+   * Whether a change on disk is taken in by starting the server afresh rather than by telling it
+   * (`workspace/didChangeWatchedFiles`), with `filesWatchedBy` "bridge": a server whose answers
+   * after the notification can come from its old state, with no sound signal of when they stop
+   * doing so (pyrefly: docs/contract-notes.md, "pyrefly after a disk change").
+   */
+  readonly diskChangesNeedRestart: boolean;
+  /**
    * The diagnostic sources that read only the files on disk, never an open document's text
    * (rust-analyzer's flycheck, `cargo check`): a preview of changes cannot count their findings
    * (CONTRACT §4.4, `not_previewed`).

@@ -16,6 +16,7 @@ export function standardAdapter(): ServerAdapter {
     answersManyFiles: false,
     diagnosticsByPull: false,
     cancelsRequestsItself: false,
+    diskChangesNeedRestart: false,
     diskOnlySources: new Set(),
     initializationOptions: (configured) => ({ ...configured }),
     whenReady: async () => {},
