@@ -58,9 +58,9 @@ export async function refreshFromDisk(
   options: RequestOptions,
 ): Promise<DiskRefresh> {
   const changed = new Set<string>();
-  const session = sessions.get(pair.workspace, pair.server);
   const state = projectStateOf(client);
   if (!client.bridgeWatchesFiles) return { client, state, changed };
+  const session = sessions.get(pair.workspace, pair.server);
   // One look at a time: a call must not answer between another call's look and the server
   // hearing of what that look found (or its restart).
   const turn = state.refreshed.then(async (): Promise<LspClient | null> => {
@@ -78,10 +78,10 @@ export async function refreshFromDisk(
     if (diskChangeAction(client.adapter, lookedBefore, changes) === "restart") {
       handedOver.set(session, state.disk);
       // Bounded by a start's own time, not this call's: every call on the old client waits for it.
-      const startTimeoutMs = sessions.config.bridge.start_timeout_ms;
+      const startDeadline = Deadline.in(sessions.config.bridge.start_timeout_ms);
       state.restarted = sessions
-        .restart(pair.workspace, pair.server, Deadline.in(startTimeoutMs), `${changes.length} file(s) changed on disk`)
-        .then((restarted) => restarted.readyClient(Deadline.in(startTimeoutMs)));
+        .restart(pair.workspace, pair.server, startDeadline, `${changes.length} file(s) changed on disk`)
+        .then((restarted) => restarted.readyClient(startDeadline));
       return state.restarted;
     }
     await applyDiskChanges(client, state, changes, options);
