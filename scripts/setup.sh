@@ -2,8 +2,13 @@
 # Brings a fresh Debian machine (or a stale checkout) to the point where lspmcp runs, per need:
 #   scripts/setup.sh start   what `npm start` (scripts/demo.mjs) uses: the npm dependencies, the
 #                            build, and the Debian package of clangd; no tool-cache server
-#   scripts/setup.sh test    what `npm test` uses (the default): every shipped server, the tool
-#                            cache's ones (gopls, ruff, ty, pyrefly, basedpyright, rust-analyzer, bacon-ls, emmylua) included
+#   scripts/setup.sh test    what the tests use (the default; `npm run bench` and the others):
+#                            every shipped server, the tool cache's ones (gopls, ruff, ty, pyrefly,
+#                            basedpyright, rust-analyzer, bacon-ls, emmylua) included
+#   scripts/setup.sh suite   what `npm test` needs before its first test file: the same but the
+#                            tool cache's builds from source (gopls, rust-analyzer, bacon-ls,
+#                            emmylua), which scripts/run-tests.ts installs while the test files
+#                            that do not need them run
 # Where each server comes from is written once, in its profile's `install` table: this script
 # asks `lspmcp servers` which Debian packages to apt-get and lets `lspmcp servers install` (the
 # same code a user runs) install the tool cache's. Idempotent and quiet when there is nothing to do.
@@ -12,8 +17,8 @@ cd "$(dirname "$0")/.."
 need="${1:-test}"
 case "$need" in
   start) servers=(typescript pyright clangd) ;; # the servers of config/agent.toml and config/ci.toml
-  test) servers=() ;;                              # every one
-  *) echo "usage: scripts/setup.sh [start|test]" >&2; exit 2 ;;
+  test | suite) servers=() ;;                      # every one
+  *) echo "usage: scripts/setup.sh [start|test|suite]" >&2; exit 2 ;;
 esac
 
 # npm ci only when node_modules is missing or older than the lock file.
@@ -29,8 +34,10 @@ lspmcp=(node dist/lspmcp/main.js)
 
 # One `lspmcp servers` answers which Debian packages the chosen servers come from, and which of
 # the tool cache's servers are not installed at their pins yet.
-plan="$("${lspmcp[@]}" servers --format json | node -e '
+plan="$("${lspmcp[@]}" servers --format json | NEED="$need" node -e '
   const wanted = new Set(process.argv.slice(1));
+  // Built from source: for `suite`, left to scripts/run-tests.ts.
+  const later = process.env.NEED === "suite" ? ["go", "cargo"] : [];
   let text = "";
   process.stdin.on("data", (chunk) => (text += chunk)).on("end", () => {
     const chosen = JSON.parse(text).servers.filter((server) => wanted.size === 0 || wanted.has(server.name));
@@ -38,7 +45,9 @@ plan="$("${lspmcp[@]}" servers --format json | node -e '
     // Missing, or installed before `servers install` existed (no receipt yet: it writes one, so
     // that `lspmcp servers` need not run the version command again).
     const receipt = (server) => server.installed && require("node:fs").existsSync(`${server.where}/.lspmcp-install.json`);
-    const cached = chosen.filter((server) => ["go", "pypi", "npm", "cargo"].includes(server.from) && !receipt(server)).map((server) => server.name);
+    const cached = chosen
+      .filter((server) => ["go", "pypi", "npm", "cargo"].includes(server.from) && !later.includes(server.from) && !receipt(server))
+      .map((server) => server.name);
     console.log([...new Set(debian)].join(" "));
     console.log(cached.join(" "));
   });
@@ -50,7 +59,7 @@ read -r -a cached <<<"$(sed -n 2p <<<"$plan")"
 # git, which the tests use for their throwaway repositories (and lspmcp to find a workspace's files).
 packages+=(git)
 # clang, the command line the tests hold clangd's findings to (tests/helpers/clang-cli.ts).
-if [ "$need" = test ]; then packages+=(clang-14); fi
+if [ "$need" != start ]; then packages+=(clang-14); fi
 installed="$(dpkg-query --show --showformat='${Package} ${db:Status-Status}\n' "${packages[@]}" 2>/dev/null | awk '$2 == "installed" { print $1 }' || true)"
 missing=()
 for package in "${packages[@]}"; do
@@ -67,7 +76,7 @@ fi
 
 # The tool cache's servers that are missing, each installed at its pinned version and verified by
 # the same command a user runs (docs/servers.md): rust-analyzer's build takes about 25 minutes on
-# 2 shared cores, once; `start` needs none of them.
+# 2 shared cores, once; `start` needs none of them, `suite` leaves the builds to run beside the tests.
 if [ ${#cached[@]} -gt 0 ]; then
   "${lspmcp[@]}" servers install "${cached[@]}"
 fi

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { REPO } from "./paths.js";
 import { tempRepo, type TempRepo } from "./temp-repo.js";
+import { requireCachedTool } from "./tool-cache.js";
 
 /**
  * The repository of issue 36 as a user has it, committed, with no bridge.toml: Go in `gosvc/` (the
@@ -14,6 +15,11 @@ import { tempRepo, type TempRepo } from "./temp-repo.js";
  * rust-analyzer and ruff.
  */
 export function polyglotRepo(): TempRepo {
+  // The tool cache's servers it is served with: missing ones fail loudly here, and name this
+  // helper's users to scripts/run-tests.ts as files that wait for those servers' builds.
+  requireCachedTool("go/bin/gopls");
+  requireCachedTool("rust-analyzer/bin/rust-analyzer");
+  requireCachedTool("ruff/bin/ruff");
   return tempRepo({
     ...fixtureFiles("golang", "gosvc"),
     "gosvc/brew/kettle.go": "package brew\n\n// BoilKettle heats the water.\nfunc BoilKettle() int { return 100 }\n",

@@ -1,0 +1,120 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync } from "node:fs";
+import { constants } from "node:os";
+import { join } from "node:path";
+import { packageRoot } from "../src/config/package-root.js";
+import { toolCacheDir, toolCacheFolder } from "../src/config/tool-cache.js";
+import { elapsed } from "../src/install/install-progress.js";
+import { readReceipt } from "../src/install/install-receipt.js";
+import { serverState } from "../src/install/server-state.js";
+import { loadShippedServers } from "../src/install/shipped-servers.js";
+import { filesNeeding } from "./test-plan.js";
+
+// `npm test` (after scripts/setup.sh suite): the whole suite with vitest. On a machine whose tool
+// cache lacks a server built from source (gopls from Go modules; rust-analyzer, emmylua and
+// bacon-ls from crates.io: minutes of CPU each), those builds run in the background while the test
+// files that do not need them run, and the files that do run once the builds are done, so that
+// the first run's two long halves overlap. With every server installed it is one `vitest run`.
+// Arguments go to vitest (`npm test -- tests/unit`); then the builds run first.
+
+const root = packageRoot();
+const cache = toolCacheDir();
+const vitest = join(root, "node_modules", "vitest", "vitest.mjs");
+const lspmcp = join(root, "dist", "lspmcp", "main.js");
+const say = (text: string): boolean => process.stderr.write(`npm test: ${text}\n`);
+
+const waiting = await serversToBuild();
+const args = process.argv.slice(2);
+const children = new Set<ChildProcess>();
+const detached = new WeakSet<ChildProcess>();
+// A terminal's Ctrl-C reaches vitest itself (our process group); a detached install is told here.
+let interrupted = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.on(signal, () => {
+    interrupted = true;
+    for (const child of children) if (signal === "SIGTERM" || detached.has(child)) child.kill(signal);
+  });
+
+if (waiting.length === 0) process.exit(await run([vitest, "run", ...args]));
+const names = waiting.map((server) => server.name);
+if (args.length > 0) {
+  const installed = await run([lspmcp, "servers", "install", ...names]);
+  process.exit(installed !== 0 ? installed : await run([vitest, "run", ...args]));
+}
+
+const { testFiles, sources } = readTests(join(root, "tests"));
+const later = filesNeeding(testFiles, sources, new Set(waiting.map((server) => server.folder)));
+mkdirSync(cache, { recursive: true });
+const log = join(cache, "npm-test-servers-install.log");
+const logFd = openSync(log, "w");
+const started = Date.now();
+say(
+  `servers to build from source: ${names.join(", ")}; installing in the background (log: ${log}) while ` +
+    `${testFiles.length - later.length} test files run; the ${later.length} that need those servers run after`,
+);
+const install = start([lspmcp, "servers", "install", ...names], { stdio: ["ignore", logFd, logFd], detached: true });
+detached.add(install);
+closeSync(logFd);
+const first = await run([vitest, "run", ...later.flatMap((file) => ["--exclude", file])]);
+if (install.exitCode === null && !interrupted) say(`waiting for the builds of ${names.join(", ")} (log: ${log})`);
+const installed = await exitOf(install);
+if (interrupted) process.exit(130);
+if (installed !== 0) {
+  const tail = readFileSync(log, "utf8").trimEnd().split("\n").slice(-20);
+  say(`\`lspmcp servers install ${names.join(" ")}\` failed (exit ${installed}) after ${elapsed(Date.now() - started)}; the end of its log:`);
+  process.stderr.write(`${tail.map((line) => `  ${line}`).join("\n")}\n`);
+  say(`not run, for want of those servers: ${later.join(" ")}`);
+  process.exit(1);
+}
+say(`${names.join(", ")} installed in ${elapsed(Date.now() - started)}; now the ${later.length} test files that need them`);
+const second = await run([vitest, "run", ...later]);
+process.exit(Math.max(first, second));
+
+/** The tool cache's servers built from source (Go's and cargo's installs) that are not installed at their pins, with a receipt. */
+async function serversToBuild(): Promise<{ name: string; folder: string }[]> {
+  const context = { packageRoot: root, searchPath: process.env.PATH ?? "", env: process.env };
+  const shipped = await loadShippedServers(root);
+  const states = await Promise.all(
+    shipped.map(async (server) => {
+      const folder = toolCacheFolder(server.command);
+      if (folder === null || (server.install.from !== "go" && server.install.from !== "cargo")) return null;
+      const state = await serverState(server, context);
+      // Without a receipt (installed before `servers install` existed), as scripts/setup.sh reinstalls it.
+      const ready = state.installed && (await readReceipt(join(cache, folder))) !== null;
+      return ready ? null : { name: server.name, folder };
+    }),
+  );
+  return states.filter((state) => state !== null);
+}
+
+/** vitest's test files (its `include`: tests/**\/*.test.ts) and the text of every module of the tests' tree, by path from the root. */
+function readTests(dir: string): { testFiles: string[]; sources: Map<string, string> } {
+  const sources = new Map<string, string>();
+  for (const entry of readdirSync(dir, { recursive: true, encoding: "utf8" }).sort()) {
+    if (!entry.endsWith(".ts") || entry.split("/").includes("node_modules")) continue;
+    const path = join("tests", entry);
+    sources.set(path, readFileSync(join(root, path), "utf8"));
+  }
+  return { testFiles: [...sources.keys()].filter((path) => path.endsWith(".test.ts")), sources };
+}
+
+function start(argv: readonly string[], options: Parameters<typeof spawn>[2]): ChildProcess {
+  const child = spawn(process.execPath, argv, { cwd: root, ...options });
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+  return child;
+}
+
+function run(argv: readonly string[]): Promise<number> {
+  return exitOf(start(argv, { stdio: "inherit" }));
+}
+
+/** The child's exit code (128 + the signal's number when a signal ended it, 1 when it could not start); at once when it has ended. */
+function exitOf(child: ChildProcess): Promise<number> {
+  const code = (): number => child.exitCode ?? (child.signalCode === null ? 1 : 128 + constants.signals[child.signalCode]);
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(code());
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve(code()));
+    child.once("error", () => resolve(1));
+  });
+}
