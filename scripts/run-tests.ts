@@ -38,31 +38,42 @@ for (const signal of ["SIGINT", "SIGTERM"] as const)
 if (waiting.length === 0) process.exit(await run([vitest, "run", ...args]));
 const names = waiting.map((server) => server.name);
 if (args.length > 0) {
-  const installed = await run([lspmcp, "servers", "install", ...names]);
+  const installed = await exitOf(start(process.execPath, [lspmcp, "servers", "install", ...names], { stdio: "inherit" }));
   process.exit(installed !== 0 ? installed : await run([vitest, "run", ...args]));
 }
 
 const { testFiles, sources } = readTests(join(root, "tests"));
 const later = filesNeeding(testFiles, sources, new Set(waiting.map((server) => server.folder)));
-mkdirSync(cache, { recursive: true });
-const log = join(cache, "npm-test-servers-install.log");
-const logFd = openSync(log, "w");
+const logs = join(cache, "npm-test-logs");
+mkdirSync(logs, { recursive: true });
 const started = Date.now();
 say(
-  `servers to build from source: ${names.join(", ")}; installing in the background (log: ${log}) while ` +
-    `${testFiles.length - later.length} test files run; the ${later.length} that need those servers run after`,
+  `servers to build from source: ${names.join(", ")}; installing them side by side in the background, below the tests' ` +
+    `CPU priority (logs: ${logs}), while ${testFiles.length - later.length} test files run; the ${later.length} that need those servers run after`,
 );
-const install = start([lspmcp, "servers", "install", ...names], { stdio: ["ignore", logFd, logFd], detached: true });
-detached.add(install);
-closeSync(logFd);
+// One install per server, all at once: one build alone leaves a core idle in its serial stretches
+// (a link, the last big crates); `nice` gives the tests the CPU first, so their own timing is
+// what it is on a machine without builds.
+const installs = waiting.map((server) => {
+  const log = join(logs, `${server.name}.log`);
+  const fd = openSync(log, "w");
+  const child = start("nice", ["-n", "10", process.execPath, lspmcp, "servers", "install", server.name], { stdio: ["ignore", fd, fd], detached: true });
+  closeSync(fd);
+  detached.add(child);
+  return { name: server.name, log, child, exit: exitOf(child) };
+});
 const first = await run([vitest, "run", ...later.flatMap((file) => ["--exclude", file])]);
-if (install.exitCode === null && !interrupted) say(`waiting for the builds of ${names.join(", ")} (log: ${log})`);
-const installed = await exitOf(install);
+const building = installs.filter((install) => install.child.exitCode === null && install.child.signalCode === null);
+if (building.length > 0 && !interrupted) say(`waiting for the builds of ${building.map((install) => install.name).join(", ")} (logs: ${logs})`);
+const ended = await Promise.all(installs.map(async (install) => ({ ...install, code: await install.exit })));
 if (interrupted) process.exit(130);
-if (installed !== 0) {
-  const tail = readFileSync(log, "utf8").trimEnd().split("\n").slice(-20);
-  say(`\`lspmcp servers install ${names.join(" ")}\` failed (exit ${installed}) after ${elapsed(Date.now() - started)}; the end of its log:`);
+const failed = ended.filter((install) => install.code !== 0);
+for (const install of failed) {
+  const tail = readFileSync(install.log, "utf8").trimEnd().split("\n").slice(-20);
+  say(`\`lspmcp servers install ${install.name}\` failed (exit ${install.code}); the end of ${install.log}:`);
   process.stderr.write(`${tail.map((line) => `  ${line}`).join("\n")}\n`);
+}
+if (failed.length > 0) {
   say(`not run, for want of those servers: ${later.join(" ")}`);
   process.exit(1);
 }
@@ -98,15 +109,16 @@ function readTests(dir: string): { testFiles: string[]; sources: Map<string, str
   return { testFiles: [...sources.keys()].filter((path) => path.endsWith(".test.ts")), sources };
 }
 
-function start(argv: readonly string[], options: Parameters<typeof spawn>[2]): ChildProcess {
-  const child = spawn(process.execPath, argv, { cwd: root, ...options });
+function start(command: string, argv: readonly string[], options: Parameters<typeof spawn>[2]): ChildProcess {
+  const child = spawn(command, argv, { cwd: root, ...options });
   children.add(child);
   child.once("exit", () => children.delete(child));
   return child;
 }
 
+/** Runs a Node script of the package (vitest), its output ours. */
 function run(argv: readonly string[]): Promise<number> {
-  return exitOf(start(argv, { stdio: "inherit" }));
+  return exitOf(start(process.execPath, argv, { stdio: "inherit" }));
 }
 
 /** The child's exit code (128 + the signal's number when a signal ended it, 1 when it could not start); at once when it has ended. */

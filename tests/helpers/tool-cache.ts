@@ -7,7 +7,11 @@ export function cachedTool(relative: string): string {
   return join(toolCacheDir(), relative);
 }
 
-/** Fails loudly when setup has not installed a cached tool: CI's `npm test` runs setup first. */
+/**
+ * Fails loudly when setup has not installed a cached tool: CI's `npm test` runs setup first. Call
+ * it with a literal path: `npm test` (scripts/run-tests.ts) reads these calls, in a test file and
+ * the helpers it imports, to run the file after the tool's build when a first run is building it.
+ */
 export function requireCachedTool(relative: string): string {
   const path = cachedTool(relative);
   if (!existsSync(path)) throw new Error(`${path} is not installed; run scripts/setup.sh (npm test does)`);
