@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { requireBinary } from "../helpers/require-binary.js";
 import { tempDir } from "../helpers/temp.js";
 import type { TempRepo } from "../helpers/temp-repo.js";
-import { cacheEnv, pathWithLspmcp, runLspmcp } from "./helpers/lspmcp-on-path.js";
+import { cacheEnv } from "../helpers/tool-cache.js";
+import { pathWithLspmcp, runLspmcp } from "./helpers/lspmcp-on-path.js";
 import { polyglotRepo } from "../helpers/polyglot-repo.js";
 
 let repo: TempRepo;

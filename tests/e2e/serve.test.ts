@@ -14,8 +14,8 @@ import { waitForExit } from "../helpers/proc.js";
 import { requireBinary } from "../helpers/require-binary.js";
 import { tempDir } from "../helpers/temp.js";
 import type { TempRepo } from "../helpers/temp-repo.js";
-import { requireCachedTool } from "../helpers/tool-cache.js";
-import { cacheEnv, pathWithLspmcp, runLspmcp } from "./helpers/lspmcp-on-path.js";
+import { cacheEnv, requireCachedTool } from "../helpers/tool-cache.js";
+import { pathWithLspmcp, runLspmcp } from "./helpers/lspmcp-on-path.js";
 import { EDIT, polyglotRepo } from "../helpers/polyglot-repo.js";
 
 type Item = Finding & { source: string | null };

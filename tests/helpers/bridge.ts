@@ -4,6 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { BRIDGE_MAIN } from "./paths.js";
 import { tempDir } from "./temp.js";
+import { bridgeEnv } from "./tool-cache.js";
 
 /** A running `lspmcp serve` driven by the MCP SDK's real client over stdio. */
 export interface Bridge {
@@ -63,7 +64,7 @@ export async function startBridge(
           ...(options.shared ? [] : ["--standalone"]),
           ...(configPath === null ? [] : ["--config", configPath]),
         ],
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LSPMCP_LOG_LEVEL: "warn", ...env },
+    env: { ...bridgeEnv(), LSPMCP_LOG_LEVEL: "warn", ...env },
     stderr: "pipe",
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
   });

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { BRIDGE_MAIN } from "./paths.js";
+import { bridgeEnv } from "./tool-cache.js";
 
 /** One JSON-RPC message as read off the bridge's stdout, with its arrival index. */
 export interface WireMessage {
@@ -21,7 +22,7 @@ export class RawBridge {
 
   constructor(configPath: string) {
     this.child = spawn(process.execPath, [BRIDGE_MAIN, "serve", "--standalone", "--config", configPath], {
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LSPMCP_LOG_LEVEL: "warn" },
+      env: { ...bridgeEnv(), LSPMCP_LOG_LEVEL: "warn" },
     });
     let buffered = "";
     this.child.stdout.setEncoding("utf8").on("data", (chunk: string) => {

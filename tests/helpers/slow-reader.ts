@@ -5,6 +5,7 @@ import { closeSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BRIDGE_MAIN } from "./paths.js";
 import { tempDir } from "./temp.js";
+import { bridgeEnv } from "./tool-cache.js";
 
 export interface CliRun {
   readonly code: number | null;
@@ -20,15 +21,13 @@ export interface CliOptions {
   readonly stream?: "stdout" | "stderr";
 }
 
-const baseEnv = (): Record<string, string> => ({ PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root" });
-
 /** `lspmcp ARGS` with the stream under test redirected to a file, as `> out` does. */
 export function runToFile(args: readonly string[], options: CliOptions): Promise<CliRun> {
   const stream = options.stream ?? "stdout";
   const path = join(tempDir("lspmcp-out-"), "out");
   const fd = openSync(path, "w");
   const stdio: ["ignore", number | "pipe", number | "pipe"] = stream === "stdout" ? ["ignore", fd, "pipe"] : ["ignore", "pipe", fd];
-  const child = spawn(process.execPath, [BRIDGE_MAIN, ...args], { cwd: options.cwd, env: { ...baseEnv(), ...options.env }, stdio });
+  const child = spawn(process.execPath, [BRIDGE_MAIN, ...args], { cwd: options.cwd, env: { ...bridgeEnv(), ...options.env }, stdio });
   closeSync(fd);
   let other = "";
   (stream === "stdout" ? child.stderr : child.stdout)!.setEncoding("utf8").on("data", (chunk: string) => (other += chunk));
@@ -47,7 +46,11 @@ export function runToFile(args: readonly string[], options: CliOptions): Promise
 export function runThroughSlowReader(args: readonly string[], options: CliOptions & { holdMs?: number }): Promise<CliRun> {
   const stream = options.stream ?? "stdout";
   const holdMs = options.holdMs ?? 2_000;
-  const child = spawn(process.execPath, [BRIDGE_MAIN, ...args], { cwd: options.cwd, env: { ...baseEnv(), ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BRIDGE_MAIN, ...args], {
+    cwd: options.cwd,
+    env: { ...bridgeEnv(), ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const slow = stream === "stdout" ? child.stdout : child.stderr;
   const chunks: Buffer[] = [];
   let other = "";
@@ -79,7 +82,11 @@ export function runWithEarlyClose(
   args: readonly string[],
   options: CliOptions & { deadlineMs: number },
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
-  const child = spawn(process.execPath, [BRIDGE_MAIN, ...args], { cwd: options.cwd, env: { ...baseEnv(), ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BRIDGE_MAIN, ...args], {
+    cwd: options.cwd,
+    env: { ...bridgeEnv(), ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
   child.stdout.once("data", () => child.stdout.destroy());

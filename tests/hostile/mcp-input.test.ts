@@ -15,6 +15,7 @@ import { pollUntil } from "../helpers/poll.js";
 import { isAlive, memoryOf, waitForExit } from "../helpers/proc.js";
 // @ts-expect-error -- plain JS shared with the soak script (bench/ is not type-checked)
 import { judgeToolResult, toolCallArbitrary } from "../../bench/tool-arguments.mjs";
+import { bridgeEnv } from "../helpers/tool-cache.js";
 
 const TIMEOUT_MS = 4000;
 const RUNS = Number(process.env.FC_RUNS ?? 150);
@@ -89,7 +90,7 @@ describe("property: odd tool arguments always get a valid result or a typed erro
 function rawBridge(): { child: ChildProcess; lines: () => any[]; write: (data: string | Buffer) => void; exited: Promise<number | null> } {
   const child = spawn(process.execPath, [BRIDGE_MAIN, "serve", "--standalone", "--config", config], {
     stdio: ["pipe", "pipe", "pipe"],
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LSPMCP_LOG_LEVEL: "warn" },
+    env: { ...bridgeEnv(), LSPMCP_LOG_LEVEL: "warn" },
   });
   let buffer = "";
   const parsed: any[] = [];

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { BRIDGE_MAIN } from "../helpers/paths.js";
 import { BROKEN_PY, BROKEN_TS, tempRepo, type TempRepo } from "../helpers/temp-repo.js";
+import { bridgeEnv } from "../helpers/tool-cache.js";
 
 const repos: TempRepo[] = [];
 afterEach(() => repos.splice(0).forEach((repo) => repo.remove()));
@@ -20,7 +21,7 @@ const run = (cwd: string, args: string[], env: Record<string, string> = {}) =>
     cwd,
     encoding: "utf8",
     input: "",
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", ...env },
+    env: { ...bridgeEnv(), ...env },
   });
 
 describe("lspmcp init", () => {

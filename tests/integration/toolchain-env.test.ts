@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
@@ -49,9 +49,12 @@ beforeAll(() => {
   userEnv = { HOME: join(dir, "home"), GOPATH: join(dir, "gopath"), XDG_CACHE_HOME: dirname(toolCacheDir()) };
   writeFileSync(join(root, "go.mod"), "module example.com/usesync\n\ngo 1.25.0\n");
   writeFileSync(join(root, "main.go"), MAIN_GO);
-  // The module golang.org/x/sync comes from the tool cache's module download cache (where setup
-  // built gopls), offline, into the user's GOPATH; -modcacherw lets the temp folder be removed.
-  const proxy = `file://${join(toolCacheDir(), "go/mod/cache/download")}`;
+  // The module golang.org/x/sync comes from the module download cache of gopls's install
+  // ({cache}/build/go/mod; {cache}/go/mod before installs kept their build caches apart), offline,
+  // into the user's GOPATH; -modcacherw lets the temp folder be removed.
+  const modCache = ["build/go/mod", "go/mod"].map((folder) => join(toolCacheDir(), folder)).find((folder) => existsSync(folder));
+  if (modCache === undefined) throw new Error(`no Go module cache in ${toolCacheDir()}: gopls's install makes one (npm test runs it)`);
+  const proxy = `file://${join(modCache, "cache/download")}`;
   execFileSync("go", ["mod", "tidy"], {
     cwd: root,
     env: { PATH: process.env.PATH ?? "", ...userEnv, GOPROXY: proxy, GOSUMDB: "off", GOFLAGS: "-modcacherw", GOTOOLCHAIN: "local" },

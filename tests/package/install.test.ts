@@ -12,6 +12,7 @@ import { polyglotRepo } from "../helpers/polyglot-repo.js";
 import { waitForExit } from "../helpers/proc.js";
 import { requireBinary } from "../helpers/require-binary.js";
 import { BROKEN_TS, fixtureRepo, tempRepo, type TempRepo } from "../helpers/temp-repo.js";
+import { cacheEnv } from "../helpers/tool-cache.js";
 
 let work: string;
 let bin: string;
@@ -157,7 +158,6 @@ function fixture(name: string): TempRepo {
 }
 
 /** The tool cache the tests' servers come from, passed on to the installed lspmcp. */
-const cacheEnv = (): Record<string, string> => (process.env.XDG_CACHE_HOME === undefined ? {} : { XDG_CACHE_HOME: process.env.XDG_CACHE_HOME });
 
 describe("every shipped profile from the package", () => {
   test("init's config for a many-language repo validates", () => {

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { BRIDGE_MAIN } from "../helpers/paths.js";
 import { EXAMPLE_APP, SharedRun, sharedFixture, waitAttached } from "./helpers/shared.js";
+import { bridgeEnv } from "../helpers/tool-cache.js";
 
 const run = new SharedRun();
 const children: ChildProcessWithoutNullStreams[] = [];
@@ -20,7 +21,7 @@ afterEach(async () => {
 /** A raw `serve` over stdio: write lines, read each answer's exact text by id. */
 function rawServe(config: string, standalone: boolean) {
   const child = spawn(process.execPath, [BRIDGE_MAIN, "serve", ...(standalone ? ["--standalone"] : []), "--config", config], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LSPMCP_LOG_LEVEL: "warn" },
+    env: { ...bridgeEnv(), LSPMCP_LOG_LEVEL: "warn" },
   });
   children.push(child);
   const answers = new Map<unknown, string>();

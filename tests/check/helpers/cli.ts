@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { childOutput, type ChildOutput } from "../../helpers/child-output.js";
 import { join } from "node:path";
 import { BRIDGE_MAIN, REPO } from "../../helpers/paths.js";
+import { bridgeEnv } from "../../helpers/tool-cache.js";
 
 /** The fixture of check's tests: its config and its workspace (TypeScript, Python, Maude). */
 export const FIXTURE = join(REPO, "tests/fixtures/check");
@@ -15,7 +16,7 @@ export function runCheckCli(args: readonly string[], options: { cwd?: string; en
   return childOutput(
     spawn(process.execPath, [BRIDGE_MAIN, "check", ...args], {
       cwd: options.cwd ?? FIXTURE_ROOT,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", ...options.env },
+      env: { ...bridgeEnv(), ...options.env },
       stdio: ["ignore", "pipe", "pipe"],
     }),
   );

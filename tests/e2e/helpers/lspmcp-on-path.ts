@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { BRIDGE_MAIN } from "../../helpers/paths.js";
 import { requireBuild } from "../../helpers/require-binary.js";
 import { tempDir } from "../../helpers/temp.js";
+import { cacheEnv } from "../../helpers/tool-cache.js";
 
 /**
  * A PATH whose first folder holds `lspmcp`, a link to this checkout's built bin, as `npm link` or
@@ -29,9 +30,4 @@ export function runLspmcp(args: readonly string[], options: { cwd: string; path:
       stdio: ["ignore", "pipe", "pipe"],
     }),
   );
-}
-
-/** The tool cache the tests' servers come from (gopls, ruff, rust-analyzer), when it is not under HOME. */
-export function cacheEnv(): Record<string, string> {
-  return process.env.XDG_CACHE_HOME === undefined ? {} : { XDG_CACHE_HOME: process.env.XDG_CACHE_HOME };
 }
