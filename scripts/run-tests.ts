@@ -52,8 +52,7 @@ say(
     `CPU priority (logs: ${logs}), while ${testFiles.length - later.length} test files run; the ${later.length} that need those servers run after`,
 );
 // One install per server, all at once: one build alone leaves a core idle in its serial stretches
-// (a link, the last big crates); `nice` gives the tests the CPU first, so their own timing is
-// what it is on a machine without builds.
+// (a link, the last big crates); `nice` leaves most of the CPU to the tests while both want it.
 const installs = waiting.map((server) => {
   const log = join(logs, `${server.name}.log`);
   const fd = openSync(log, "w");
