@@ -65,7 +65,10 @@ const first = await run([vitest, "run", ...later.flatMap((file) => ["--exclude",
 const building = installs.filter((install) => install.child.exitCode === null && install.child.signalCode === null);
 if (building.length > 0 && !interrupted) say(`waiting for the builds of ${building.map((install) => install.name).join(", ")} (logs: ${logs})`);
 const ended = await Promise.all(installs.map(async (install) => ({ ...install, code: await install.exit })));
-if (interrupted) process.exit(130);
+if (interrupted) {
+  say("interrupted: the builds were stopped, and an install that did not finish is not kept");
+  process.exit(130);
+}
 const failed = ended.filter((install) => install.code !== 0);
 for (const install of failed) {
   const tail = readFileSync(install.log, "utf8").trimEnd().split("\n").slice(-20);

@@ -3,14 +3,16 @@
 // after. Driven on a package of its own: this package's build and profiles, two test files, and a
 // tool cache where every server built from source but gopls is there (stand-ins with receipts),
 // and gopls comes through the real `go install` from a local module proxy (seconds, not minutes).
-import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { chmodSync, cpSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { expandToolCache } from "../../src/config/tool-cache.js";
 import { RECEIPT_FILE } from "../../src/install/install-receipt.js";
 import { loadShippedServers } from "../../src/install/shipped-servers.js";
-import { goplsStandInProxy } from "../helpers/go-local-proxy.js";
+import { GOPLS_MODULE, GOPLS_VERSION, goplsStandInProxy } from "../helpers/go-local-proxy.js";
+import { pollUntil } from "../helpers/poll.js";
+import { pidsWithEnv, waitUntilGone } from "../helpers/proc.js";
 import { REPO } from "../helpers/paths.js";
 import { requireBinary, requireBuild } from "../helpers/require-binary.js";
 import { tempDir } from "../helpers/temp.js";
@@ -101,4 +103,36 @@ test("a failed build: exit 1, the end of its log, and the files that waited for 
   );
   expect(result.stderr).toContain("npm test: not run, for want of those servers: tests/go.test.ts");
   expect(result.stderr).not.toContain("go ran");
+});
+
+test("Ctrl-C while it waits for a build: the build stops, exit 130, and nothing of it is kept or left running", { timeout: 300_000 }, async () => {
+  const { root, cache } = await firstRunPackage();
+  // The module's zip is a fifo nobody writes: `go install` waits on it until it is stopped.
+  const proxy = goplsStandInProxy();
+  const zip = join(proxy, GOPLS_MODULE, "@v", `${GOPLS_VERSION}.zip`);
+  rmSync(zip);
+  execFileSync("mkfifo", [zip]);
+  const env = { ...process.env, XDG_CACHE_HOME: cache, GOPROXY: `file://${proxy}`, GOSUMDB: "off" };
+  // Its own process group, as a terminal's: Ctrl-C is SIGINT to the whole group.
+  const runner = spawn(process.execPath, [join(root, "dist/scripts/run-tests.js")], { cwd: root, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  runner.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  runner.stdout.resume();
+  try {
+    expect(await pollUntil(() => stderr.includes("npm test: waiting for the builds of gopls"), 120_000), stderr).toBe(true);
+    process.kill(-runner.pid!, "SIGINT");
+    expect(await pollUntil(() => runner.exitCode !== null, 60_000), `still running after Ctrl-C:\n${stderr}`).toBe(true);
+    expect(runner.exitCode).toBe(130);
+    expect(stderr).toContain("npm test: interrupted: the builds were stopped, and an install that did not finish is not kept");
+    expect(stderr).not.toContain("go ran");
+    await waitUntilGone("XDG_CACHE_HOME", cache);
+    expect(existsSync(join(cache, "lspmcp/go"))).toBe(false);
+  } finally {
+    // On a failure, nothing of this test stays behind: the runner's group and the detached build.
+    for (const pid of [runner.pid!, ...pidsWithEnv("XDG_CACHE_HOME", cache)]) {
+      try {
+        process.kill(pid === runner.pid ? -pid : pid, "SIGKILL");
+      } catch {}
+    }
+  }
 });
