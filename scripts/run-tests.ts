@@ -91,10 +91,10 @@ async function serversToBuild(): Promise<{ name: string; folder: string }[]> {
     shipped.map(async (server) => {
       const folder = toolCacheFolder(server.command);
       if (folder === null || (server.install.from !== "go" && server.install.from !== "cargo")) return null;
-      const state = await serverState(server, context);
-      // Without a receipt (installed before `servers install` existed), as scripts/setup.sh reinstalls it.
-      const ready = state.installed && (await readReceipt(join(cache, folder))) !== null;
-      return ready ? null : { name: server.name, folder };
+      // Without a receipt (installed before `servers install` existed) it is reinstalled, as
+      // scripts/setup.sh does, and its version command need not run.
+      if ((await readReceipt(join(cache, folder))) === null) return { name: server.name, folder };
+      return (await serverState(server, context)).installed ? null : { name: server.name, folder };
     }),
   );
   return states.filter((state) => state !== null);

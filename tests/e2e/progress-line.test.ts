@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { requireBinary } from "../helpers/require-binary.js";
 import { tempDir } from "../helpers/temp.js";
 import type { TempRepo } from "../helpers/temp-repo.js";
-import { cacheEnv } from "../helpers/tool-cache.js";
+import { bridgeEnv } from "../helpers/tool-cache.js";
 import { pathWithLspmcp, runLspmcp } from "./helpers/lspmcp-on-path.js";
 import { polyglotRepo } from "../helpers/polyglot-repo.js";
 
@@ -34,16 +34,11 @@ afterAll(() => repo?.remove());
 function onTerminal(commandLine: string): Promise<{ code: number | null; shown: string }> {
   return new Promise((resolve, reject) =>
     // -e: script exits with the command's code; -f: flushes as output comes; -q: no banner.
-    execFile(
-      "script",
-      ["-qefc", commandLine, "/dev/null"],
-      { cwd: repo.root, env: { PATH: path, HOME: process.env.HOME ?? "/root", ...cacheEnv() }, encoding: "utf8" },
-      (error, stdout) => {
-        const code = error ? (error as { code?: unknown }).code : 0;
-        if (typeof code !== "number") reject(error);
-        else resolve({ code, shown: stdout });
-      },
-    ),
+    execFile("script", ["-qefc", commandLine, "/dev/null"], { cwd: repo.root, env: { ...bridgeEnv(), PATH: path }, encoding: "utf8" }, (error, stdout) => {
+      const code = error ? (error as { code?: unknown }).code : 0;
+      if (typeof code !== "number") reject(error);
+      else resolve({ code, shown: stdout });
+    }),
   );
 }
 

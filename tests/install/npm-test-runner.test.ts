@@ -8,7 +8,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFil
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { expandToolCache } from "../../src/config/tool-cache.js";
-import { RECEIPT_FILE } from "../../src/install/install-receipt.js";
+import { writeReceipt } from "../../src/install/install-receipt.js";
 import { loadShippedServers } from "../../src/install/shipped-servers.js";
 import { GOPLS_MODULE, GOPLS_VERSION, goplsStandInProxy } from "../helpers/go-local-proxy.js";
 import { pollUntil } from "../helpers/poll.js";
@@ -57,11 +57,12 @@ async function firstRunPackage(): Promise<{ root: string; cache: string }> {
     mkdirSync(join(command, ".."), { recursive: true });
     writeFileSync(command, "#!/bin/sh\n");
     chmodSync(command, 0o755);
-    const folder = join(command, "..", "..");
-    writeFileSync(
-      join(folder, RECEIPT_FILE),
-      JSON.stringify({ server: server.name, version: server.version, reported: server.version, installed_at: "2026-12-06T00:00:00Z" }),
-    );
+    await writeReceipt(join(command, "..", ".."), {
+      server: server.name,
+      version: server.version,
+      reported: server.version,
+      installed_at: "2026-12-06T00:00:00Z",
+    });
   }
   return { root, cache };
 }

@@ -157,8 +157,6 @@ function fixture(name: string): TempRepo {
   return fixtures[name];
 }
 
-/** The tool cache the tests' servers come from, passed on to the installed lspmcp. */
-
 describe("every shipped profile from the package", () => {
   test("init's config for a many-language repo validates", () => {
     const langs = fixture("langs");

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { BRIDGE_MAIN } from "../../helpers/paths.js";
 import { requireBuild } from "../../helpers/require-binary.js";
 import { tempDir } from "../../helpers/temp.js";
-import { cacheEnv } from "../../helpers/tool-cache.js";
+import { bridgeEnv } from "../../helpers/tool-cache.js";
 
 /**
  * A PATH whose first folder holds `lspmcp`, a link to this checkout's built bin, as `npm link` or
@@ -26,7 +26,7 @@ export function runLspmcp(args: readonly string[], options: { cwd: string; path:
   return childOutput(
     spawn("lspmcp", args, {
       cwd: options.cwd,
-      env: { PATH: options.path, HOME: process.env.HOME ?? "/root", ...cacheEnv(), ...options.env },
+      env: { ...bridgeEnv(), PATH: options.path, ...options.env },
       stdio: ["ignore", "pipe", "pipe"],
     }),
   );
