@@ -1,9 +1,10 @@
-import { cpSync } from "node:fs";
+import { cpSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startBridge } from "../helpers/bridge.js";
-import { diagnostics, startKeys, tscRunFindings, type Finding } from "../helpers/differential.js";
+import { positionOf, startBridge } from "../helpers/bridge.js";
+import { diagnostics, startKeys, TSC, tscRunFindings, type Finding } from "../helpers/differential.js";
+import { REPO } from "../helpers/paths.js";
 import { pathWithLspmcp, runLspmcp } from "../e2e/helpers/lspmcp-on-path.js";
 import { tempDir } from "../helpers/temp.js";
 import { tempRepo, type TempRepo } from "../helpers/temp-repo.js";
@@ -41,18 +42,18 @@ const SEPARATE: Record<string, string> = {
 };
 
 /** What each project's own CI command reports, per file of that project. */
-async function oracle(layout: "references" | "separate", root: string): Promise<string[]> {
+async function oracle(layout: "references" | "separate", root: string, tsc: string): Promise<string[]> {
   if (layout === "references") {
     // tsc -b writes its outputs: it runs in a copy, so the bridge's workspace stays as committed.
     const copy = join(tempDir("lspmcp-monorepo-build-"), "repo");
-    cpSync(root, copy, { recursive: true });
-    return startKeys(await tscRunFindings(copy, ["-b"]));
+    cpSync(root, copy, { recursive: true, verbatimSymlinks: true });
+    return startKeys(await tscRunFindings(copy, ["-b"], tsc));
   }
   const findings: Finding[] = [];
   for (const pkg of ["packages/lib", "packages/app"]) {
     // A package's run reports the files it imports from elsewhere too, under its own options:
     // each file counts only in the run of its own tsconfig.
-    findings.push(...(await tscRunFindings(root, ["--noEmit", "-p", pkg])).filter((finding) => finding.path.startsWith(`${pkg}/`)));
+    findings.push(...(await tscRunFindings(root, ["--noEmit", "-p", pkg], tsc)).filter((finding) => finding.path.startsWith(`${pkg}/`)));
   }
   return startKeys(findings);
 }
@@ -64,17 +65,29 @@ const tsFiles = (files: Record<string, string>) =>
     .filter((path) => path.endsWith(".ts"))
     .sort();
 
-describe.each([
-  ["references", REFERENCES],
-  ["separate", SEPARATE],
-] as const)("a %s monorepo, zero-config: every file under its own project", (layout, files) => {
+/** The workspace's own TypeScript, linked in as a project's dependency; 7.0.2 is the pinned one, used when there is none. */
+const OWN_TYPESCRIPT: Record<Compiler, string | null> = {
+  "7.0.2": null,
+  "6.0.3": join(REPO, "node_modules/typescript-6.0"),
+  "5.9.3": join(REPO, "node_modules/typescript"),
+};
+type Compiler = keyof typeof TSC;
+
+describe.each(
+  (["7.0.2", "6.0.3", "5.9.3"] as const).flatMap((compiler) => [["references", compiler, REFERENCES] as const, ["separate", compiler, SEPARATE] as const]),
+)("a %s monorepo, zero-config: every file under its own project (TypeScript %s)", (layout, compiler, files) => {
   let repo: TempRepo;
   let expected: string[];
   /** Each file's whole answer (every severity) from "." of a fresh bridge. */
   let whole: Map<string, Finding[]>;
   beforeAll(async () => {
-    repo = tempRepo(files);
-    expected = await oracle(layout, repo.root);
+    repo = tempRepo({ ...files, ".gitignore": "node_modules/\n" });
+    const own = OWN_TYPESCRIPT[compiler];
+    if (own !== null) {
+      mkdirSync(join(repo.root, "node_modules"));
+      symlinkSync(own, join(repo.root, "node_modules/typescript"));
+    }
+    expected = await oracle(layout, repo.root, TSC[compiler]);
     expect(expected.length).toBeGreaterThanOrEqual(3);
     const bridge = await startBridge(null, {}, { cwd: repo.root });
     try {
@@ -90,8 +103,16 @@ describe.each([
     expect(startKeys(errorsAndWarnings([...whole.values()].flat()))).toEqual(expected);
     const check = await runLspmcp(["check", "--format", "json"], { cwd: repo.root, path: pathWithLspmcp() });
     expect(check.code).toBe(1);
-    const report = JSON.parse(check.stdout) as { items: Finding[] };
+    const report = JSON.parse(check.stdout) as {
+      items: Finding[];
+      summary: { runs: { server: string; compiler: { version: string; source: string } | null }[] };
+    };
     expect(startKeys(errorsAndWarnings(report.items))).toEqual(expected);
+    // The workspace's own compiler answered, where it has one.
+    expect(report.summary.runs.find((run) => run.server === "typescript")?.compiler).toEqual({
+      version: compiler,
+      source: OWN_TYPESCRIPT[compiler] === null ? "pinned" : "workspace",
+    });
   }, 300_000);
 
   test('any order and any grouping of the files gives each file the same answer as "."', async () => {
@@ -119,9 +140,32 @@ describe.each([
           }
         },
       ),
-      { numRuns: 6, seed: layout === "references" ? 47 : 48 },
+      { numRuns: compiler === "7.0.2" ? 6 : 3, seed: layout === "references" ? 47 : 48 },
     );
   }, 600_000);
+
+  // Through project references the server knows which packages use another's exports; packages
+  // without references are searched only once their project is loaded (docs/tools.md).
+  test.runIf(layout === "references")(
+    "navigation crosses packages: a symbol one package exports is found where another uses it",
+    async () => {
+      const [exporter, user, name] = ["packages/core/src/index.ts", "packages/app/src/main.ts", "parse"];
+      const at = (path: string, after = "") => ({ path, ...positionOf(files[path]!, name, after) });
+      const bridge = await startBridge(null, {}, { cwd: repo.root });
+      try {
+        // Asked from the exporting package first: its project does not hold the importer.
+        const references = await bridge.ok("references", { ...at(exporter), include_declaration: true });
+        expect(references.items.map((item: { path: string }) => item.path)).toContain(user);
+        const definition = await bridge.ok("definition", at(user, "= "));
+        expect(definition.items.map((item: { path: string }) => item.path)).toEqual([exporter]);
+        const rename = await bridge.ok("rename_preview", { ...at(exporter), new_name: `${name}Renamed` });
+        expect(JSON.stringify(rename)).toContain(user);
+      } finally {
+        await bridge.close();
+      }
+    },
+    300_000,
+  );
 
   test('a folder of one package, asked after another package, is answered as in "."', async () => {
     const bridge = await startBridge(null, {}, { cwd: repo.root, shared: true });
