@@ -157,7 +157,8 @@ export async function planDefault(root: string, options: PlanOptions): Promise<D
       omitted.push({
         server: name,
         reason: `installed, but \`${off.asked}\` reports "${off.reported}", and the profile pins ${off.pinned} (Debian 12's)`,
-        install: `or pin what is installed: \`lspmcp init\`, then version = "${off.pinnable ?? off.reported}" in its [[server]]`,
+        install: `pin what is installed in a bridge.toml, version = "${off.pinnable ?? off.reported}" in its [[server]] (\`lspmcp init\` writes the file)`,
+        pin: off.pinnable ?? off.reported,
       });
       continue;
     }

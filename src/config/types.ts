@@ -136,4 +136,6 @@ export interface OmittedServer {
   readonly reason: string;
   /** How to install it, or for a system server off its pin how to pin what is installed, in one line. */
   readonly install: string;
+  /** For a system server off its pin: the version it reports, to pin instead. */
+  readonly pin?: string;
 }

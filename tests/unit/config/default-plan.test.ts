@@ -224,17 +224,20 @@ describe("the embedded default's plan", () => {
     const clangdSaying = async (line: string) => {
       const bin = await writeFiles(await tempDir(), { clangd: `#!/bin/sh\necho '${line}'\n` });
       chmodSync(join(bin, "clangd"), 0o755);
-      return loadDefaultConfig(repo, { packageRoot: REPO, searchPath: bin });
+      return { packageRoot: REPO, searchPath: bin };
     };
-    const ubuntu = await clangdSaying("Ubuntu clangd version 18.1.3 (1ubuntu1)");
+    const onUbuntu = await clangdSaying("Ubuntu clangd version 18.1.3 (1ubuntu1)");
+    const ubuntu = await loadDefaultConfig(repo, onUbuntu);
     expect(ubuntu.servers.map((server) => server.name)).toEqual(["typescript"]);
     const clangd = ubuntu.omitted.find((omitted) => omitted.server === "clangd")!;
     expect(clangd.reason).toBe(
       'installed, but `clangd --version` reports "Ubuntu clangd version 18.1.3 (1ubuntu1)", and the profile pins 14.0.6 (Debian 12\'s)',
     );
-    expect(clangd.install).toBe('or pin what is installed: `lspmcp init`, then version = "18.1.3" in its [[server]]');
+    expect(clangd.install).toBe('pin what is installed in a bridge.toml, version = "18.1.3" in its [[server]] (`lspmcp init` writes the file)');
     expect(describeConfig(ubuntu)).toContain("left out clangd: installed, but `clangd --version` reports");
-    const debian = await clangdSaying("Debian clangd version 14.0.6 linux+grpc x86_64-pc-linux-gnu");
+    // init writes the pin to uncomment beside the server's commented table.
+    expect(renderDefaultToml(await planDefault(repo, onUbuntu), repo, "/schema.json")).toContain('# profile = "clangd"\n# version = "18.1.3"\n');
+    const debian = await loadDefaultConfig(repo, await clangdSaying("Debian clangd version 14.0.6 linux+grpc x86_64-pc-linux-gnu"));
     expect(debian.servers.map((server) => server.name)).toEqual(["typescript", "clangd"]);
     expect(debian.omitted.map((omitted) => omitted.server)).not.toContain("clangd");
   });
