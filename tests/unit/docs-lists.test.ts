@@ -2,7 +2,7 @@
 // codes, config keys — held to the code they describe: servers/*.toml, the adapter names, the
 // error codes and the zod schema. A page that stops short of a list, or names what the code has
 // not, fails here with the difference.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadProfile, profileNames } from "../../src/config/profiles.js";
@@ -150,19 +150,7 @@ function schemaKeys(): string[] {
 }
 
 function readdirDocs(): string[] {
-  return [
-    "adapters",
-    "architecture",
-    "check",
-    "ci",
-    "configuration",
-    "errors",
-    "mcp-clients",
-    "performance",
-    "reliability",
-    "servers",
-    "sharing",
-    "supervision",
-    "tools",
-  ].map((name) => `docs/${name}.md`);
+  return readdirSync(join(REPO, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => `docs/${name}`);
 }
