@@ -101,6 +101,21 @@ describe("every list of the tool cache's servers", () => {
   }
 });
 
+describe("README.md", () => {
+  test("its table of languages names every profile with its pin", () => {
+    const text = flat("README.md");
+    const wrong: string[] = [];
+    for (const [name, profile] of profiles) {
+      // The Maude server is lspmcp's own, versioned with it; Debian's revision suffix ("-2") is left out.
+      if (name === "maude") continue;
+      const at = text.indexOf(`\`${name}\` (`);
+      const said = at < 0 ? "" : text.slice(at, text.indexOf(")", at));
+      if (!said.includes(profile.version!.replace(/-\d+$/, ""))) wrong.push(`${name} ${profile.version}: ${said || "not in the table"}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
 describe("docs/adapters.md", () => {
   test("its table has a row for every adapter, and each shipped profile's adapter names that profile", async () => {
     const text = page("docs/adapters.md");
