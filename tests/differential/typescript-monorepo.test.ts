@@ -31,7 +31,12 @@ const REFERENCES: Record<string, string> = {
   "packages/app/src/main.ts": 'import { parse } from "../../core/src/index.js";\nconst count: number = parse("1");\nexport const shown: string = count;\n',
   "packages/legacy/tsconfig.json": `${compiler(false, ', "composite": true, "rootDir": "src", "outDir": "dist"')}, "include": ["src"] }\n`,
   "packages/legacy/src/old.ts": 'export function pick(a) {\n  return a.b;\n}\nexport const wrong: number = "s";\n',
+  // In no project: the solution holds none itself, and none of its references includes it.
+  "scripts/tool.ts": 'const port: number = "8080";\nexport { port };\n',
 };
+
+/** Files no project includes: answered under the compiler's defaults, counted apart, not in any project's tsc run. */
+const OUTSIDE = ["scripts/tool.ts"];
 
 /** Two packages with a tsconfig each and no references: app (not strict) imports lib (strict). */
 const SEPARATE: Record<string, string> = {
@@ -58,7 +63,8 @@ async function oracle(layout: "references" | "separate", root: string, tsc: stri
   return startKeys(findings);
 }
 
-const errorsAndWarnings = (items: readonly Finding[]) => items.filter((item) => item.severity === "error" || item.severity === "warning");
+const errorsAndWarnings = (items: readonly Finding[]) =>
+  items.filter((item) => (item.severity === "error" || item.severity === "warning") && !OUTSIDE.includes(item.path));
 
 const tsFiles = (files: Record<string, string>) =>
   Object.keys(files)
@@ -105,11 +111,16 @@ describe.each(
     expect(check.code).toBe(1);
     const report = JSON.parse(check.stdout) as {
       items: Finding[];
-      summary: { runs: { server: string; compiler: { version: string; source: string } | null }[] };
+      summary: { runs: { server: string; compiler: { version: string; source: string } | null; outside_projects?: number }[] };
     };
     expect(startKeys(errorsAndWarnings(report.items))).toEqual(expected);
+    const typescript = report.summary.runs.find((run) => run.server === "typescript");
+    // A file no project includes is answered all the same, and counted apart (TypeScript 7 says which project answered).
+    const outside = tsFiles(files).filter((path) => OUTSIDE.includes(path));
+    if (compiler === "7.0.2") expect(typescript?.outside_projects).toBe(outside.length === 0 ? undefined : outside.length);
+    for (const path of outside) expect(report.items.some((item) => item.path === path && item.severity === "error")).toBe(true);
     // The workspace's own compiler answered, where it has one.
-    expect(report.summary.runs.find((run) => run.server === "typescript")?.compiler).toEqual({
+    expect(typescript?.compiler).toEqual({
       version: compiler,
       source: OWN_TYPESCRIPT[compiler] === null ? "pinned" : "workspace",
     });

@@ -32,8 +32,9 @@ export async function answerFromProject(
   const open = client.documents.get(pathToFileURL(file.absolutePath).href);
   const kept = state.answers.get(file.absolutePath);
   const rendered = state.rendered.get(file.absolutePath);
+  const project = (answer: CachedAnswer) => (answer.project === undefined ? {} : { project: answer.project === "" ? null : answer.project });
   if (kept && rendered?.answer === kept && texts !== null && !open) {
-    return { workspace: target.workspace, server: target.server, file, text: rendered.text, diagnostics: rendered.diagnostics };
+    return { workspace: target.workspace, server: target.server, file, text: rendered.text, diagnostics: rendered.diagnostics, ...project(kept) };
   }
   // The server answers from the open document's text, else from the disk it was just told about.
   const text = open?.text ?? texts?.get(file.absolutePath) ?? (await readSourceFile(file.absolutePath, file.path));
@@ -48,5 +49,5 @@ export async function answerFromProject(
   const converted = answer.diagnostics.map((diagnostic) => convertDiagnostic(file.path, diagnostic, lines, client.positionEncoding));
   const diagnostics = mergeDiagnostics(converted, null);
   if (client.adapter.answersManyFiles && !open) state.rendered.set(file.absolutePath, { answer, text, diagnostics });
-  return { workspace: target.workspace, server: target.server, file, text, diagnostics };
+  return { workspace: target.workspace, server: target.server, file, text, diagnostics, ...project(answer) };
 }
