@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -177,6 +177,31 @@ describe.each(
     },
     300_000,
   );
+
+  test("a preview and `check --since` of an edit to the importing package change nothing in the imported one", async () => {
+    const importer = "packages/app/src/main.ts";
+    const edited = `${files[importer]!}export const extra: number = "x";\n`;
+    const bridge = await startBridge(null, {}, { cwd: repo.root });
+    try {
+      // The importing package first: its project is the first the server loads.
+      await diagnostics(bridge, { path: "packages/app", limit: 1000 });
+      const introduced = await diagnostics(bridge, { path: ".", changes: [{ path: importer, text: edited }], limit: 1000 });
+      expect(introduced.items.map((item) => `${item.path} ${item.code}`)).toEqual([`${importer} 2322`]);
+      const resolved = await diagnostics(bridge, { path: ".", changes: [{ path: importer, text: edited }], show: "resolved", limit: 1000 });
+      expect(resolved.items).toEqual([]);
+    } finally {
+      await bridge.close();
+    }
+    if (compiler !== "7.0.2") return;
+    writeFileSync(join(repo.root, importer), edited);
+    try {
+      const check = await runLspmcp(["check", "--since", "HEAD", "--format", "json"], { cwd: repo.root, path: pathWithLspmcp() });
+      const report = JSON.parse(check.stdout) as { summary: { since: { introduced: number; resolved: number; unchanged: number } } };
+      expect(report.summary.since).toMatchObject({ introduced: 1, resolved: 0 });
+    } finally {
+      writeFileSync(join(repo.root, importer), files[importer]!);
+    }
+  }, 300_000);
 
   test('a folder of one package, asked after another package, is answered as in "."', async () => {
     const bridge = await startBridge(null, {}, { cwd: repo.root, shared: true });
