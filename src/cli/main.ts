@@ -87,7 +87,8 @@ function reportFatal(error: unknown, logger: { error: (message: string, fields?:
   if (error instanceof BridgeError && (error.code === "ConfigInvalid" || error.code === "ConfigUntrusted" || error.code === "InvalidArguments")) {
     const problems = (error.details.problems as { path: string; message: string }[] | undefined) ?? [];
     const programs = (error.details.programs as { path: string; value: string }[] | undefined) ?? [];
-    process.stderr.write(`lspmcp: ${error.message}\n`);
+    // The code names a refusal for scripts that read stderr; ConfigInvalid's problems say enough.
+    process.stderr.write(`lspmcp: ${error.message}${error.code === "ConfigUntrusted" ? " (ConfigUntrusted)" : ""}\n`);
     for (const problem of problems) process.stderr.write(`  ${problem.path}: ${problem.message}\n`);
     for (const program of programs) process.stderr.write(`  ${program.path} = ${program.value}\n`);
     if (error.code === "InvalidArguments") process.stderr.write(USAGE);

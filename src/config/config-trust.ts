@@ -108,8 +108,8 @@ export function trustCommand(path: string): string {
 function untrustedError(trust: Extract<TrustState, { state: "untrusted" }>): BridgeError {
   return new BridgeError(
     "ConfigUntrusted",
-    `${trust.path} is not trusted (${trust.reason}): it would run programs of its own choosing, and nothing of it was run. ` +
-      `If you trust what it runs, run: ${trustCommand(trust.path)} (in CI: --trust-config or LSPMCP_TRUST_CONFIG=1)`,
+    `untrusted configuration ${trust.path}: ${trust.reason}, and it would run programs beyond the shipped profiles' own ` +
+      `(listed below); nothing of it was run. To trust it as it is now: ${trustCommand(trust.path)} (in CI: --trust-config or LSPMCP_TRUST_CONFIG=1)`,
     { path: trust.path, programs: trust.programs, trust_command: trustCommand(trust.path) },
   );
 }
