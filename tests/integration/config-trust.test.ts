@@ -4,13 +4,16 @@
 // then trusted and run; a one-byte change is refused again; the trust record is the user's (mode
 // 0600, under XDG_STATE_HOME, nothing in the checkout). Every run gets a temp XDG_STATE_HOME.
 import { spawn } from "node:child_process";
-import { appendFileSync, chmodSync, existsSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { childOutput, type ChildOutput } from "../helpers/child-output.js";
 import { BRIDGE_MAIN, FAKE_SERVER, REPO } from "../helpers/paths.js";
+import { startBridge } from "../helpers/bridge.js";
+import { pollUntil } from "../helpers/poll.js";
 import { descendantsOf } from "../helpers/proc.js";
+import { sharedServers } from "../sharing/helpers/shared.js";
 import { tempDir } from "../helpers/temp.js";
 import { type TempRepo, tempRepo } from "../helpers/temp-repo.js";
 import { bridgeEnv } from "../helpers/tool-cache.js";
@@ -150,6 +153,35 @@ describe.each(Object.keys(CASES))("a checkout's config that names a program by %
     expect(existsSync(c.marker), checked.stderr).toBe(true);
     expect([0, 1], checked.stderr).toContain(checked.code);
   }, 120_000);
+});
+
+describe("a config that may run, in a shared bridge", () => {
+  // The shared server runs in "/", where the checkout a config came from is unknown: it is given
+  // the judgement of the serve that launched it.
+  test.each(["trusted in the checkout", "named from outside the checkout"])(
+    "%s: serve runs it through the shared server it launches",
+    async (how) => {
+      const c = CASES.args!();
+      const state = tempDir("lspmcp-state-");
+      let config = join(c.repo.root, ".lspmcp.toml");
+      if (how === "trusted in the checkout") expect((await run(["trust"], c.repo.root, state)).code).toBe(0);
+      else {
+        config = join(tempDir(), "bridge.toml");
+        writeFileSync(config, readFileSync(join(c.repo.root, ".lspmcp.toml"), "utf8").replace('root = "."', `root = ${JSON.stringify(c.repo.root)}`));
+      }
+      const named = how === "trusted in the checkout" ? null : config;
+      const bridge = await startBridge(named, { XDG_STATE_HOME: state, TMPDIR: tempDir() }, { shared: true, cwd: c.repo.root });
+      try {
+        expect(await bridge.ok("document_symbols", { path: "a.fake" })).toMatchObject({ total: 1 });
+        expect(sharedServers({ config })).toHaveLength(1);
+        expect(existsSync(c.marker)).toBe(true);
+      } finally {
+        await bridge.close();
+      }
+      expect(await pollUntil(() => sharedServers({ config }).length === 0, 30_000)).toBe(true);
+    },
+    120_000,
+  );
 });
 
 describe("what trust is recorded as", () => {
