@@ -46,13 +46,13 @@ async function main(argv: readonly string[]): Promise<number> {
         return await (await import("./serve.js")).serve(() => judgedConfig(command.config, command.trustConfig), command.standalone, logger, packageVersion());
       case "shared-server": {
         buildIdentity();
+        const { judgeConfig } = await import("../config/config-trust.js");
+        // A file comes with the judgement of the serve that launched this server (--trust-config).
         const judged =
           command.defaultRoot === null
-            ? judgedConfig(command.config, command.trustConfig)
-            : import("../config/config-trust.js").then(({ judgeConfig }) =>
-                judgeConfig({ kind: "default", root: command.defaultRoot! }, { fromCheckout: false, optIn: null }),
-              );
-        return await (await import("./serve-shared.js")).serveShared(await judged, logger, packageVersion());
+            ? await judgedConfig(command.config, command.trustConfig)
+            : await judgeConfig({ kind: "default", root: command.defaultRoot }, { fromCheckout: false, optIn: null });
+        return await (await import("./serve-shared.js")).serveShared(judged, logger, packageVersion());
       }
       case "status":
         return await (await import("./status.js")).status(await judgedConfig(command.config, command.trustConfig), command.format);

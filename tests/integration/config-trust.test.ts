@@ -10,6 +10,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { childOutput, type ChildOutput } from "../helpers/child-output.js";
 import { BRIDGE_MAIN, FAKE_SERVER, REPO } from "../helpers/paths.js";
+import { recordTrust, trustDigest } from "../../src/config/trust-store.js";
 import { startBridge } from "../helpers/bridge.js";
 import { pollUntil } from "../helpers/poll.js";
 import { descendantsOf } from "../helpers/proc.js";
@@ -200,6 +201,20 @@ describe("what trust is recorded as", () => {
     const changed = await expectRefused(["check"], c, state);
     expect(changed.stderr).toContain("it has changed since it was trusted");
   }, 60_000);
+
+  test("a state folder inside the checkout is neither written nor read", async () => {
+    const c = CASES.command!();
+    const state = join(c.repo.root, ".state");
+    const refused = await run(["trust"], c.repo.root, state);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("inside the checkout");
+    expect(existsSync(state)).toBe(false);
+    // A record the checkout brings along, made as `lspmcp trust` would make it.
+    const path = join(c.repo.root, ".lspmcp.toml");
+    recordTrust(path, trustDigest(path, readFileSync(path, "utf8")), join(state, "lspmcp"));
+    const planted = await expectRefused(["check"], c, state);
+    expect(planted.stderr).toContain("are inside the checkout");
+  });
 
   test("trust with no config here, or an invalid one, exits 2 and records nothing", async () => {
     const state = tempDir("lspmcp-state-");
