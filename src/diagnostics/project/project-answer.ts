@@ -1,17 +1,16 @@
 import { pathToFileURL } from "node:url";
-import type { Diagnostic } from "vscode-languageserver-protocol";
 import { mergeDiagnostics } from "../../contract/diagnostic-order.js";
 import { LineIndex } from "../../contract/positions.js";
-import type { LspClient, RequestOptions } from "../../lsp/lsp-client.js";
+import type { LspClient } from "../../lsp/lsp-client.js";
 import type { CallContext } from "../../calls/call-context.js";
 import { convertDiagnostic } from "../convert-diagnostic.js";
 import type { ResolvedTarget } from "../../calls/resolve-target.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";
 import { readSourceFile } from "../../calls/read-source-file.js";
-import type { ProjectState } from "../../calls/watched-files/project-state.js";
+import type { CachedAnswer, ProjectState } from "../../calls/watched-files/project-state.js";
 
 /** Asks the server's program for one file's diagnostics (absolute path). */
-export type AskFileDiagnostics = (file: string, options: RequestOptions) => Promise<Diagnostic[]>;
+export type AskFileDiagnostics = (file: string, options: Pick<CallContext, "deadline" | "signal">) => Promise<CachedAnswer>;
 
 /**
  * One file's answer from the server's project: kept from before when no change reached it, else
@@ -41,7 +40,7 @@ export async function answerFromProject(
   let answer = kept;
   if (!answer) {
     const generation = state.generation;
-    answer = { diagnostics: await ask(file.absolutePath, { deadline: context.deadline, signal: context.signal }) };
+    answer = await ask(file.absolutePath, { deadline: context.deadline, signal: context.signal });
     // An answer that raced with a change told to the server may describe either program: not kept.
     if (state.generation === generation) state.answers.set(file.absolutePath, answer);
   }
