@@ -25,9 +25,9 @@ export const CHECK_EXIT = { clean: 0, findings: 1, usage: 2, serverFailed: 3 } a
 /**
  * `lspmcp check`: the CI gate. Resolves with the exit code and never rejects, except with
  * `ConfigInvalid` or `ConfigUntrusted` (before anything of the config ran), which `main` reports
- * like every other command does. stdout carries only the
- * report, and only for a run that completed: a server that failed to start, died or did not
- * settle gives exit 3 and the reason on stderr, never a report that could read as clean.
+ * like every other command does. stdout carries only the report, and only for a run that
+ * completed: a server that failed to start, died or did not settle gives exit 3 and the reason on
+ * stderr, never a report that could read as clean.
  */
 export async function check(command: CheckCommand, cwd: string = process.cwd()): Promise<number> {
   // Off a terminal or with --quiet, stderr stays quiet unless something is wrong.

@@ -6,8 +6,8 @@ import { StartupResponder } from "../mcp/startup-responder.js";
 /**
  * `lspmcp serve`: MCP over stdio, with the config that `judgedConfig` finds, loads and judges
  * (`--config`, or the discovered one). The agent is answered from the first line (`initialize`,
- * `tools/list`, `ping`: see StartupResponder) while the config is found and loaded. Unless `--standalone` is
- * given or `[shared] enabled = false`, the bridge's sessions live in the one shared server of
+ * `tools/list`, `ping`: see StartupResponder) while the config is found and loaded. Unless
+ * `--standalone` is given or `[shared] enabled = false`, the bridge's sessions live in the one shared server of
  * this config, which this process finds or elects and then attaches to; where sharing cannot work
  * here it serves standalone. stderr names the configuration in use, and for the embedded default
  * the servers it left out. An invalid or untrusted config still ends the process with exit code 2,
