@@ -189,6 +189,9 @@ describe.each(
       expect(introduced.items.map((item) => `${item.path} ${item.code}`)).toEqual([`${importer} 2322`]);
       const resolved = await diagnostics(bridge, { path: ".", changes: [{ path: importer, text: edited }], show: "resolved", limit: 1000 });
       expect(resolved.items).toEqual([]);
+      // And the session answers each file as "." of a fresh bridge did.
+      const after = await diagnostics(bridge, { path: ".", limit: 1000 });
+      for (const path of tsFiles(files)) expect(after.items.filter((item) => item.path === path)).toEqual(whole.get(path));
     } finally {
       await bridge.close();
     }
@@ -196,8 +199,10 @@ describe.each(
     writeFileSync(join(repo.root, importer), edited);
     try {
       const check = await runLspmcp(["check", "--since", "HEAD", "--format", "json"], { cwd: repo.root, path: pathWithLspmcp() });
-      const report = JSON.parse(check.stdout) as { summary: { since: { introduced: number; resolved: number; unchanged: number } } };
+      const report = JSON.parse(check.stdout) as { items: Finding[]; summary: { since: { introduced: number; resolved: number } } };
       expect(report.summary.since).toMatchObject({ introduced: 1, resolved: 0 });
+      const extra = report.items.filter((item) => item.path === importer && item.range.start.line === files[importer]!.split("\n").length);
+      expect(startKeys(errorsAndWarnings(report.items.filter((item) => !extra.includes(item))))).toEqual(expected);
     } finally {
       writeFileSync(join(repo.root, importer), files[importer]!);
     }
