@@ -31,6 +31,8 @@ export async function validateConfig(source: string | ConfigSource, context: Tru
     const text =
       `OK ${what}: ${plural(servers.length, "server")} (${servers.join(", ")}), ` +
       `${plural(workspaces.length, "workspace")} (${workspaces.join(", ")})\n` +
+      // A hand-written entry gets the standard adapter unless it names one: say which each runs with.
+      `adapters: ${config.servers.map((server) => `${server.name} ${server.adapter}`).join(", ")}\n` +
       omitted.join("") +
       `${describeTrust(trust)}\n` +
       (trust.state === "untrusted" ? trust.programs.map((key) => `  ${key.path} = ${key.value}\n`).join("") : "");
