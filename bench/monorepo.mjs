@@ -97,6 +97,9 @@ for (const [packages, files] of SHAPES) {
   }
   const build = median(builds.map((run) => run.ms));
   const check = median(checks.map((run) => run.ms));
+  // CPU of each command's whole process tree: steadier than wall time on a shared machine.
+  const buildCpu = median(builds.map((run) => run.cpuMs));
+  const checkCpu = median(checks.map((run) => run.cpuMs));
   const cold = median(dots.map((run) => run.cold.ms));
   const again = median(dots.map((run) => run.again.ms));
   const findings = JSON.parse(checks[0].stdout).summary.errors;
@@ -107,5 +110,6 @@ for (const [packages, files] of SHAPES) {
   console.log(
     `  check / tsc -b: ${ratio(check, build)} (target <= 1.5x); "." cold / tsc -b: ${ratio(cold, build)}; "." again / tsc -b: ${ratio(again, build)} (target <= 0.1x)`,
   );
+  console.log(`  cpu: tsc -b ${buildCpu} ms, check ${checkCpu} ms: ${ratio(checkCpu, buildCpu)}`);
   rmSync(root, { recursive: true, force: true });
 }
