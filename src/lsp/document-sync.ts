@@ -113,6 +113,11 @@ export class DocumentSync {
     };
   }
 
+  /** Whether a call holds `uri` open now (see {@link hold}). */
+  isHeld(uri: string): boolean {
+    return this.holds.has(uri);
+  }
+
   async close(uri: string): Promise<void> {
     const known = this.documents.get(uri);
     if (!known) return;

@@ -82,11 +82,12 @@ export class OwnProjectPulls {
     return { diagnostics: await requestPullDiagnostics(this.client, uri, options), project: project! };
   }
 
-  /** Lets go of the anchors and closes every document the run opened. */
+  /** Lets go of the anchors and closes every document the run opened that no other call holds now. */
   async end(): Promise<void> {
     this.scope.close();
     for (const uri of this.opened) {
-      if (!this.client.isClosed && this.client.documents.get(uri)) await this.client.documents.close(uri).catch(() => {});
+      const { documents } = this.client;
+      if (!this.client.isClosed && documents.get(uri) && !documents.isHeld(uri)) await documents.close(uri).catch(() => {});
     }
   }
 
