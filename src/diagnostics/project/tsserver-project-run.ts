@@ -71,7 +71,7 @@ export async function diagnoseFromProject(
   if (!supportsTsserverDiagnostics(client)) return [...items];
   const scope = new CallScope();
   try {
-    const { fromProject, fileByFile } = await placeInProjects(client, state, items, options, scope);
+    const { fromProject, projectOf, fileByFile } = await placeInProjects(client, state, items, options, scope);
     await runPool(fromProject, options.inFlight, options.failure, (item) =>
       options.eachFile(
         item,
@@ -82,7 +82,9 @@ export async function diagnoseFromProject(
             item.target,
             context,
             changed.has(item.target.file.absolutePath) ? null : texts,
-            async (file, options) => ({ diagnostics: await requestTsserverFileDiagnostics(client, file, options) }),
+            // Asked of the file's own project by name: a closed file is otherwise answered from
+            // the first loaded project that holds it (a package importing it, asked before).
+            async (file, options) => ({ diagnostics: await requestTsserverFileDiagnostics(client, file, options, projectOf.get(item)) }),
           )),
       ),
     );
@@ -116,9 +118,10 @@ async function placeInProjects(
   items: readonly RunItem[],
   options: ProjectRunOptions,
   scope: CallScope,
-): Promise<{ fromProject: RunItem[]; fileByFile: RunItem[] }> {
+): Promise<{ fromProject: RunItem[]; projectOf: Map<RunItem, string>; fileByFile: RunItem[] }> {
   const configs = new Map<string, string | null>();
   const fromProject: RunItem[] = [];
+  const projectOf = new Map<RunItem, string>();
   const fileByFile: RunItem[] = [];
   let remaining = [...items];
   let fruitless = 0;
@@ -164,7 +167,8 @@ async function placeInProjects(
     const members = remaining.filter(inProject);
     fruitless = members.length > 1 ? 0 : fruitless + 1;
     fromProject.push(...members);
+    for (const member of members) projectOf.set(member, project.configFileName);
     remaining = remaining.filter((item) => !inProject(item));
   }
-  return { fromProject, fileByFile };
+  return { fromProject, projectOf, fileByFile };
 }

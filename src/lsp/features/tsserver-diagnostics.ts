@@ -39,12 +39,14 @@ export async function requestTsserverDiagnostics(client: LspClient, uri: string,
 /**
  * The same for a file by path, open or not: tsserver answers for a closed file of a loaded
  * project from the text it read from disk (the project-level path, src/diagnostics/project/).
+ * `project` (a configured project's tsconfig) names the program that answers: without it tsserver
+ * answers a closed file from the first loaded project holding it, which may be another package's
+ * that imports the file, under that package's options.
  */
-export async function requestTsserverFileDiagnostics(client: LspClient, file: string, options: RequestOptions): Promise<Diagnostic[]> {
+export async function requestTsserverFileDiagnostics(client: LspClient, file: string, options: RequestOptions, project?: string): Promise<Diagnostic[]> {
+  const args = { file, includeLinePosition: false, ...(project === undefined ? {} : { projectFileName: project }) };
   const answers = await Promise.all(
-    SYNC_COMMANDS.map((command) =>
-      client.request(ExecuteCommandRequest.type, { command: TSSERVER_REQUEST, arguments: [command, { file, includeLinePosition: false }] }, options),
-    ),
+    SYNC_COMMANDS.map((command) => client.request(ExecuteCommandRequest.type, { command: TSSERVER_REQUEST, arguments: [command, args] }, options)),
   );
   return answers.flatMap((answer) => ((answer as { body?: TsserverDiagnostic[] } | null)?.body ?? []).map(toLspDiagnostic));
 }
