@@ -1,5 +1,6 @@
 import type { Logger } from "../contract/logger.js";
 import { BoundedLineTransport } from "../mcp/bounded-line-transport.js";
+import { RevisionGate } from "../mcp/revision-gate.js";
 import { StartupResponder } from "../mcp/startup-responder.js";
 
 /**
@@ -12,7 +13,8 @@ import { StartupResponder } from "../mcp/startup-responder.js";
  * the servers it left out. An invalid config still ends the process with exit code 2.
  */
 export async function serve(configArg: string | null, standalone: boolean, logger: Logger, version: string): Promise<number> {
-  const stdio = new BoundedLineTransport(process.stdin, process.stdout);
+  // Both MCP revisions: 2026-07-28 requests are told apart and answered at the gate (revision-gate.ts).
+  const stdio = new RevisionGate(new BoundedLineTransport(process.stdin, process.stdout), version);
   const responder = new StartupResponder(stdio, version);
   await stdio.start();
   const { configSourceFor, describeConfig, loadConfigSource } = await import("../config/config-source.js");
