@@ -39,7 +39,7 @@ async function main(argv: readonly string[]): Promise<number> {
         // Which build this is, read before anything could replace the install under this process.
         buildIdentity();
         // The config is found and loaded inside `serve`, after its front has begun answering.
-        return await (await import("./serve.js")).serve(command.config, command.standalone, logger, packageVersion());
+        return await (await import("./serve.js")).serve(command.config, command.standalone, logger, packageVersion(), command.http);
       case "shared-server": {
         buildIdentity();
         const source = command.defaultRoot === null ? await configSource(command.config) : ({ kind: "default", root: command.defaultRoot } as const);

@@ -1,7 +1,19 @@
+import type { ResolvedConfig } from "../config/types.js";
 import type { Logger } from "../contract/logger.js";
+import type { ListenAddress } from "../http/listen-address.js";
 import { BoundedLineTransport } from "../mcp/bounded-line-transport.js";
+import type { MessageChannel } from "../mcp/message-channel.js";
 import { RevisionGate } from "../mcp/revision-gate.js";
 import { StartupResponder } from "../mcp/startup-responder.js";
+
+/** Exit code of a listen address that cannot be had (CONTRACT §2: usage). */
+const EXIT_USAGE = 2;
+
+/** `serve --http HOST:PORT [--token-file FILE]`. */
+export interface HttpOptions {
+  readonly address: ListenAddress;
+  readonly tokenFile: string | null;
+}
 
 /**
  * `lspmcp serve`: MCP over stdio, with the config of `configArg` (`--config`) or the discovered
@@ -11,15 +23,59 @@ import { StartupResponder } from "../mcp/startup-responder.js";
  * this config, which this process finds or elects and then attaches to; where sharing cannot work
  * here it serves standalone. stderr names the configuration in use, and for the embedded default
  * the servers it left out. An invalid config still ends the process with exit code 2.
+ * With `http`, the same over Streamable HTTP instead of stdio (http-front.ts).
  */
-export async function serve(configArg: string | null, standalone: boolean, logger: Logger, version: string): Promise<number> {
-  // Both MCP revisions: 2026-07-28 requests are told apart and answered at the gate (revision-gate.ts).
-  const stdio = new RevisionGate(new BoundedLineTransport(process.stdin, process.stdout), version);
-  const responder = new StartupResponder(stdio, version);
-  await stdio.start();
+export async function serve(configArg: string | null, standalone: boolean, logger: Logger, version: string, http: HttpOptions | null = null): Promise<number> {
   const { configSourceFor, describeConfig, loadConfigSource } = await import("../config/config-source.js");
+  if (http !== null) {
+    const config = await loadConfigSource(await configSourceFor(configArg));
+    logger.info(describeConfig(config));
+    const channel = await listenHttp(http, config.shared.lease_dir, logger);
+    if (typeof channel === "number") return channel;
+    const { stdio, responder } = await front(channel, version);
+    return rest(config, standalone, logger, version, stdio, responder);
+  }
+  const { stdio, responder } = await front(new BoundedLineTransport(process.stdin, process.stdout), version);
   const config = await loadConfigSource(await configSourceFor(configArg));
   logger.info(describeConfig(config));
+  return rest(config, standalone, logger, version, stdio, responder);
+}
+
+// Both MCP revisions: 2026-07-28 requests are told apart and answered at the gate (revision-gate.ts).
+async function front(channel: MessageChannel, version: string): Promise<{ stdio: RevisionGate; responder: StartupResponder }> {
+  const stdio = new RevisionGate(channel, version);
+  const responder = new StartupResponder(stdio, version);
+  await stdio.start();
+  return { stdio, responder };
+}
+
+async function rest(
+  config: ResolvedConfig,
+  standalone: boolean,
+  logger: Logger,
+  version: string,
+  stdio: MessageChannel,
+  responder: StartupResponder,
+): Promise<number> {
   if (standalone || !config.shared.enabled) return (await import("./serve-standalone.js")).serveStandalone(config, logger, version, stdio, responder);
   return (await import("./serve-attached.js")).serveAttached(config, logger, version, stdio, responder);
+}
+
+// The HTTP front with its token, or the exit code when the address cannot be had.
+async function listenHttp(http: HttpOptions, leaseDir: string | null, logger: Logger): Promise<MessageChannel | number> {
+  const { httpToken } = await import("../http/http-token.js");
+  const { runtimeFolder } = await import("../config/runtime-folder.js");
+  const { HttpFront } = await import("../http/http-front.js");
+  const { token, path } = httpToken(http.tokenFile, runtimeFolder(leaseDir));
+  try {
+    const { front, url } = await HttpFront.listen({ ...http.address, token, logger });
+    logger.info("serving MCP over HTTP", { url, token_file: path });
+    return front.channel;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    process.stderr.write(
+      `lspmcp: cannot listen on ${http.address.host}:${http.address.port}: ${code}${code === "EADDRINUSE" ? " (the port is in use)" : ""}\n`,
+    );
+    return EXIT_USAGE;
+  }
 }
