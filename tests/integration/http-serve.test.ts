@@ -1,6 +1,6 @@
 // `lspmcp serve --http`: Streamable HTTP, stateless, both MCP revisions, standalone and shared,
 // the same answers as over stdio; then what a hostile or careless HTTP client sends. Fake servers.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { createServer, request as httpRequest } from "node:http";
 import { connect } from "node:net";
@@ -11,11 +11,12 @@ import { afterAll, describe, expect, test } from "vitest";
 import { type Bridge, startBridge } from "../helpers/bridge.js";
 import { fakeWorkspace, recordedMessages } from "../helpers/fake-config.js";
 import { type HttpBridge, modernPost, startHttpBridge } from "../helpers/http-bridge.js";
-import { BRIDGE_MAIN } from "../helpers/paths.js";
+import { BRIDGE_MAIN, REPO } from "../helpers/paths.js";
 import { pollUntil } from "../helpers/poll.js";
 import { tempDir } from "../helpers/temp.js";
 import { bridgeEnv } from "../helpers/tool-cache.js";
 
+const INSPECTOR = join(REPO, "node_modules/.bin/mcp-inspector");
 const SHARED = '\n[shared]\nlease_dir = "leases"\nlinger_ms = 200';
 const SYMBOLS = { name: "document_symbols", arguments: { workspace: "ws", path: "a.fk" } };
 
@@ -40,6 +41,18 @@ describe.each(["standalone", "shared"] as const)("serve --http, %s", (mode) => {
     expect(transport.sessionId).toBeUndefined();
     expect(JSON.stringify(await client.listTools())).toBe(JSON.stringify(await stdio.client.listTools()));
     expect(JSON.stringify(await client.callTool(SYMBOLS))).toBe(JSON.stringify(await stdio.client.callTool(SYMBOLS)));
+  });
+
+  test("the MCP Inspector CLI over HTTP: tools/list passes --strict; a call answers what stdio answers", async () => {
+    const inspector = (args: string[]) =>
+      spawnAsync(INSPECTOR, ["--cli", http.url, "--transport", "http", "--header", `Authorization: Bearer ${http.token}`, ...args]);
+    const strict = await inspector(["--method", "tools/list", "--strict"]);
+    expect(strict.code, strict.stderr).toBe(0);
+    const call = await inspector(["--method", "tools/call", "--tool-name", "document_symbols", "--tool-arg", "workspace=ws", "path=a.fk"]);
+    expect(call.code, call.stderr).toBe(0);
+    const answer = JSON.parse(call.stdout);
+    const legacy = await stdio.client.callTool(SYMBOLS);
+    expect(JSON.stringify([answer.content, answer.structuredContent])).toBe(JSON.stringify([legacy.content, legacy.structuredContent]));
   });
 
   test("a 2026-07-28 client: no handshake, server/discover, tools/list with cache hints, a call whose answer is the stdio bytes plus resultType and serverInfo", async () => {
@@ -188,5 +201,18 @@ function rawStatus(url: string, headers: Record<string, string>, bodyBytes = 0):
       }
     };
     pump();
+  });
+}
+
+/** Runs a program to its end; its exit code and output. */
+function spawnAsync(command: string, args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: tempDir(), stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
   });
 }
