@@ -68,7 +68,7 @@ async function listenHttp(http: HttpOptions, leaseDir: string | null, logger: Lo
   const { HttpFront } = await import("../http/http-front.js");
   const { token, path } = httpToken(http.tokenFile, runtimeFolder(leaseDir));
   try {
-    const { front, url } = await HttpFront.listen({ ...http.address, token, logger });
+    const { front, url } = await HttpFront.listen({ ...http.address, token });
     logger.info("serving MCP over HTTP", { url, token_file: path });
     return front.channel;
   } catch (error) {

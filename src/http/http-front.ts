@@ -2,7 +2,6 @@ import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import type { Logger } from "../contract/logger.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../mcp/bounded-line-transport.js";
 import { isJsonRpcMessage } from "../mcp/json-rpc-shape.js";
 import { MODERN_PROTOCOL_VERSIONS, PROTOCOL_VERSION_META_KEY } from "../mcp/revision-2026.js";
@@ -26,7 +25,6 @@ export interface HttpFrontOptions {
   readonly host: string;
   readonly port: number;
   readonly token: string;
-  readonly logger: Logger;
 }
 
 /**
@@ -88,11 +86,14 @@ export class HttpFront {
     if (declared > DEFAULT_MAX_LINE_BYTES) return tooLarge(request, response);
     const parts: Buffer[] = [];
     let length = 0;
-    request.on("data", (chunk: Buffer) => {
+    const take = (chunk: Buffer): void => {
       length += chunk.length;
-      if (length > DEFAULT_MAX_LINE_BYTES) return tooLarge(request, response);
-      parts.push(chunk);
-    });
+      if (length <= DEFAULT_MAX_LINE_BYTES) return void parts.push(chunk);
+      request.off("data", take);
+      parts.length = 0;
+      tooLarge(request, response);
+    };
+    request.on("data", take);
     request.on("end", () => {
       if (length <= DEFAULT_MAX_LINE_BYTES) this.#take(request, response, Buffer.concat(parts, length));
     });

@@ -117,6 +117,9 @@ describe("serve --http against bad input", () => {
     const declared = await rawStatus(http.url, { authorization: `Bearer ${http.token}`, "content-length": String(100 * 1024 * 1024) });
     expect(declared.status).toBe(413);
     expect(declared.bodySent).toBe(0);
+    // A client that asks first is told no at once, with no "100 Continue" before it.
+    const asked = await rawStatus(http.url, { authorization: `Bearer ${http.token}`, "content-length": String(100 * 1024 * 1024), expect: "100-continue" });
+    expect(asked.status).toBe(413);
     const streamed = await rawStatus(http.url, { authorization: `Bearer ${http.token}`, "transfer-encoding": "chunked" }, 100 * 1024 * 1024);
     expect(streamed.status).toBe(413);
     expect(streamed.bodySent).toBeLessThan(100 * 1024 * 1024);
