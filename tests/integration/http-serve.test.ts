@@ -70,6 +70,17 @@ describe.each(["standalone", "shared"] as const)("serve --http, %s", (mode) => {
     expect(resultType).toBe("complete");
     expect(_meta["io.modelcontextprotocol/serverInfo"].name).toBe("lspmcp");
     expect(JSON.stringify(answer)).toBe(JSON.stringify(await stdio.client.callTool(SYMBOLS)));
+    // Progress comes as an event stream with the client's own token, the answer last.
+    const folder = modernPost(5, "tools/call", { name: "diagnostics", arguments: { workspace: "ws", path: "." }, _meta: { progressToken: "mine" } });
+    const streamed = await http.post(folder.message, folder.headers);
+    expect(streamed.headers.get("content-type")).toBe("text/event-stream");
+    const events = (streamed.body as string)
+      .split("\n\n")
+      .filter((event) => event.startsWith("event: message\ndata: "))
+      .map((event) => JSON.parse(event.slice("event: message\ndata: ".length)));
+    expect(events.length).toBeGreaterThan(1);
+    expect(events.slice(0, -1).every((event) => event.method === "notifications/progress" && event.params.progressToken === "mine")).toBe(true);
+    expect(events.at(-1)).toMatchObject({ id: 5, result: { resultType: "complete" } });
     const wrong = modernPost(4, "tools/list");
     const mismatched = await http.post(wrong.message, { ...wrong.headers, "mcp-method": "tools/call" });
     expect(mismatched.status).toBe(400);
