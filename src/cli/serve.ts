@@ -1,3 +1,4 @@
+import type { JudgedConfig } from "../config/config-trust.js";
 import type { ResolvedConfig } from "../config/types.js";
 import type { Logger } from "../contract/logger.js";
 import type { ListenAddress } from "../http/listen-address.js";
@@ -16,29 +17,40 @@ export interface HttpOptions {
 }
 
 /**
- * `lspmcp serve`: MCP over stdio, with the config of `configArg` (`--config`) or the discovered
- * one. The agent is answered from the first line (`initialize`, `tools/list`, `ping`: see
- * StartupResponder) while the config is found and loaded. Unless `--standalone` is
- * given or `[shared] enabled = false`, the bridge's sessions live in the one shared server of
+ * `lspmcp serve`: MCP over stdio, with the config that `judgedConfig` finds, loads and judges
+ * (`--config`, or the discovered one). The agent is answered from the first line (`initialize`,
+ * `tools/list`, `ping`: see StartupResponder) while the config is found and loaded. Unless
+ * `--standalone` is given or `[shared] enabled = false`, the bridge's sessions live in the one shared server of
  * this config, which this process finds or elects and then attaches to; where sharing cannot work
  * here it serves standalone. stderr names the configuration in use, and for the embedded default
- * the servers it left out. An invalid config still ends the process with exit code 2.
- * With `http`, the same over Streamable HTTP instead of stdio (http-front.ts).
+ * the servers it left out. An invalid or untrusted config still ends the process with exit code 2,
+ * having run nothing of it. With `http`, the same over Streamable HTTP instead of stdio
+ * (http-front.ts), listening once the config is loaded.
  */
-export async function serve(configArg: string | null, standalone: boolean, logger: Logger, version: string, http: HttpOptions | null = null): Promise<number> {
-  const { configSourceFor, describeConfig, loadConfigSource } = await import("../config/config-source.js");
+export async function serve(
+  judgedConfig: () => Promise<JudgedConfig>,
+  standalone: boolean,
+  logger: Logger,
+  version: string,
+  http: HttpOptions | null = null,
+): Promise<number> {
   if (http !== null) {
-    const config = await loadConfigSource(await configSourceFor(configArg));
-    logger.info(describeConfig(config));
+    const config = await trustedConfig(judgedConfig, logger);
     const channel = await listenHttp(http, config.shared.lease_dir, logger);
     if (typeof channel === "number") return channel;
     const { stdio, responder } = await front(channel, version);
     return rest(config, standalone, logger, version, stdio, responder);
   }
   const { stdio, responder } = await front(new BoundedLineTransport(process.stdin, process.stdout), version);
-  const config = await loadConfigSource(await configSourceFor(configArg));
+  return rest(await trustedConfig(judgedConfig, logger), standalone, logger, version, stdio, responder);
+}
+
+async function trustedConfig(judgedConfig: () => Promise<JudgedConfig>, logger: Logger): Promise<ResolvedConfig> {
+  const { describeConfig } = await import("../config/config-source.js");
+  const { requireTrusted } = await import("../config/config-trust.js");
+  const config = requireTrusted(await judgedConfig());
   logger.info(describeConfig(config));
-  return rest(config, standalone, logger, version, stdio, responder);
+  return config;
 }
 
 // Both MCP revisions: 2026-07-28 requests are told apart and answered at the gate (revision-gate.ts).
