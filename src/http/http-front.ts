@@ -165,11 +165,17 @@ export class HttpFront {
   }
 }
 
-// Refuses a body over the bound without reading it: the answer goes out and the connection is closed.
+// Refuses a body over the bound: the 413 goes out at once and nothing more of the body is kept.
+// The connection stays open while the rest streams in and is dropped: closing it with unread data
+// would reset it, and the client could lose the 413 it has not read yet. A client that keeps
+// sending past four times the bound is cut off.
 function tooLarge(request: IncomingMessage, response: ServerResponse): void {
-  if (!response.headersSent) plain(response, 413, `Payload Too Large: at most ${DEFAULT_MAX_LINE_BYTES} bytes`, { connection: "close" });
-  request.pause();
-  response.once("finish", () => request.destroy());
+  if (!response.headersSent) plain(response, 413, `Payload Too Large: at most ${DEFAULT_MAX_LINE_BYTES} bytes`);
+  let dropped = 0;
+  request.on("data", (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > 4 * DEFAULT_MAX_LINE_BYTES) request.socket.destroy();
+  });
 }
 
 function plain(response: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
