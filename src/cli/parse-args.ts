@@ -1,6 +1,8 @@
 import { parseArgs } from "node:util";
 import { parseShard, type Shard } from "../diagnostics/findings/shard.js";
 import { BridgeError, errorText } from "../contract/errors.js";
+import { parseListenAddress } from "../http/listen-address.js";
+import type { HttpOptions } from "./serve.js";
 
 export const FORMATS = ["text", "json", "sarif"] as const;
 export const FAIL_ON = ["error", "warning", "information", "hint", "never"] as const;
@@ -13,7 +15,7 @@ export const STATUS_FORMATS = ["text", "json"] as const;
  * `trustConfig` is `--trust-config`: run the checkout's configuration without a recorded trust.
  */
 export type Command =
-  | { readonly kind: "serve"; readonly config: string | null; readonly trustConfig: boolean; readonly standalone: boolean }
+  | { readonly kind: "serve"; readonly config: string | null; readonly trustConfig: boolean; readonly standalone: boolean; readonly http: HttpOptions | null }
   | { readonly kind: "shared-server"; readonly config: string | null; readonly trustConfig: boolean; readonly defaultRoot: string | null }
   | { readonly kind: "status"; readonly config: string | null; readonly trustConfig: boolean; readonly format: (typeof STATUS_FORMATS)[number] }
   | { readonly kind: "validate"; readonly config: string | null; readonly trustConfig: boolean }
@@ -41,9 +43,12 @@ export type Command =
   | { readonly kind: "version" };
 
 export const USAGE = `usage:
-  lspmcp [serve] [--config FILE] [--trust-config] [--standalone]
+  lspmcp [serve] [--config FILE] [--trust-config] [--standalone] [--http [HOST:]PORT [--token-file FILE]]
                                       MCP over stdio until EOF or signal; shares one bridge per
-                                      config with other lspmcp processes unless --standalone
+                                      config with other lspmcp processes unless --standalone;
+                                      with --http, MCP over Streamable HTTP (loopback unless HOST
+                                      is given), every request carrying the bearer token of
+                                      --token-file, else of http-token in the runtime folder
   lspmcp check [--config FILE] [--trust-config] [--format text|json|sarif] [--fail-on error|warning|information|hint|never]
                [--quiet] [--baseline FILE] [--write-baseline FILE] [--batch-size N] [--shard K/N] [--since REV] [PATH...]
   lspmcp validate [--config FILE]     check a bridge.toml, list every problem, and say whether it is trusted
@@ -102,6 +107,8 @@ export function parseCommand(argv: readonly string[]): Command {
         shard: { type: "string" },
         since: { type: "string" },
         standalone: { type: "boolean" },
+        http: { type: "string" },
+        "token-file": { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "V" },
       },
@@ -132,7 +139,9 @@ export function parseCommand(argv: readonly string[]): Command {
   if (kind !== "check" && (checkOnly.some((value) => value !== undefined) || (kind !== "status" && values.format !== undefined))) {
     throw usage("--format belongs to check and status; --fail-on, --quiet, --baseline, --write-baseline, --batch-size, --shard and --since to check");
   }
-  if (kind === "serve") return { kind, config, trustConfig, standalone: values.standalone ?? false };
+  if ((values.http !== undefined || values["token-file"] !== undefined) && kind !== "serve") throw usage("--http and --token-file belong to serve");
+  if (values["token-file"] !== undefined && values.http === undefined) throw usage("--token-file goes with --http");
+  if (kind === "serve") return { kind, config, trustConfig, standalone: values.standalone ?? false, http: httpOptions(values.http, values["token-file"]) };
   if (kind === "status") return { kind, config, trustConfig, format: oneOf(values.format ?? "text", STATUS_FORMATS, "--format") };
   if (kind !== "check") return { kind, config, trustConfig };
   const format = oneOf(values.format ?? "text", FORMATS, "--format");
@@ -213,4 +222,13 @@ function refusingAsUsage<T>(parse: () => T): T {
   } catch (error) {
     throw usage(errorText(error));
   }
+}
+
+/** `--http [HOST:]PORT` and `--token-file FILE`, or null for stdio. */
+function httpOptions(http: string | undefined, tokenFile: string | undefined): HttpOptions | null {
+  if (http === undefined) return null;
+  const address = parseListenAddress(http);
+  if (address === undefined) throw usage(`--http ${http}: give [HOST:]PORT, e.g. 127.0.0.1:8765`);
+  if (tokenFile === "") throw usage("--token-file needs a file name");
+  return { address, tokenFile: tokenFile ?? null };
 }

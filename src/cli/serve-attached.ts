@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import type { Logger } from "../contract/logger.js";
 import type { ResolvedConfig } from "../config/types.js";
-import type { BoundedLineTransport } from "../mcp/bounded-line-transport.js";
+import type { MessageChannel } from "../mcp/message-channel.js";
 import type { StartupResponder } from "../mcp/startup-responder.js";
 import { SocketUpstream, type LineHandler, type Upstream } from "../attach/socket-upstream.js";
 import { StdioForwarder, type Attach } from "../attach/stdio-forwarder.js";
@@ -31,7 +31,7 @@ export async function serveAttached(
   config: ResolvedConfig,
   logger: Logger,
   version: string,
-  stdio: BoundedLineTransport,
+  stdio: MessageChannel,
   responder: StartupResponder,
 ): Promise<number> {
   const paths = leasePaths(config.configPath, config.shared.lease_dir);

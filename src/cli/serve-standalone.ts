@@ -1,6 +1,6 @@
 import type { Logger } from "../contract/logger.js";
 import type { ResolvedConfig } from "../config/types.js";
-import type { BoundedLineTransport } from "../mcp/bounded-line-transport.js";
+import type { MessageChannel } from "../mcp/message-channel.js";
 import { createMcpServer } from "../mcp/create-mcp-server.js";
 import { HandedOverTransport, type StartupResponder } from "../mcp/startup-responder.js";
 import { SessionRegistry } from "../sessions/session-registry.js";
@@ -16,7 +16,7 @@ export async function serveStandalone(
   config: ResolvedConfig,
   logger: Logger,
   version: string,
-  stdio: BoundedLineTransport,
+  stdio: MessageChannel,
   responder: StartupResponder,
 ): Promise<number> {
   // Off the path of `initialize`: the sweep reaps only trees whose owner is gone, never ours.

@@ -1,8 +1,8 @@
 import process from "node:process";
 import type { Readable, Writable } from "node:stream";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { isJsonRpcMessage } from "./json-rpc-shape.js";
+import type { MessageChannel } from "./message-channel.js";
 import { errorText } from "../contract/errors.js";
 
 /** The inbound line bound of CONTRACT §1: 4 MiB. */
@@ -34,7 +34,7 @@ const CR = 0x0d;
  * - `onclose` fires exactly once: at end of input, or on `close()`. `send` resolves once the
  *   output has accepted the data, waiting for `drain` when the output is full.
  */
-export class BoundedLineTransport implements Transport {
+export class BoundedLineTransport implements MessageChannel {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;

@@ -51,8 +51,15 @@ class LspmcpServer extends Server {
     super({ name: "lspmcp", version }, { capabilities: { ...SERVER_CAPABILITIES }, instructions: SERVER_INSTRUCTIONS });
   }
 
+  // The direct path goes in when the SDK has set its handlers and before the transport starts:
+  // a tools/call read in the same chunk as a peer's hello (no handshake before it, as a 2026
+  // client sends) must not reach the SDK's Protocol, which has no handler for it.
   override async connect(transport: Transport): Promise<void> {
+    const start = transport.start.bind(transport);
+    transport.start = async () => {
+      installDirectToolCalls(transport, this.runToolCall, (error) => this.onerror?.(error));
+      await start();
+    };
     await super.connect(transport);
-    installDirectToolCalls(transport, this.runToolCall, (error) => this.onerror?.(error));
   }
 }

@@ -1,6 +1,6 @@
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
-import type { BoundedLineTransport } from "./bounded-line-transport.js";
+import type { MessageChannel } from "./message-channel.js";
 import { answerLocally } from "./local-answers.js";
 
 /** What the startup responder passes on to the part of `serve` that takes over stdio. */
@@ -22,13 +22,13 @@ export interface Handover {
  * spawn to `initialize` answered (issue 18).
  */
 export class StartupResponder {
-  readonly #stdio: BoundedLineTransport;
+  readonly #stdio: MessageChannel;
   readonly #version: string;
   #initialize: JSONRPCRequest | undefined;
   readonly #queued: JSONRPCMessage[] = [];
   #closed = false;
 
-  constructor(stdio: BoundedLineTransport, version: string) {
+  constructor(stdio: MessageChannel, version: string) {
     this.#stdio = stdio;
     this.#version = version;
     stdio.onmessage = (message) => this.#take(message);
@@ -64,14 +64,14 @@ export class HandedOverTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  readonly #stdio: BoundedLineTransport;
+  readonly #stdio: MessageChannel;
   readonly #initialize: JSONRPCRequest | undefined;
   // Held until `release`: what the startup responder queued, then whatever comes before the release.
   #held: JSONRPCMessage[] | null;
   #closed: boolean;
   #replayId: string | undefined;
 
-  constructor(stdio: BoundedLineTransport, handover: Handover) {
+  constructor(stdio: MessageChannel, handover: Handover) {
     this.#stdio = stdio;
     this.#initialize = handover.initialize;
     this.#held = [...handover.queued];

@@ -20,8 +20,9 @@ export class RawBridge {
   private readonly waiters = new Set<() => void>();
   private nextId = 1;
 
-  constructor(configPath: string) {
-    this.child = spawn(process.execPath, [BRIDGE_MAIN, "serve", "--standalone", "--config", configPath], {
+  /** Standalone unless `options.shared`. */
+  constructor(configPath: string, options: { shared?: boolean } = {}) {
+    this.child = spawn(process.execPath, [BRIDGE_MAIN, "serve", ...(options.shared ? [] : ["--standalone"]), "--config", configPath], {
       env: { ...bridgeEnv(), LSPMCP_LOG_LEVEL: "warn" },
     });
     let buffered = "";
@@ -75,6 +76,11 @@ export class RawBridge {
     return this.waitFor((message) => message.id === id && ("result" in message || "error" in message), timeoutMs);
   }
 
+  /** Sends a request of MCP revision 2026-07-28 (no handshake: the envelope in `_meta`) and returns its id. */
+  modernRequest(method: string, params: Record<string, any> = {}, version = "2026-07-28"): number {
+    return this.request(method, { ...params, _meta: { ...modernMeta(version), ...params._meta } });
+  }
+
   /** initialize + initialized. */
   async initialize(): Promise<void> {
     const id = this.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } });
@@ -97,4 +103,13 @@ export class RawBridge {
       this.child.stdin.end();
     });
   }
+}
+
+/** The per-request `_meta` envelope of MCP revision 2026-07-28. */
+export function modernMeta(version = "2026-07-28"): Record<string, unknown> {
+  return {
+    "io.modelcontextprotocol/protocolVersion": version,
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": { name: "raw-2026", version: "0" },
+  };
 }

@@ -34,6 +34,16 @@ describe("the command line", () => {
     expect(run("shared-server").status).toBe(2);
     expect(run("init", "--config", "x.toml").status).toBe(2);
     expect(run("validate", "--config", "x.toml", "--bogus").status).toBe(2);
+    for (const args of [
+      ["serve", "--http", "host:port"],
+      ["serve", "--token-file", "t"],
+      ["check", "--http", "8765"],
+      ["serve", "--http", "70000"],
+    ]) {
+      const refused = run(...args);
+      expect(refused.status, args.join(" ")).toBe(2);
+      expect(refused.stderr, args.join(" ")).toMatch(/--http|--token-file/);
+    }
   });
 
   test("serve with an invalid config refuses to start and lists every problem with its key path", () => {
