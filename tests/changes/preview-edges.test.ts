@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
+import { expectAttached } from "../helpers/shared-attachment.js";
 import { tempDir } from "../helpers/temp.js";
 import { tempRepo, type TempRepo } from "../helpers/temp-repo.js";
 import { profilesConfig } from "../helpers/workspace.js";
@@ -95,10 +96,16 @@ describe.each([
     const asked = py ? ["lib.py", "use.py"] : ["lib.ts", "use.ts"];
     const untouched = plain(await diagnostics(racer, { path: undefined, paths: asked }));
     expect(untouched).toEqual([]);
+    // Two peers of one shared server: between two bridges of their own there would be no race.
+    if (shared) {
+      await diagnostics(bridge, { path: undefined, paths: asked });
+      await expectAttached({ config }, [bridge, racer]);
+    }
 
     // The racing call goes out once the preview has checked the scope on disk (half its files):
     // its servers then see the changes.
     let raced: Promise<Answer> | null = null;
+    let racedAnswered = false;
     const preview = bridge.client.callTool(
       {
         name: "diagnostics",
@@ -108,12 +115,19 @@ describe.each([
       {
         timeout: 300_000,
         onprogress: ({ progress, total }) => {
-          if (raced === null && total !== undefined && progress > total / 2) raced = diagnostics(racer, { path: undefined, paths: asked });
+          if (raced !== null || total === undefined || progress <= total / 2) return;
+          raced = diagnostics(racer, { path: undefined, paths: asked });
+          raced.then(
+            () => (racedAnswered = true),
+            () => (racedAnswered = true),
+          );
         },
       },
     );
-    const previewed = (await preview).structuredContent as unknown as Answer;
-    expect(previewed.introduced).toBe(IMPORTERS + 1);
+    // Read as the preview's answer arrives: the racing call, sent during the preview, is still waiting for it.
+    const { result, answeredBefore } = await preview.then((result) => ({ result, answeredBefore: racedAnswered }));
+    expect(answeredBefore).toBe(false);
+    expect((result.structuredContent as unknown as Answer).introduced).toBe(IMPORTERS + 1);
     expect(raced).not.toBeNull();
     expect(plain(await raced!)).toEqual(untouched);
   }, 300_000);

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { startBridge, writeConfig, type Bridge, type ToolResult } from "../helpers/bridge.js";
 import { REPO } from "../helpers/paths.js";
 import { pollUntil } from "../helpers/poll.js";
+import { expectAttached } from "../helpers/shared-attachment.js";
 import { tempDir } from "../helpers/temp.js";
 import { vendoredRepo } from "../helpers/vendored-repo.js";
 import { sharedServers } from "../sharing/helpers/shared.js";
@@ -117,6 +118,7 @@ describe("a preview on Flask (pyright) equals writing the edit + since HEAD", ()
       const bridge = await startBridge(CONFIG, {}, { shared });
       started.push(bridge);
       const importer = await whole(bridge, IMPORTER);
+      if (shared) await expectAttached({ config: CONFIG }, [bridge]);
       const before = await whole(bridge, ".");
 
       const texts = await compared(bridge, { changes: EDIT });

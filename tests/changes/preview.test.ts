@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
 import { requireBinary } from "../helpers/require-binary.js";
+import { expectAttached } from "../helpers/shared-attachment.js";
 import { tempDir } from "../helpers/temp.js";
 import { tempRepo, type TempRepo } from "../helpers/temp-repo.js";
 import { requireCachedTool } from "../helpers/tool-cache.js";
@@ -161,6 +162,7 @@ describe.each(KINDS)("changes on $name", (kind) => {
       const bridge = await bridgeOf(config, shared);
       const untouched = plain((await diagnostics(bridge, {})).items);
       expect(untouched.length).toBeGreaterThan(0);
+      if (shared) await expectAttached({ config }, [bridge]);
       const importer = plain((await diagnostics(bridge, { path: kind.importer })).items);
 
       const preview = await compared(bridge, { changes: changesOf(kind) });

@@ -12,6 +12,7 @@ import { findingKeys, type Finding } from "../helpers/differential.js";
 import { pollUntil } from "../helpers/poll.js";
 import { waitForExit } from "../helpers/proc.js";
 import { requireBinary } from "../helpers/require-binary.js";
+import { expectAttached } from "../helpers/shared-attachment.js";
 import { tempDir } from "../helpers/temp.js";
 import type { TempRepo } from "../helpers/temp-repo.js";
 import { cacheEnv, requireCachedTool } from "../helpers/tool-cache.js";
@@ -53,11 +54,12 @@ describe.each([
 ])("lspmcp serve with no config in a polyglot repository, $mode", ({ shared }) => {
   let bridge: Bridge;
   let runtime: string;
+  let env: Record<string, string>;
 
   beforeAll(async () => {
     // A runtime folder of this file's own, so that its shared server, lease and snapshots are seen.
     runtime = tempDir("lspmcp-runtime-");
-    const env = { PATH: path, XDG_RUNTIME_DIR: runtime, ...cacheEnv() };
+    env = { PATH: path, XDG_RUNTIME_DIR: runtime, ...cacheEnv() };
     bridge = await startBridge(null, env, shared ? { bare: true, bin: "lspmcp", cwd: repo.root } : { bin: "lspmcp", cwd: repo.root });
   });
   afterAll(async () => {
@@ -68,6 +70,7 @@ describe.each([
     const status = await bridge.ok("session_status");
     expect(status.sessions.map((session: { server: string }) => session.server)).toEqual(SERVERS);
     expect(status.left_out).toEqual([]);
+    if (shared) await expectAttached({ config: null, cwd: repo.root, env }, [bridge]);
   });
 
   test('diagnostics "." answers for every language, the same findings as lspmcp check', async () => {

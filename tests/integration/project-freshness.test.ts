@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
 import { diagnostics, startKeys, TSC, tscFindings, type Finding } from "../helpers/differential.js";
 import { REPO } from "../helpers/paths.js";
+import { expectAttached } from "../helpers/shared-attachment.js";
 import { tempDir } from "../helpers/temp.js";
 
 // Freshness owned by the bridge (issues 24 and 35): the TypeScript server watches no file itself
@@ -61,6 +62,8 @@ describe.each([
 ] as const)("diagnostics of a whole project follow every change on disk (%s, TypeScript %s)", (mode, compiler) => {
   const { root, config, write } = project(compiler);
   let bridge: Bridge;
+  // A runtime folder of its own: the shared server is this test's, and gone with it.
+  const env = { TMPDIR: tempDir("lspmcp-freshness-run-") };
   const agree = async (): Promise<string[]> => {
     const [answer, truth] = await Promise.all([diagnostics(bridge, { path: ".", limit: 1000 }), tscFindings(root, TSC[compiler])]);
     expect(errors(answer.items)).toEqual(startKeys(truth));
@@ -68,8 +71,7 @@ describe.each([
   };
 
   beforeAll(async () => {
-    // A runtime folder of its own: the shared server is this test's, and gone with it.
-    bridge = await startBridge(config, { TMPDIR: tempDir("lspmcp-freshness-run-") }, { shared: mode === "shared" });
+    bridge = await startBridge(config, env, { shared: mode === "shared" });
   });
   afterAll(async () => {
     await bridge?.close();
@@ -78,6 +80,10 @@ describe.each([
 
   test("clean at first", async () => {
     expect(await agree()).toEqual([]);
+    // The compiler named is the one that answered, and the shared variant ran shared.
+    const [session] = (await bridge.ok("session_status")).sessions;
+    expect([session.reported_version, session.compiler_source]).toEqual([compiler, compiler === "7.0.2" ? "pinned" : "workspace"]);
+    if (mode === "shared") await expectAttached({ config, env }, [bridge]);
   }, 180_000);
 
   test("a changed non-exported type that an export returns breaks the file that imports it", async () => {

@@ -6,6 +6,7 @@ import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { positionOf, startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
 import { REPO } from "../helpers/paths.js";
+import { expectAttached, type Started } from "../helpers/shared-attachment.js";
 import { tempDir } from "../helpers/temp.js";
 import { tempRepo, type TempRepo } from "../helpers/temp-repo.js";
 
@@ -27,11 +28,13 @@ describe.each([
 ])("names where they are used, %s, embedded default", (_mode, shared) => {
   let repo: TempRepo;
   let bridge: Bridge;
+  let started: Started;
   const text = (path: string) => readFileSync(join(repo.root, path), "utf8");
 
   beforeAll(async () => {
     repo = tempRepo(fixtureFiles());
-    bridge = await startBridge(null, { TMPDIR: tempDir() }, { shared, cwd: repo.root });
+    started = { config: null, cwd: repo.root, env: { TMPDIR: tempDir() } };
+    bridge = await startBridge(null, started.env, { shared, cwd: repo.root });
   });
   afterAll(async () => {
     await bridge?.close();
@@ -46,6 +49,7 @@ describe.each([
     const status = await bridge.ok("session_status");
     // The embedded default started a JSON server too: it was asked whether it searches (it does not).
     expect(status.sessions.map((session: any) => session.server).sort()).toEqual(["json", "pyright", "typescript"]);
+    if (shared) await expectAttached(started, [bridge]);
     for (let i = 0; i < 3; i++) await bridge.ok("workspace_symbols", { query: "compose" });
     expect(JSON.stringify(await bridge.call("workspace_symbols", { query: "AppBase" }))).toBe(JSON.stringify(first));
   });

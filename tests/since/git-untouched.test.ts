@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
 import { pollUntil } from "../helpers/poll.js";
+import { expectAttached } from "../helpers/shared-attachment.js";
 import { tempDir } from "../helpers/temp.js";
 import { tempRepo } from "../helpers/temp-repo.js";
 import { snapshotFiles } from "../helpers/workspace.js";
@@ -65,6 +66,7 @@ servers = ["typescript"]
     // The move was followed (its finding unchanged), so the untracked files were marked for git.
     expect([answer.introduced, answer.resolved, answer.unchanged]).toEqual([1, 1, 1]);
     expect(answer.items.map((item: { path: string }) => item.path)).toEqual(["fresh.ts"]);
+    if (shared) await expectAttached({ config }, [bridge]);
 
     const after = snapshotFiles(join(repo.root, ".git"));
     expect([...after.keys()].filter((path) => !before.has(path))).toEqual([]);

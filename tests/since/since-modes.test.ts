@@ -4,6 +4,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
 import { pollUntil } from "../helpers/poll.js";
 import { isAlive, waitForExit } from "../helpers/proc.js";
+import { expectAttached } from "../helpers/shared-attachment.js";
 import { tempDir } from "../helpers/temp.js";
 import { sharedServers } from "../sharing/helpers/shared.js";
 import { vendoredRepo, type VendoredRepo } from "../helpers/vendored-repo.js";
@@ -141,6 +142,7 @@ describe.each([
     // The tree as HEAD has it: how many (file, server) pairs it has, as a plain call's progress counts them.
     const atHead = await diagnostics(bridge, {});
     expect(atHead.progress.size).toBe(1);
+    if (shared) await expectAttached({ config: fx.config }, [bridge]);
 
     repo.write("lib.ts", "export function scale(a: string): number {\n  return a.length * 2;\n}\n");
     repo.write("new.ts", 'export const fresh: number = "no";\nexport function halt(): void {\n  debugger;\n}\n');
