@@ -3,8 +3,10 @@
 // seconds where gopls itself takes minutes. It proves the Go path end to end: the module proxy the
 // user's environment names, the binary into the staging folder, the pin read from `gopls version`.
 import { execFileSync, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { expect, test } from "vitest";
+import { RECEIPT_FILE } from "../../src/install/install-receipt.js";
 import { GOPLS_MODULE as MODULE, GOPLS_VERSION as VERSION, goplsStandInProxy } from "../helpers/go-local-proxy.js";
 import { BRIDGE_MAIN } from "../helpers/paths.js";
 import { requireBinary } from "../helpers/require-binary.js";
@@ -18,6 +20,13 @@ test("servers install gopls: go install from the module proxy GOPROXY names, pin
   const install = spawnSync(process.execPath, [BRIDGE_MAIN, "servers", "install", "gopls"], { env, encoding: "utf8" });
   expect(install.status, install.stderr).toBe(0);
   expect(install.stderr).toContain(`gopls: go install ${MODULE}@${VERSION}`);
+  // What lspmcp itself read from the installed binary (the profile's version command) and kept in
+  // its receipt, and what its listing makes of the tool cache afterwards.
   expect(install.stderr).toContain(`gopls ${VERSION}: installed into ${join(home, "lspmcp/go")}`);
-  expect(execFileSync(join(home, "lspmcp/go/bin/gopls"), ["version"], { encoding: "utf8" })).toBe(`${MODULE} ${VERSION}\n`);
+  expect(install.stderr).toContain(`(verified: ${MODULE} ${VERSION})`);
+  const receipt = JSON.parse(readFileSync(join(home, "lspmcp/go", RECEIPT_FILE), "utf8"));
+  expect(receipt).toMatchObject({ server: "gopls", version: VERSION, reported: `${MODULE} ${VERSION}` });
+  const listed = spawnSync(process.execPath, [BRIDGE_MAIN, "servers", "--format", "json"], { env, encoding: "utf8" });
+  const gopls = (JSON.parse(listed.stdout) as { servers: { name: string; installed: boolean; where: string | null }[] }).servers.find((server) => server.name === "gopls");
+  expect(gopls).toMatchObject({ installed: true, where: join(home, "lspmcp/go") });
 });

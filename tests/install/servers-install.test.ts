@@ -101,6 +101,16 @@ describe("lspmcp servers install", () => {
     expect(installs(cargoCalls())).toBe(1);
   });
 
+  test("an install whose build reports another version than the pin is refused: nothing installed, the reported version named", async () => {
+    const { env, cache } = sandbox();
+    const refused = await run(["servers", "install", "rust-analyzer"], { ...env, FAKE_CARGO_BUILDS: "0.0.347" });
+    expect(refused.code, refused.stderr).not.toBe(0);
+    expect(refused.stderr).toContain('reports "ra_ap_rust-analyzer v0.0.347:", pinned 0.0.348');
+    expect(refused.stderr).not.toContain("installed into");
+    expect(existsSync(join(cache, "rust-analyzer"))).toBe(false);
+    expect((await listing(env))["rust-analyzer"]).toMatchObject({ installed: false, where: null });
+  });
+
   test("an install killed halfway leaves nothing that passes for installed, and the next one completes", async () => {
     const { env, cache } = sandbox();
     const held = hold(env);

@@ -56,11 +56,36 @@ const sessions = async () =>
   ((await bridge.ok("session_status")).sessions as Status[]).map((s) => ({ server: s.server, state: s.state, reason: s.last_exit?.reason ?? null }));
 const live = async () => (await sessions()).filter((s) => s.state === "ready" || s.state === "starting");
 
+/** Runs `call` while session_status is asked again and again: the most sessions seen live during it, and how many looks it took. */
+async function livePeak<T>(call: () => Promise<T>): Promise<{ result: T; peak: number; looks: number }> {
+  let calling = true;
+  let peak = 0;
+  let looks = 0;
+  const sampler = (async () => {
+    while (calling) {
+      const count = (await live()).length;
+      // Only a look answered while the call was still running counts.
+      if (!calling) break;
+      peak = Math.max(peak, count);
+      looks++;
+    }
+  })();
+  try {
+    return { result: await call(), peak, looks };
+  } finally {
+    calling = false;
+    await sampler;
+  }
+}
+
 describe("idle sessions give way to the sessions a call needs (max_sessions 2, three servers)", () => {
   test('diagnostics "." checks the files of all three servers, never more than two live', async () => {
-    const answer = await bridge.ok("diagnostics", { path: "." });
+    const { result: answer, peak, looks } = await livePeak(() => bridge.ok("diagnostics", { path: "." }));
     expect(answer.files).toBe(3);
     expect(new Set(answer.items.map((item: { path: string }) => item.path))).toEqual(new Set(["src/shapes.ts", "src/inventory.py"]));
+    // Looked at while the sessions gave way to each other, not only once the call had ended.
+    expect(looks).toBeGreaterThan(2);
+    expect(peak).toBeLessThanOrEqual(2);
     expect((await live()).length).toBeLessThanOrEqual(2);
     // The one that made room was stopped in order, as an idle stop does: not dead.
     expect(await sessions()).toContainEqual(expect.objectContaining({ state: "idle", reason: "idle" }));

@@ -11,6 +11,7 @@ import { REPO } from "../helpers/paths.js";
 import { polyglotRepo } from "../helpers/polyglot-repo.js";
 import { waitForExit } from "../helpers/proc.js";
 import { requireBinary } from "../helpers/require-binary.js";
+import { expectAttached } from "../helpers/shared-attachment.js";
 import { BROKEN_TS, fixtureRepo, tempRepo, type TempRepo } from "../helpers/temp-repo.js";
 import { cacheEnv } from "../helpers/tool-cache.js";
 
@@ -101,10 +102,17 @@ describe('registered as { "command": "lspmcp" }', () => {
         expect(lease).toBeDefined();
         shared = (JSON.parse(readFileSync(join(runtime, lease!), "utf8")) as { pid: number }).pid;
         expect(readFileSync(`/proc/${shared}/cmdline`, "utf8")).toContain(installed);
-        for (const session of sessions.filter(
-          (entry: { server: string; pid: number | null }) => ["typescript", "pyright", "json"].includes(entry.server) && entry.pid !== null,
-        )) {
-          expect(readFileSync(`/proc/${session.pid}/cmdline`, "utf8").split("\0").join(" "), session.server).toContain(installed);
+        await expectAttached({ config: null, cwd: polyglot.root, env: { PATH: `${dirname(bin)}:${process.env.PATH}`, TMPDIR: work } }, [registered]);
+        // Six servers and max_sessions 4: each of the package's own is asked last before it is looked at, so it is live.
+        for (const [server, path] of [
+          ["typescript", "web/src/price.ts"],
+          ["pyright", "py/cafe/kettle.py"],
+          ["json", "web/settings.json"],
+        ] as const) {
+          await registered.ok("diagnostics", { path });
+          const live = (await registered.ok("session_status")).sessions.find((entry: { server: string }) => entry.server === server);
+          expect(live?.pid, server).toBeTypeOf("number");
+          expect(readFileSync(`/proc/${live.pid}/cmdline`, "utf8").split("\0").join(" "), server).toContain(installed);
         }
       } finally {
         await registered.close();
