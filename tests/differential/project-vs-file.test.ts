@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
-import { diagnostics, findingKeys } from "../helpers/differential.js";
+import { diagnostics, findingKeys, startKeys, TSC, tscFindings } from "../helpers/differential.js";
 import { REPO } from "../helpers/paths.js";
 import { tempDir } from "../helpers/temp.js";
 
@@ -135,6 +135,11 @@ describe.each(["7.0.2", "5.9.3"] as const)("project-level diagnostics equal file
     const [fromProject, fromFiles] = await Promise.all([diagnostics(project, { path: ".", limit: 1000 }), diagnostics(fileByFile, { path: ".", limit: 1000 })]);
     expect(new Set(fromFiles.items.map((item) => item.path.split("/")[0])).size).toBe(3);
     expect(fromProject.items).toEqual(fromFiles.items);
+    // Not only the bridge against itself: the configured project's errors are tsc's (suggestions
+    // are the server's own; c.ts lies outside the project, so tsc never sees it).
+    const appTsc = (await tscFindings(join(root, "app"), TSC[compiler])).map((finding) => ({ ...finding, path: `app/${finding.path}` }));
+    expect(appTsc.length).toBeGreaterThan(1);
+    expect(startKeys(fromProject.items.filter((item) => item.severity !== "hint" && item.path.startsWith("app/src/")))).toEqual(startKeys(appTsc));
     // Which path answered (each keeps what it opened): file by file opens all seven files; the
     // project path answers some closed. Through typescript-language-server it opens six: b.ts is
     // answered from app's project, loaded by its anchor a.ts (c.ts is excluded by its tsconfig,

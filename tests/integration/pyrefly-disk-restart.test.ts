@@ -71,8 +71,13 @@ describe("pyrefly restarted for a change on disk", () => {
     const base = restarts();
     edit("boil");
     const restarting = refreshFromDisk(sessions, pair(), old, false, options());
-    // Written once the look has decided the restart: the new server may or may not read it.
-    while (projectStateOf(old).restarted === null) await Promise.resolve();
+    // Written once the look has decided the restart: the new server may or may not read it. Looked
+    // for on every turn of the event loop (the look's own I/O goes on), within a deadline.
+    const until = Date.now() + 60_000;
+    while (projectStateOf(old).restarted === null) {
+      if (Date.now() > until) throw new Error("the look never decided to restart pyrefly");
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     edit("brew");
     const restarted = await restarting;
     expect(restarts()).toBe(base + 1);
