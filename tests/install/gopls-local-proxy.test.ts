@@ -27,6 +27,8 @@ test("servers install gopls: go install from the module proxy GOPROXY names, pin
   const receipt = JSON.parse(readFileSync(join(home, "lspmcp/go", RECEIPT_FILE), "utf8"));
   expect(receipt).toMatchObject({ server: "gopls", version: VERSION, reported: `${MODULE} ${VERSION}` });
   const listed = spawnSync(process.execPath, [BRIDGE_MAIN, "servers", "--format", "json"], { env, encoding: "utf8" });
-  const gopls = (JSON.parse(listed.stdout) as { servers: { name: string; installed: boolean; where: string | null }[] }).servers.find((server) => server.name === "gopls");
+  const gopls = (JSON.parse(listed.stdout) as { servers: { name: string; installed: boolean; where: string | null }[] }).servers.find(
+    (server) => server.name === "gopls",
+  );
   expect(gopls).toMatchObject({ installed: true, where: join(home, "lspmcp/go") });
 });
