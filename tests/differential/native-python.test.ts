@@ -99,3 +99,30 @@ describe.each(Object.keys(CHECKERS) as (keyof typeof CHECKERS)[])("%s against it
     }, 600_000);
   });
 });
+
+/**
+ * A report with ty's unreachable-code hints taken out, re-serialized: what must not vary from run
+ * to run. Those hints do (docs/servers.md, "What the real servers need"): which ones ty reports
+ * depends on how its concurrent checks interleave with the open files' changes.
+ */
+function steadyPart(stdout: string): string {
+  const report = JSON.parse(stdout) as { items: Finding[]; summary: Record<string, unknown> };
+  const items = report.items.filter((item) => !(item.severity === "hint" && item.message.startsWith("Code is unreachable")));
+  return JSON.stringify({ ...report, items, summary: { ...report.summary, hints: null } });
+}
+
+describe("ty: three cold runs of lspmcp check on httpx", () => {
+  test("byte for byte the same but for ty's unreachable-code hints: every error, warning and other hint", async () => {
+    const root = join(REPO, "tests/fixtures/differential/python-httpx");
+    requireCachedTool("ty/bin/ty");
+    const args = ["--config", config("ty", root), "--format", "json", "--quiet"];
+    const runs = [];
+    // One after another, each a new bridge and a new ty: a cold start every time.
+    for (let i = 0; i < 3; i++) runs.push(await runCheckCli(args, { cwd: root }));
+    for (const run of runs) expect([run.code, run.stderr]).toEqual([1, ""]);
+    const steady = runs.map((run) => steadyPart(run.stdout));
+    expect((JSON.parse(runs[0]!.stdout) as { summary: { errors: number; warnings: number } }).summary.errors).toBeGreaterThan(10);
+    expect(steady[1]).toBe(steady[0]);
+    expect(steady[2]).toBe(steady[0]);
+  }, 600_000);
+});
