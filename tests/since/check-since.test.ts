@@ -32,7 +32,7 @@ describe("lspmcp check --since", () => {
     const before = footprint();
     const unchanged = await check("--since", "HEAD");
     expect(unchanged.stderr).toBe("");
-    expect(unchanged.code).toBe(0);
+    expect(unchanged.code, unchanged.stderr).toBe(0);
     const head = execFileSync("git", ["rev-parse", "HEAD"], { cwd: repo.root, encoding: "utf8" }).trim();
     expect(unchanged.stdout).toBe(
       "a.ts:1:14: error: Type 'string' is not assignable to type 'number'. [ts 2322] (unchanged)\n" +
@@ -41,19 +41,20 @@ describe("lspmcp check --since", () => {
 
     writeFileSync(join(repo.root, "b.ts"), NEW_ERROR);
     const introduced = await check("--since", "HEAD", "--format", "json");
-    expect(introduced.code).toBe(1);
+    expect(introduced.code, introduced.stderr).toBe(1);
     const report = JSON.parse(introduced.stdout);
     expect(report.items.map((item: any) => `${item.path} ${item.since_state}`)).toEqual(["a.ts unchanged", "b.ts introduced"]);
     expect(report.resolved).toEqual([]);
     expect(report.summary.since).toEqual({ revision: "HEAD", commit: head, introduced: 1, unchanged: 1, resolved: 0 });
     expect(report.summary.failing).toBe(1);
-    expect((await check("--since", "HEAD", "--fail-on", "never")).code).toBe(0);
+    const never = await check("--since", "HEAD", "--fail-on", "never");
+    expect(never.code, never.stderr).toBe(0);
 
     // a.ts fixed, and b.ts's error too: the old error is resolved, and nothing fails.
     writeFileSync(join(repo.root, "a.ts"), "export const count: number = 3;\n");
     writeFileSync(join(repo.root, "b.ts"), "export const other: string = 'four';\n");
     const fixed = await check("--since", "HEAD", "--format", "json");
-    expect(fixed.code).toBe(0);
+    expect(fixed.code, fixed.stderr).toBe(0);
     const fixedReport = JSON.parse(fixed.stdout);
     expect(fixedReport.items).toEqual([]);
     expect(fixedReport.resolved.map((item: any) => `${item.path}:${item.range.start.line} ${item.since_state} ${item.code}`)).toEqual(["a.ts:1 resolved 2322"]);
@@ -69,7 +70,7 @@ describe("lspmcp check --since", () => {
     writeFileSync(join(repo.root, "a.ts"), `// moved down\n\n${OLD_ERROR}`);
     writeFileSync(join(repo.root, "c.ts"), `export const fine: number = "no";\n`);
     const moved = await check("--since", "HEAD", "--format", "sarif");
-    expect(moved.code).toBe(1);
+    expect(moved.code, moved.stderr).toBe(1);
     const states = (text: string) =>
       JSON.parse(text).runs[0].results.map(
         (result: any) =>
@@ -79,7 +80,7 @@ describe("lspmcp check --since", () => {
 
     writeFileSync(join(repo.root, "a.ts"), "export const count: number = 3;\n");
     const fixed = await check("--since", "HEAD", "--format", "sarif");
-    expect(fixed.code).toBe(1);
+    expect(fixed.code, fixed.stderr).toBe(1);
     expect(states(fixed.stdout)).toEqual(["c.ts:1 new", "a.ts:1 absent"]);
   }, 300_000);
 
@@ -87,7 +88,7 @@ describe("lspmcp check --since", () => {
     const { check, footprint } = fixture();
     const before = footprint();
     const unknown = await check("--since", "no-such-branch");
-    expect(unknown.code).toBe(2);
+    expect(unknown.code, unknown.stderr).toBe(2);
     expect(unknown.stdout).toBe("");
     expect(unknown.stderr).toContain('git does not know the revision "no-such-branch"');
     expect((await check("--since", "HEAD", "--baseline", "x.json")).code).toBe(2);
