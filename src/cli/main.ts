@@ -10,13 +10,20 @@ import { createStderrLogger } from "./stderr-logger.js";
 
 /** Exit code for an invalid configuration or usage (CONTRACT §2). */
 const EXIT_USAGE = 2;
+/**
+ * `check`'s exit code for a run that gave no report (CONTRACT §2): never 1, which a CI gate reads
+ * as findings, even when its own code cannot load (a machine out of file descriptors).
+ */
+const EXIT_CHECK_NO_REPORT = 3;
 
 // Each command is loaded only when run: an attached `serve` (one per worker) must not carry the
 // sessions, LSP and check machinery it never uses.
 async function main(argv: readonly string[]): Promise<number> {
   const logger = createStderrLogger();
+  let kind: string | null = null;
   try {
     const command = parseCommand(argv);
+    kind = command.kind;
     switch (command.kind) {
       case "help":
         process.stdout.write(USAGE);
@@ -66,7 +73,7 @@ async function main(argv: readonly string[]): Promise<number> {
         return await (await import("./check.js")).check(command);
     }
   } catch (error) {
-    return reportFatal(error, logger);
+    return reportFatal(error, logger, kind === "check" ? EXIT_CHECK_NO_REPORT : 1);
   }
 }
 
@@ -89,7 +96,7 @@ async function configRequest(configArg: string | null, trustFlag: boolean): Prom
 }
 
 /** Config and usage problems are the user's to fix: a clear message and exit 2, no stack trace. */
-function reportFatal(error: unknown, logger: { error: (message: string, fields?: Record<string, unknown>) => void }): number {
+function reportFatal(error: unknown, logger: { error: (message: string, fields?: Record<string, unknown>) => void }, failure: number): number {
   if (error instanceof BridgeError && (error.code === "ConfigInvalid" || error.code === "ConfigUntrusted" || error.code === "InvalidArguments")) {
     const problems = (error.details.problems as { path: string; message: string }[] | undefined) ?? [];
     const programs = (error.details.programs as { path: string; value: string }[] | undefined) ?? [];
@@ -101,7 +108,7 @@ function reportFatal(error: unknown, logger: { error: (message: string, fields?:
     return EXIT_USAGE;
   }
   logger.error(errorText(error));
-  return 1;
+  return failure;
 }
 
 // Exit explicitly, since stdin and timers of a finished `serve` must not keep the process alive,

@@ -42,7 +42,7 @@ export interface GitOptions {
   readonly input?: string;
 }
 
-/** What a git command ended with: its exit status (null when it could not run) and its output. */
+/** What a git command ended with: its exit status (null when it could not run, stderr then saying why) and its output. */
 export interface GitResult {
   readonly status: number | null;
   readonly stdout: string;
@@ -57,7 +57,8 @@ export function runGit(cwd: string, args: readonly string[], options: GitOptions
   return new Promise((resolve) => {
     const child = execFile("git", [...args], { cwd, encoding: "utf8", maxBuffer: MAX_OUTPUT_BYTES, env: gitEnv(options.env) }, (error, stdout, stderr) => {
       const status = error === null ? 0 : typeof (error as { code?: unknown }).code === "number" ? (error as { code: number }).code : null;
-      resolve({ status, stdout, stderr });
+      // A git that could not run at all (missing, or no file descriptor or process to be had) says why here.
+      resolve({ status, stdout, stderr: status === null && stderr === "" && error !== null ? error.message : stderr });
     });
     // git may exit before reading all of its input (an error): a broken pipe is then no news.
     child.stdin?.on("error", () => {});

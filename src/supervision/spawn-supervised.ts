@@ -68,12 +68,18 @@ export async function spawnSupervised(spec: SpawnSpec, timings: Partial<Supervis
     env: { ...(process.env.PATH ? { PATH: process.env.PATH } : {}), ...treeEnv(token, owner) },
     cwd: "/",
   });
+  // A spawn that fails for want of resources (EMFILE, EAGAIN, ENOMEM: a machine under load) gives
+  // no pid and no stdio, and says why in an 'error' event on the next tick: heard from here on,
+  // or it would end the bridge with an uncaught error (exit 1, a stack trace) instead of this
+  // session's ServerStartFailed.
+  const spawnFailure = new Promise<Error>((resolve) => supervisor.once("error", resolve));
+  if (supervisor.pid === undefined) {
+    const error = await spawnFailure;
+    throw failed(`cannot start the supervisor process: ${error.message}`, { errno: (error as NodeJS.ErrnoException).code ?? null }, error);
+  }
   const control = supervisor.stdio[3] as Duplex;
   const { stdin, stdout, stderr } = supervisor;
-  if (supervisor.pid === undefined || !stdin || !stdout || !stderr) {
-    await new Promise<void>((resolve) => supervisor.once("error", () => resolve()));
-    throw failed("cannot start the supervisor process");
-  }
+  if (!stdin || !stdout || !stderr) throw failed("cannot start the supervisor process: its pipes are missing");
   spec.onStderr?.(stderr);
   const program = supervisor.stdio[PROGRAM_FD] as Writable;
   // A supervisor that dies before reading it closes the pipe: its start fails below, not here.

@@ -28,11 +28,20 @@ export async function resolveRevision(workspace: ResolvedWorkspace, revision: st
   // A leading "-" would be read by git as an option, whatever follows it.
   if (revision.trim() === "" || revision.startsWith("-") || revision.includes("\0")) throw invalid(`since: "${revision}" is not a git revision`);
   const topLevel = await runGit(workspace.root, ["rev-parse", "--show-toplevel"]);
+  // Not the caller's fault: a git that cannot run says nothing about the checkout or the revision.
+  const unrunnable = (result: { status: number | null; stderr: string }) =>
+    result.status === null
+      ? new BridgeError("Internal", `since: git could not run in ${workspace.root}: ${result.stderr.trim()}`, { workspace: workspace.name })
+      : null;
+  const notRun = unrunnable(topLevel);
+  if (notRun) throw notRun;
   if (topLevel.status !== 0) {
     throw invalid(`since needs a git checkout, and workspace ${workspace.name} (${workspace.root}) is not in one`, { reason: "not a git checkout" });
   }
   const top = realpathSync(topLevel.stdout.trim());
   const parsed = await runGit(workspace.root, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${revision}^{commit}`]);
+  const parseNotRun = unrunnable(parsed);
+  if (parseNotRun) throw parseNotRun;
   if (parsed.status !== 0) {
     const shallow = (await runGit(workspace.root, ["rev-parse", "--is-shallow-repository"])).stdout.trim() === "true";
     if (shallow) {
