@@ -36,8 +36,9 @@ export function launchSharedServer(argv: readonly string[], paths: LeasePaths, u
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      child.stdout!.removeAllListeners();
-      child.stdout!.destroy();
+      // A spawn that failed for want of resources has no stdout: its 'error' ends here too.
+      child.stdout?.removeAllListeners();
+      child.stdout?.destroy();
       child.removeAllListeners();
       child.on("error", () => {});
       child.unref();
@@ -46,8 +47,8 @@ export function launchSharedServer(argv: readonly string[], paths: LeasePaths, u
     };
     child.once("error", (error) => finish(new Error(`cannot start the shared server: ${error.message}`)));
     // `setsid` exits at once; the server holds our pipe until it has reported (or died).
-    child.stdout!.once("end", () => finish(new Error(`the shared server exited before reporting (log: ${paths.log})`)));
-    child.stdout!.on("data", (chunk: Buffer) => {
+    child.stdout?.once("end", () => finish(new Error(`the shared server exited before reporting (log: ${paths.log})`)));
+    child.stdout?.on("data", (chunk: Buffer) => {
       output += chunk.toString("utf8");
       const newline = output.indexOf("\n");
       if (newline < 0) return;
