@@ -6,12 +6,14 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter } fro
 
 /**
  * Starts `command args` in `root` and initializes it with `capabilities` for one workspace folder
- * named `name`. Server requests are answered with null. `stop()` shuts it down and waits for its exit.
+ * named `name`. Server requests are answered with null (workspace/configuration: a null per item). `stop()` shuts it down and waits for its exit.
  */
 export async function startDirectClient({ command, args, root, name, capabilities }) {
   const child = spawn(command, args, { cwd: root, stdio: ["pipe", "pipe", "ignore"] });
   const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   connection.onRequest(() => null);
+  // One (empty) setting per item asked for: a null in place of the list leaves ty waiting for its settings.
+  connection.onRequest("workspace/configuration", (params) => params.items.map(() => null));
   connection.listen();
   const rootUri = pathToFileURL(root).href;
   await connection.sendRequest("initialize", { processId: process.pid, rootUri, workspaceFolders: [{ uri: rootUri, name }], capabilities });
