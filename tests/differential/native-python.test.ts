@@ -30,9 +30,9 @@ const comparable = (findings: readonly Finding[]) => findingKeys(findings.filter
 
 /**
  * A check report without its hints. ty's "Code is unreachable" hints are not the same from run
- * to run (httpx's `_models.py:488` comes and goes: ty's inference of `self.stream` there depends
- * on the order it checked the files in); its CLI never prints them, and its errors and warnings
- * are the same every time.
+ * to run (httpx's `_models.py:488` comes and goes with how ty's concurrent checks interleave with
+ * the files' opening and closing: docs/servers.md); its CLI never prints them, and its errors and
+ * warnings are the same every time.
  */
 function withoutHints(stdout: string): unknown {
   const report = JSON.parse(stdout) as { items: Finding[]; summary: Record<string, unknown> };
