@@ -3,6 +3,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { positionOf, startBridge } from "../helpers/bridge.js";
+import { expectAttached } from "../helpers/shared-attachment.js";
 import { diagnostics, startKeys, TSC, tscRunFindings, type Finding } from "../helpers/differential.js";
 import { REPO } from "../helpers/paths.js";
 import { pathWithLspmcp, runLspmcp } from "../e2e/helpers/lspmcp-on-path.js";
@@ -218,6 +219,8 @@ describe.each(
           expect(answer.items.filter((item) => item.path === path)).toEqual(whole.get(path));
         }
       }
+      // It ran on the shared server, found from the checkout as the bridge found its config.
+      await expectAttached({ config: null, cwd: repo.root }, [bridge]);
     } finally {
       await bridge.close();
     }
