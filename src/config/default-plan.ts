@@ -4,7 +4,7 @@ import { installHint } from "./install-hint.js";
 import { detectLanguages, type Detected } from "./detect-languages.js";
 import { normalizeExtension } from "./extensions.js";
 import { loadProfile, profileNames } from "./profiles.js";
-import { resolveExecutable } from "./resolve-executable.js";
+import { resolveProfileExecutable } from "./resolve-executable.js";
 import type { RawProfile } from "./schema.js";
 import { offPin } from "./system-version.js";
 import type { OmittedServer } from "./types.js";
@@ -226,7 +226,7 @@ async function whyMissing(profile: RawProfile, options: PlanOptions): Promise<st
   const commands = [profile.command, profile.version_command?.[0], ...(profile.install?.needs ?? [])];
   for (const command of commands) {
     if (command === undefined) continue;
-    const found = await resolveExecutable(command, options.packageRoot, options.searchPath);
+    const found = await resolveProfileExecutable(command, options.packageRoot, options.searchPath);
     if (!found.ok) return found.message;
   }
   return null;

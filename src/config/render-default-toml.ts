@@ -2,6 +2,7 @@ import { join, relative } from "node:path";
 import type { DefaultPlan } from "./default-plan.js";
 import { packageRoot } from "./package-root.js";
 import { chooseTypescriptCompiler, pinnedTypescriptPackage } from "./typescript-compiler.js";
+import { locateDependencyPath } from "./package-dependency.js";
 
 /** TOML's basic string: JSON's escaping is a subset of it for the text we write. */
 const str = (value: string): string => JSON.stringify(value);
@@ -71,7 +72,8 @@ export function renderDefaultToml(plan: DefaultPlan, dir: string, schemaPath: st
  * or the pinned one; `command` is the profile's (the pinned package's bin/tsc).
  */
 function typescriptChoice(root: string, command: string): string {
-  const pinned = pinnedTypescriptPackage(join(packageRoot(), command));
+  const located = locateDependencyPath(command, packageRoot());
+  const pinned = pinnedTypescriptPackage(located?.ok ? located.path : join(packageRoot(), command));
   try {
     const compiler = chooseTypescriptCompiler(root, pinned);
     return compiler.source === "pinned"

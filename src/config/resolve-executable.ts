@@ -1,4 +1,5 @@
 import { findExecutable, type ExecutableProblem } from "../exec/executable.js";
+import { locateDependencyPath } from "./package-dependency.js";
 import { expandToolCache } from "./tool-cache.js";
 
 /** An absolute executable path, or why there is none. */
@@ -21,4 +22,17 @@ export async function resolveExecutable(command: string, baseDir: string, search
   if (lookup.found) return { ok: true, path: lookup.path };
   if (lookup.path === null) return { ok: false, message: `"${command}" not found on PATH` };
   return { ok: false, message: `${PROBLEM_WORDS[lookup.problem.kind]}: ${lookup.path}` };
+}
+
+/**
+ * Resolves a command a profile names, relative to the lspmcp package root: a path under
+ * `node_modules/` is one of lspmcp's dependencies, found where Node finds it
+ * (`package-dependency.ts`), so that lspmcp installed as another project's dependency, its own
+ * hoisted beside it or kept in pnpm's store, finds them; anything else as `resolveExecutable`.
+ */
+export async function resolveProfileExecutable(command: string, packageRoot: string, searchPath: string): Promise<ExecutableResult> {
+  const located = locateDependencyPath(command, packageRoot);
+  if (located === null) return resolveExecutable(command, packageRoot, searchPath);
+  if (!located.ok) return { ok: false, message: `executable not found: ${command} (${located.message})` };
+  return resolveExecutable(located.path, packageRoot, searchPath);
 }

@@ -2,7 +2,7 @@ import type { LanguageClaim, ResolvedServer } from "./types.js";
 import { normalizeExtension } from "./extensions.js";
 import { problemAt, type ConfigProblem, type KeyPath } from "./problems.js";
 import { loadProfile } from "./profiles.js";
-import { resolveExecutable } from "./resolve-executable.js";
+import { resolveExecutable, resolveProfileExecutable } from "./resolve-executable.js";
 import { expandToolCache } from "./tool-cache.js";
 import { REQUIRED_SERVER_KEYS, SERVER_DEFAULTS, type RawProfile, type RawServer } from "./schema.js";
 import type { Salvaged } from "./salvage.js";
@@ -30,7 +30,8 @@ type Field = Exclude<keyof RawProfile, "install">;
 /**
  * Resolves `[[server]]` number `index`: merges its profile (keys set in the server replace the
  * profile's), applies defaults, resolves `command` and `version_command[0]` to absolute executables
- * (against the config directory, or the package root for values from the profile), and normalizes
+ * (against the config directory, or for values from the profile the package root and
+ * lspmcp's dependencies wherever Node finds them), and normalizes
  * extensions. Never throws; every problem is returned with its key path.
  */
 export async function resolveServer(index: number, raw: Salvaged<RawServer>, context: ResolveContext): Promise<ServerOutcome> {
@@ -52,7 +53,12 @@ export async function resolveServer(index: number, raw: Salvaged<RawServer>, con
   // Which file set each field decides the base of its relative paths and the wording of problems.
   const fromProfile = (field: Field) => own[field] === undefined && profile[field] !== undefined;
   const pick = <F extends Field>(field: F): RawProfile[F] => (own[field] !== undefined ? own[field] : profile[field]);
-  const baseDir = (field: Field) => (fromProfile(field) ? context.packageRoot : context.configDir);
+  // A profile's `node_modules/...` is lspmcp's dependency, wherever the install put it; a path set
+  // in the bridge.toml is just a path.
+  const resolveFor = (field: Field, command: string) =>
+    fromProfile(field)
+      ? resolveProfileExecutable(command, context.packageRoot, context.searchPath)
+      : resolveExecutable(command, context.configDir, context.searchPath);
   const origin = (field: Field) => (fromProfile(field) ? ` (from profile "${own.profile}")` : "");
 
   for (const field of REQUIRED_SERVER_KEYS) {
@@ -65,7 +71,7 @@ export async function resolveServer(index: number, raw: Salvaged<RawServer>, con
   const command = pick("command");
   let commandPath: string | null = null;
   if (command !== undefined) {
-    const resolved = await resolveExecutable(command, baseDir("command"), context.searchPath);
+    const resolved = await resolveFor("command", command);
     if (resolved.ok) commandPath = resolved.path;
     else problems.push(problemAt(base, ["command"], resolved.message + origin("command")));
   }
@@ -74,7 +80,7 @@ export async function resolveServer(index: number, raw: Salvaged<RawServer>, con
   let versionArgv: string[] | null = null;
   if (versionCommand !== undefined) {
     const [head, ...rest] = versionCommand as [string, ...string[]];
-    const resolved = await resolveExecutable(head, baseDir("version_command"), context.searchPath);
+    const resolved = await resolveFor("version_command", head);
     // Its arguments may name the tool cache too (`cargo install --list --root {cache}/...`).
     if (resolved.ok) versionArgv = [resolved.path, ...rest.map((arg) => expandToolCache(arg))];
     else problems.push(problemAt(base, ["version_command", 0], resolved.message + origin("version_command")));

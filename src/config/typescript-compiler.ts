@@ -2,6 +2,8 @@ import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { BridgeError } from "../contract/errors.js";
+import { dependencyFolder } from "./package-dependency.js";
+import { packageRoot } from "./package-root.js";
 
 /** Where the compiler that answers a TypeScript workspace comes from (CONTRACT §3). */
 export type CompilerSource = "workspace" | "pinned";
@@ -24,13 +26,45 @@ export interface TypescriptCompiler {
  * The workspace's own `typescript` package, found as Node resolves it from the workspace root
  * (`node_modules/typescript` at or above it), or null when there is none. A folder with no
  * readable package.json is not a package and is passed over, as Node would pass it over.
+ *
+ * `lspmcpOwn` is the folder of lspmcp's own `typescript` dependency (a JavaScript API for other
+ * servers, links followed). Found there, it is passed over unless a package.json from the
+ * workspace root up to that `node_modules` (other than lspmcp's) declares `typescript`: a
+ * hoisting install (npm, yarn) puts lspmcp's dependency at the project's top level when the
+ * project has none of its own, and there it is lspmcp's, not the project's; when the project
+ * declares a version that the same folder satisfies, the install shares it, and it is the
+ * project's.
  */
-export function findWorkspaceTypescript(workspaceRoot: string, notThis: string | null = null): string | null {
+export function findWorkspaceTypescript(workspaceRoot: string, lspmcpOwn: string | null = null): string | null {
   for (let dir = workspaceRoot; ; dir = dirname(dir)) {
     const packageDir = join(dir, "node_modules", "typescript");
-    if (packageDir !== notThis && existsSync(join(packageDir, "package.json"))) return packageDir;
+    if (existsSync(join(packageDir, "package.json")) && (realpathSync(packageDir) !== lspmcpOwn || declaresTypescript(workspaceRoot, dir))) {
+      return packageDir;
+    }
     if (dirname(dir) === dir) return null;
   }
+}
+
+/** Whether a package.json in `from` or a folder above it, up to `to`, other than lspmcp's, declares `typescript`. */
+function declaresTypescript(from: string, to: string): boolean {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (manifestDeclaresTypescript(join(dir, "package.json"))) return true;
+    if (dir === to || dirname(dir) === dir) return false;
+  }
+}
+
+function manifestDeclaresTypescript(file: string): boolean {
+  let manifest: Record<string, unknown>;
+  try {
+    manifest = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+  } catch {
+    return false;
+  }
+  if (manifest === null || typeof manifest !== "object" || manifest.name === "lspmcp") return false;
+  return ["dependencies", "devDependencies", "optionalDependencies", "peerDependencies"].some((field) => {
+    const listed = manifest[field];
+    return typeof listed === "object" && listed !== null && Object.hasOwn(listed, "typescript");
+  });
 }
 
 /**
@@ -38,13 +72,11 @@ export function findWorkspaceTypescript(workspaceRoot: string, notThis: string |
  * else the pinned package (`pinnedPackageDir`). A workspace package that cannot answer (no
  * version, a major lspmcp cannot drive, a missing tsserver or native binary) is
  * `ServerStartFailed` naming its path and what was found there — never a fall back to another
- * compiler, which would answer with other rules than the project's own `tsc`.
+ * compiler, which would answer with other rules than the project's own `tsc`. `lspmcpRoot` is
+ * the lspmcp package whose own `typescript` dependency is not the workspace's.
  */
-export function chooseTypescriptCompiler(workspaceRoot: string, pinnedPackageDir: string): TypescriptCompiler {
-  // The `typescript` beside the pinned package is one of lspmcp's own dependencies (a JavaScript
-  // API for other servers), not the workspace's: a workspace inside lspmcp's folder (its tests,
-  // its own checkout) would otherwise be answered by it.
-  const own = findWorkspaceTypescript(workspaceRoot, join(dirname(pinnedPackageDir), "typescript"));
+export function chooseTypescriptCompiler(workspaceRoot: string, pinnedPackageDir: string, lspmcpRoot: string = packageRoot()): TypescriptCompiler {
+  const own = findWorkspaceTypescript(workspaceRoot, dependencyFolder("typescript", lspmcpRoot));
   return own === null ? describeCompiler(pinnedPackageDir, "pinned") : describeCompiler(own, "workspace");
 }
 

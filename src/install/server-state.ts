@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { resolveExecutable } from "../config/resolve-executable.js";
+import { resolveProfileExecutable } from "../config/resolve-executable.js";
 import { expandToolCache, toolCacheDir, toolCacheFolder } from "../config/tool-cache.js";
 import { readReceipt } from "./install-receipt.js";
 import { checkPin } from "./reported-version.js";
@@ -29,7 +29,7 @@ export async function serverState(server: ShippedServer, context: StateContext):
   let where: string | null = null;
   for (const command of commands) {
     if (command === undefined) continue;
-    const found = await resolveExecutable(command, context.packageRoot, context.searchPath);
+    const found = await resolveProfileExecutable(command, context.packageRoot, context.searchPath);
     if (!found.ok) return { installed: false, why: found.message };
     where ??= found.path;
   }
@@ -41,7 +41,7 @@ async function cachedState(server: ShippedServer, cacheFolder: string, context: 
   const command = expandToolCache(server.command, context.env);
   if (!existsSync(command)) return { installed: false, why: `not in the tool cache (${folder})` };
   for (const need of server.install.needs ?? []) {
-    const found = await resolveExecutable(need, context.packageRoot, context.searchPath);
+    const found = await resolveProfileExecutable(need, context.packageRoot, context.searchPath);
     if (!found.ok) return { installed: false, why: found.message };
   }
   const receipt = await readReceipt(folder);

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { locateDependencyPath } from "../config/package-dependency.js";
 import { packageRoot } from "../config/package-root.js";
 import { BridgeError } from "../contract/errors.js";
 import type { AdapterName, ResolvedServer } from "../config/types.js";
@@ -89,7 +89,15 @@ export function launchFor(server: ResolvedServer, workspaceRoot: string): Server
       adapter: "typescript",
     };
   }
-  const languageServer = join(packageRoot(), "node_modules", ".bin", "typescript-language-server");
+  // lspmcp's own dependency, wherever the install put it (hoisted into the project that installed
+  // lspmcp, or in pnpm's store).
+  const located = locateDependencyPath("node_modules/.bin/typescript-language-server", packageRoot());
+  if (!located?.ok) {
+    throw new BridgeError("ServerStartFailed", `typescript-language-server, which drives TypeScript ${compiler.version}, is missing: ${located?.message}`, {
+      server: server.name,
+    });
+  }
+  const languageServer = located.path;
   return {
     command: languageServer,
     args: ["--stdio"],
