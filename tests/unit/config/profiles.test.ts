@@ -179,11 +179,12 @@ describe("the shipped profiles", () => {
       "bridge.toml": `${servers}[[workspace]]\nname = "ws"\nroot = "."\nservers = [${list}]\n`,
     });
     const config = await loadConfig(join(dir, "bridge.toml"));
-    const bin = join(packageRoot(), "node_modules/.bin");
+    // The scripts the packages declare as those commands (node_modules/.bin holds links to them).
+    const modules = join(packageRoot(), "node_modules");
     expect(config.servers.map((server) => server.command)).toEqual([
-      join(bin, "pyright-langserver"),
+      join(modules, "pyright/langserver.index.js"),
       expect.stringMatching(/\/clangd$/),
-      join(bin, "bash-language-server"),
+      join(modules, "bash-language-server/out/cli.js"),
     ]);
     for (const server of config.servers) {
       const [command, ...args] = server.version_command ?? [];
