@@ -1,0 +1,136 @@
+// lspmcp as a JavaScript project's CI gate installs it: `npm pack`, then `npm i -D` of the tarball
+// into the project, then `npx lspmcp check` there. npm hoists lspmcp's dependencies into the
+// project's node_modules; they must be found there, and the project's own TypeScript must answer:
+// the same findings as its own `tsc`.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startKeys, tscFindings, type Finding } from "../helpers/differential.js";
+import { REPO } from "../helpers/paths.js";
+import { tempRepo, type TempRepo } from "../helpers/temp-repo.js";
+
+let work: string;
+let tarball: string;
+const projects: TempRepo[] = [];
+
+/** The sources of a small TypeScript project: a type error, an implicit any, an import across files. */
+const SOURCES = {
+  ".gitignore": "node_modules/\n",
+  "tsconfig.json": JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "nodenext" }, include: ["src"] }),
+  "src/count.ts": 'export const count: number = "not a number";\nexport function twice(value) {\n  return value * 2;\n}\n',
+  "src/main.ts": 'import { twice } from "./count.js";\nconst label: string = twice(2);\nconsole.log(label);\n',
+  "settings.json": '{ "name": "proj", }\n',
+};
+
+/** A git repository of SOURCES whose package.json has `devDependencies`, after `npm i -D` of `install`. */
+function installedProject(install: string[]): TempRepo {
+  const project = tempRepo({ ...SOURCES, "package.json": JSON.stringify({ name: "proj", version: "1.0.0", private: true }) });
+  projects.push(project);
+  // --prefer-offline: the packages come from npm's cache, filled by `npm ci`, when they are there.
+  execFileSync("npm", ["install", "--save-dev", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel", "error", ...install], {
+    cwd: project.root,
+    stdio: "ignore",
+    timeout: 600_000,
+  });
+  // Committed, as a project's manifest and lock file are.
+  execFileSync("git", ["add", "-A"], { cwd: project.root });
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "lspmcp as a devDependency"], { cwd: project.root });
+  return project;
+}
+
+/** `npx lspmcp ARGS` in the project, as its CI runs it. */
+function npxLspmcp(project: TempRepo, args: string[]) {
+  return spawnSync("npx", ["--no", "lspmcp", ...args], { cwd: project.root, encoding: "utf8", timeout: 300_000, env: { ...process.env, TMPDIR: work } });
+}
+
+interface Report {
+  items: (Finding & { server: string })[];
+  summary: { runs: { server: string; compiler: { version: string; source: string } | null }[] };
+}
+
+/** `npx lspmcp check --format json` in the project: its exit status, report and stderr. */
+function check(project: TempRepo, args: string[] = []): { status: number | null; report: Report | null; stderr: string } {
+  const run = npxLspmcp(project, ["check", "--format", "json", ...args]);
+  return { status: run.status, report: run.stdout.trim() === "" ? null : (JSON.parse(run.stdout) as Report), stderr: run.stderr };
+}
+
+const version = (dir: string) => (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string }).version;
+
+beforeAll(() => {
+  work = realpathSync(mkdtempSync(join(tmpdir(), "lspmcp-devdep-")));
+  // dist/ is built before the tests run; --ignore-scripts skips prepack's second build.
+  const name = execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", work, REPO], { cwd: work, encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .at(-1)!;
+  tarball = join(work, name);
+}, 120_000);
+afterAll(() => {
+  for (const project of projects) project.remove();
+  if (work) rmSync(work, { recursive: true, force: true });
+  // Two projects' node_modules (about 470 packages each) take a while to remove on a busy machine.
+}, 300_000);
+
+describe("npm i -D lspmcp into a project with its own TypeScript 6.0.3", () => {
+  let project: TempRepo;
+  beforeAll(() => {
+    project = installedProject(["typescript@6.0.3", tarball]);
+  }, 600_000);
+
+  test("npm hoisted lspmcp's dependencies into the project's node_modules; lspmcp's own typescript 5.9.3 nests under it", () => {
+    const modules = join(project.root, "node_modules");
+    for (const name of ["typescript-7", "vscode-langservers-extracted", "@biomejs/biome", "typescript-language-server"]) {
+      expect([name, existsSync(join(modules, name, "package.json")), existsSync(join(modules, "lspmcp/node_modules", name))]).toEqual([name, true, false]);
+    }
+    expect(version(join(modules, "typescript"))).toBe("6.0.3");
+    expect(version(join(modules, "lspmcp/node_modules/typescript"))).toBe("5.9.3");
+  });
+
+  test("npx lspmcp check equals the project's own tsc: the same findings, the same exit meaning, TypeScript 6.0.3 answering", async () => {
+    const tsc = await tscFindings(project.root, join(project.root, "node_modules/.bin/tsc"));
+    expect(tsc.length).toBeGreaterThanOrEqual(3);
+    const { status, report, stderr } = check(project);
+    expect(stderr).not.toContain("left out typescript");
+    expect(stderr).not.toContain("left out json");
+    // tsc's "errors found" (2) is check's "findings at or above --fail-on" (1).
+    expect(status, stderr).toBe(1);
+    expect(report!.summary.runs.find((run) => run.server === "typescript")?.compiler).toEqual({ version: "6.0.3", source: "workspace" });
+    expect(startKeys(report!.items.filter((item) => item.server === "typescript"))).toEqual(startKeys(tsc));
+    // The JSON server answers too (a trailing comma in settings.json).
+    expect(report!.items.filter((item) => item.server === "json").map((item) => item.path)).toEqual(["settings.json"]);
+  });
+
+  test("Biome's wrapper finds Biome where npm put it, and lists every npm-shipped server as installed", () => {
+    const config = join(work, "biome.toml");
+    writeFileSync(
+      config,
+      ["[[server]]", 'name = "biome"', 'profile = "biome"', "[[workspace]]", 'name = "w"', `root = "${project.root}"`, 'servers = ["biome"]'].join("\n"),
+    );
+    const { status, report, stderr } = check(project, ["--config", config, "settings.json"]);
+    expect(status, stderr).toBe(1);
+    expect(report!.items.map((item) => [item.server, item.path])).toEqual([["biome", "settings.json"]]);
+    const listed = JSON.parse(npxLspmcp(project, ["servers", "--format", "json"]).stdout) as {
+      servers: { name: string; installed: boolean; from: string; where: string | null }[];
+    };
+    const shipped = listed.servers.filter((server) => server.from === "package");
+    expect(shipped.map((server) => server.name)).toEqual(expect.arrayContaining(["typescript", "json", "biome", "yaml", "css", "html", "pyright", "bash"]));
+    for (const server of shipped)
+      expect(server, server.name).toMatchObject({ installed: true, where: expect.stringContaining(join(project.root, "node_modules")) });
+  });
+});
+
+describe("npm i -D lspmcp into a project with no TypeScript of its own", () => {
+  test("lspmcp's own typescript 5.9.3, hoisted to the project's top level, is not taken for the project's: the pinned 7.0.2 answers, as its tsc", async () => {
+    const project = installedProject([tarball]);
+    const modules = join(project.root, "node_modules");
+    expect(version(join(modules, "typescript"))).toBe("5.9.3");
+    const pinned = version(join(modules, "typescript-7"));
+    const { status, report, stderr } = check(project);
+    expect(status, stderr).toBe(1);
+    expect(report!.summary.runs.find((run) => run.server === "typescript")?.compiler).toEqual({ version: pinned, source: "pinned" });
+    const tsc = await tscFindings(project.root, join(modules, "typescript-7/bin/tsc"));
+    expect(startKeys(report!.items.filter((item) => item.server === "typescript"))).toEqual(startKeys(tsc));
+  });
+});
