@@ -2,7 +2,7 @@ import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { BridgeError } from "../contract/errors.js";
-import { dependencyFolder } from "./package-dependency.js";
+import { isLspmcpTypescript, lspmcpTypescript, type LspmcpTypescript } from "./lspmcp-typescript.js";
 import { packageRoot } from "./package-root.js";
 
 /** Where the compiler that answers a TypeScript workspace comes from (CONTRACT §3). */
@@ -25,46 +25,16 @@ export interface TypescriptCompiler {
 /**
  * The workspace's own `typescript` package, found as Node resolves it from the workspace root
  * (`node_modules/typescript` at or above it), or null when there is none. A folder with no
- * readable package.json is not a package and is passed over, as Node would pass it over.
- *
- * `lspmcpOwn` is the folder of lspmcp's own `typescript` dependency (a JavaScript API for other
- * servers, links followed). Found there, it is passed over unless a package.json from the
- * workspace root up to that `node_modules` (other than lspmcp's) declares `typescript`: a
- * hoisting install (npm, yarn) puts lspmcp's dependency at the project's top level when the
- * project has none of its own, and there it is lspmcp's, not the project's; when the project
- * declares a version that the same folder satisfies, the install shares it, and it is the
- * project's.
+ * readable package.json is not a package and is passed over, as Node would pass it over; so is
+ * lspmcp's own `typescript` dependency (`lspmcp-typescript.ts`): a hoisting install (npm, yarn)
+ * puts it at the top level of a project that installed lspmcp and has no `typescript` of its own.
  */
-export function findWorkspaceTypescript(workspaceRoot: string, lspmcpOwn: string | null = null): string | null {
+export function findWorkspaceTypescript(workspaceRoot: string, lspmcp: LspmcpTypescript | null = null): string | null {
   for (let dir = workspaceRoot; ; dir = dirname(dir)) {
     const packageDir = join(dir, "node_modules", "typescript");
-    if (existsSync(join(packageDir, "package.json")) && (realpathSync(packageDir) !== lspmcpOwn || declaresTypescript(workspaceRoot, dir))) {
-      return packageDir;
-    }
+    if (existsSync(join(packageDir, "package.json")) && (lspmcp === null || !isLspmcpTypescript(dir, workspaceRoot, lspmcp))) return packageDir;
     if (dirname(dir) === dir) return null;
   }
-}
-
-/** Whether a package.json in `from` or a folder above it, up to `to`, other than lspmcp's, declares `typescript`. */
-function declaresTypescript(from: string, to: string): boolean {
-  for (let dir = from; ; dir = dirname(dir)) {
-    if (manifestDeclaresTypescript(join(dir, "package.json"))) return true;
-    if (dir === to || dirname(dir) === dir) return false;
-  }
-}
-
-function manifestDeclaresTypescript(file: string): boolean {
-  let manifest: Record<string, unknown>;
-  try {
-    manifest = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
-  } catch {
-    return false;
-  }
-  if (manifest === null || typeof manifest !== "object" || manifest.name === "lspmcp") return false;
-  return ["dependencies", "devDependencies", "optionalDependencies", "peerDependencies"].some((field) => {
-    const listed = manifest[field];
-    return typeof listed === "object" && listed !== null && Object.hasOwn(listed, "typescript");
-  });
 }
 
 /**
@@ -76,7 +46,7 @@ function manifestDeclaresTypescript(file: string): boolean {
  * the lspmcp package whose own `typescript` dependency is not the workspace's.
  */
 export function chooseTypescriptCompiler(workspaceRoot: string, pinnedPackageDir: string, lspmcpRoot: string = packageRoot()): TypescriptCompiler {
-  const own = findWorkspaceTypescript(workspaceRoot, dependencyFolder("typescript", lspmcpRoot));
+  const own = findWorkspaceTypescript(workspaceRoot, lspmcpTypescript(lspmcpRoot));
   return own === null ? describeCompiler(pinnedPackageDir, "pinned") : describeCompiler(own, "workspace");
 }
 

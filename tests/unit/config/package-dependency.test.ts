@@ -172,6 +172,13 @@ describe("which TypeScript answers a project that installed lspmcp", () => {
     });
   });
 
+  test("the very folder of lspmcp's own typescript, linked into a workspace that is not where lspmcp is installed, is that workspace's", () => {
+    const { lspmcp, modules } = npmProject(null);
+    const elsewhere = realpathSync(tempDir("lspmcp-linked-"));
+    link(join(modules, "typescript"), join(elsewhere, "node_modules/typescript"));
+    expect(chooseTypescriptCompiler(elsewhere, pinnedIn(modules), lspmcp)).toMatchObject({ source: "workspace", version: "5.9.3" });
+  });
+
   test("pnpm: the project's own 6.0.3 through its link, not lspmcp's 5.9.3 nor the pinned 7.0.2", () => {
     const { project, lspmcp, store } = pnpmProject();
     expect(chooseTypescriptCompiler(project, join(store, "typescript@7.0.2/node_modules/typescript"), lspmcp)).toMatchObject({
