@@ -1,9 +1,9 @@
 // lspmcp as a JavaScript project's CI gate installs it: `npm pack`, then `npm i -D` of the tarball
 // into the project, then `npx lspmcp check` there. npm hoists lspmcp's dependencies into the
 // project's node_modules; they must be found there, and the project's own TypeScript must answer:
-// the same findings as its own `tsc`.
+// the same findings as its own `tsc`. The same with pnpm, whose store keeps every package apart.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -24,17 +24,22 @@ const SOURCES = {
   "settings.json": '{ "name": "proj", }\n',
 };
 
-/** A git repository of SOURCES whose package.json has `devDependencies`, after `npm i -D` of `install`. */
-function installedProject(install: string[]): TempRepo {
+/** pnpm, pinned: the last line that runs on Node 20. */
+const PNPM = "10.34.9";
+
+/**
+ * A git repository of SOURCES after `npm i -D` (or `pnpm add -D`) of `install`, committed. npm
+ * takes the packages from its cache, filled by `npm ci` (--prefer-offline); pnpm from its own
+ * store, filled from the registry by its first run.
+ */
+function installedProject(manager: "npm" | "pnpm", install: string[]): TempRepo {
   const project = tempRepo({ ...SOURCES, "package.json": JSON.stringify({ name: "proj", version: "1.0.0", private: true }) });
   projects.push(project);
-  // --prefer-offline: the packages come from npm's cache, filled by `npm ci`, when they are there.
-  execFileSync("npm", ["install", "--save-dev", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel", "error", ...install], {
-    cwd: project.root,
-    stdio: "ignore",
-    timeout: 600_000,
-  });
-  // Committed, as a project's manifest and lock file are.
+  const [command, args] =
+    manager === "npm"
+      ? ["npm", ["install", "--save-dev", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel", "error", ...install]]
+      : ["npx", ["--yes", `pnpm@${PNPM}`, "add", "--save-dev", "--prefer-offline", "--reporter", "silent", ...install]];
+  execFileSync(command, args, { cwd: project.root, stdio: "ignore", timeout: 600_000 });
   execFileSync("git", ["add", "-A"], { cwd: project.root });
   execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "lspmcp as a devDependency"], { cwd: project.root });
   return project;
@@ -73,10 +78,45 @@ afterAll(() => {
   // Two projects' node_modules (about 470 packages each) take a while to remove on a busy machine.
 }, 300_000);
 
+/** `check` equals the project's own `tsc`: the same findings and exit meaning, `compiler` answering; the JSON server answers too. */
+async function expectCheckEqualsTsc(project: TempRepo, tscPath: string, compiler: { version: string; source: string }): Promise<void> {
+  const tsc = await tscFindings(project.root, tscPath);
+  expect(tsc.length).toBeGreaterThanOrEqual(3);
+  const { status, report, stderr } = check(project);
+  expect(stderr).not.toContain("left out typescript");
+  expect(stderr).not.toContain("left out json");
+  // tsc's "errors found" is check's "findings at or above --fail-on" (1).
+  expect(status, stderr).toBe(1);
+  expect(report!.summary.runs.find((run) => run.server === "typescript")?.compiler).toEqual(compiler);
+  expect(startKeys(report!.items.filter((item) => item.server === "typescript"))).toEqual(startKeys(tsc));
+  // A trailing comma in settings.json.
+  expect(report!.items.filter((item) => item.server === "json").map((item) => item.path)).toEqual(["settings.json"]);
+}
+
+/** Biome's wrapper answers, and `lspmcp servers` lists every npm-shipped server as installed inside the project's node_modules. */
+function expectNpmShippedServersFound(project: TempRepo): void {
+  const config = join(work, `biome-${projects.indexOf(project)}.toml`);
+  writeFileSync(
+    config,
+    ["[[server]]", 'name = "biome"', 'profile = "biome"', "[[workspace]]", 'name = "w"', `root = "${project.root}"`, 'servers = ["biome"]'].join("\n"),
+  );
+  const { status, report, stderr } = check(project, ["--config", config, "settings.json"]);
+  expect(status, stderr).toBe(1);
+  expect(report!.items.map((item) => [item.server, item.path])).toEqual([["biome", "settings.json"]]);
+  const listed = JSON.parse(npxLspmcp(project, ["servers", "--format", "json"]).stdout) as {
+    servers: { name: string; installed: boolean; from: string; where: string | null }[];
+  };
+  const shipped = listed.servers.filter((server) => server.from === "package");
+  expect(shipped.map((server) => server.name)).toEqual(expect.arrayContaining(["typescript", "json", "biome", "yaml", "css", "html", "pyright", "bash"]));
+  for (const server of shipped) {
+    expect(server, server.name).toMatchObject({ installed: true, where: expect.stringContaining(join(project.root, "node_modules")) });
+  }
+}
+
 describe("npm i -D lspmcp into a project with its own TypeScript 6.0.3", () => {
   let project: TempRepo;
   beforeAll(() => {
-    project = installedProject(["typescript@6.0.3", tarball]);
+    project = installedProject("npm", ["typescript@6.0.3", tarball]);
   }, 600_000);
 
   test("npm hoisted lspmcp's dependencies into the project's node_modules; lspmcp's own typescript 5.9.3 nests under it", () => {
@@ -89,48 +129,31 @@ describe("npm i -D lspmcp into a project with its own TypeScript 6.0.3", () => {
   });
 
   test("npx lspmcp check equals the project's own tsc: the same findings, the same exit meaning, TypeScript 6.0.3 answering", async () => {
-    const tsc = await tscFindings(project.root, join(project.root, "node_modules/.bin/tsc"));
-    expect(tsc.length).toBeGreaterThanOrEqual(3);
-    const { status, report, stderr } = check(project);
-    expect(stderr).not.toContain("left out typescript");
-    expect(stderr).not.toContain("left out json");
-    // tsc's "errors found" (2) is check's "findings at or above --fail-on" (1).
-    expect(status, stderr).toBe(1);
-    expect(report!.summary.runs.find((run) => run.server === "typescript")?.compiler).toEqual({ version: "6.0.3", source: "workspace" });
-    expect(startKeys(report!.items.filter((item) => item.server === "typescript"))).toEqual(startKeys(tsc));
-    // The JSON server answers too (a trailing comma in settings.json).
-    expect(report!.items.filter((item) => item.server === "json").map((item) => item.path)).toEqual(["settings.json"]);
+    await expectCheckEqualsTsc(project, join(project.root, "node_modules/.bin/tsc"), { version: "6.0.3", source: "workspace" });
   });
 
-  test("Biome's wrapper finds Biome where npm put it, and lists every npm-shipped server as installed", () => {
-    const config = join(work, "biome.toml");
-    writeFileSync(
-      config,
-      ["[[server]]", 'name = "biome"', 'profile = "biome"', "[[workspace]]", 'name = "w"', `root = "${project.root}"`, 'servers = ["biome"]'].join("\n"),
-    );
-    const { status, report, stderr } = check(project, ["--config", config, "settings.json"]);
-    expect(status, stderr).toBe(1);
-    expect(report!.items.map((item) => [item.server, item.path])).toEqual([["biome", "settings.json"]]);
-    const listed = JSON.parse(npxLspmcp(project, ["servers", "--format", "json"]).stdout) as {
-      servers: { name: string; installed: boolean; from: string; where: string | null }[];
-    };
-    const shipped = listed.servers.filter((server) => server.from === "package");
-    expect(shipped.map((server) => server.name)).toEqual(expect.arrayContaining(["typescript", "json", "biome", "yaml", "css", "html", "pyright", "bash"]));
-    for (const server of shipped)
-      expect(server, server.name).toMatchObject({ installed: true, where: expect.stringContaining(join(project.root, "node_modules")) });
+  test("Biome's wrapper finds Biome where npm put it, and every npm-shipped server is found", () => {
+    expectNpmShippedServersFound(project);
   });
 });
 
 describe("npm i -D lspmcp into a project with no TypeScript of its own", () => {
   test("lspmcp's own typescript 5.9.3, hoisted to the project's top level, is not taken for the project's: the pinned 7.0.2 answers, as its tsc", async () => {
-    const project = installedProject([tarball]);
+    const project = installedProject("npm", [tarball]);
     const modules = join(project.root, "node_modules");
     expect(version(join(modules, "typescript"))).toBe("5.9.3");
-    const pinned = version(join(modules, "typescript-7"));
-    const { status, report, stderr } = check(project);
-    expect(status, stderr).toBe(1);
-    expect(report!.summary.runs.find((run) => run.server === "typescript")?.compiler).toEqual({ version: pinned, source: "pinned" });
-    const tsc = await tscFindings(project.root, join(modules, "typescript-7/bin/tsc"));
-    expect(startKeys(report!.items.filter((item) => item.server === "typescript"))).toEqual(startKeys(tsc));
+    await expectCheckEqualsTsc(project, join(modules, "typescript-7/bin/tsc"), { version: version(join(modules, "typescript-7")), source: "pinned" });
+  });
+});
+
+describe(`pnpm add -D lspmcp (pnpm ${PNPM}) into a project with its own TypeScript 6.0.3`, () => {
+  test("lspmcp's dependencies are found in pnpm's store through its links; npx lspmcp check equals the project's tsc", async () => {
+    const project = installedProject("pnpm", ["typescript@6.0.3", tarball]);
+    const modules = join(project.root, "node_modules");
+    // Only what the project named is at its top level; lspmcp itself is a link into the store.
+    expect(readdirSync(modules).filter((name) => !name.startsWith("."))).toEqual(["lspmcp", "typescript"]);
+    expect(realpathSync(join(modules, "lspmcp"))).toContain(join(modules, ".pnpm"));
+    await expectCheckEqualsTsc(project, join(modules, ".bin/tsc"), { version: "6.0.3", source: "workspace" });
+    expectNpmShippedServersFound(project);
   });
 });
