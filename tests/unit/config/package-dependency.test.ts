@@ -131,7 +131,7 @@ describe("a profile's node_modules path is found where Node finds lspmcp's depen
     expect(await resolveProfileExecutable("node_modules/.bin/vscode-json-language-server", root, "")).toMatchObject({ ok: false });
   });
 
-  test("the wrappers' helpers find them too: npm-package-path (Biome's platform binary, graphql-lsp) and npm-package-version", () => {
+  test("the wrappers' helpers find them too: npm-package-path (Biome's launcher and its platform binary) and npm-package-version", () => {
     const { lspmcp, store } = pnpmProject();
     cpSync(join(REPO, "servers/bin"), join(lspmcp, "servers/bin"), { recursive: true });
     const run = (script: string, ...args: string[]) => execFileSync(join(lspmcp, "servers/bin", script), args, { encoding: "utf8" }).trim();
