@@ -1,7 +1,8 @@
 // lspmcp as a JavaScript project's CI gate installs it: `npm pack`, then `npm i -D` of the tarball
 // into the project, then `npx lspmcp check` there. npm hoists lspmcp's dependencies into the
 // project's node_modules; they must be found there, and the project's own TypeScript must answer:
-// the same findings as its own `tsc`. The same with pnpm, whose store keeps every package apart.
+// the same findings as its own `tsc`. The same with pnpm, whose store keeps every package apart,
+// and with Yarn 1, which hoists as npm does.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,20 +27,24 @@ const SOURCES = {
 
 /** pnpm, pinned: the last line that runs on Node 20. */
 const PNPM = "10.34.9";
+/** Yarn 1 ("classic"), pinned: the node_modules layout, hoisted as npm does. */
+const YARN = "1.22.22";
 
 /**
- * A git repository of SOURCES after `npm i -D` (or `pnpm add -D`) of `install`, committed. npm
- * takes the packages from its cache, filled by `npm ci` (--prefer-offline); pnpm from its own
- * store, filled from the registry by its first run.
+ * A git repository of SOURCES after `npm i -D` (or `pnpm add -D`, `yarn add --dev`) of `install`,
+ * committed. npm takes the packages from its cache, filled by `npm ci` (--prefer-offline); pnpm
+ * and Yarn from their own, filled from the registry by their first run.
  */
-function installedProject(manager: "npm" | "pnpm", install: string[]): TempRepo {
+function installedProject(manager: "npm" | "pnpm" | "yarn", install: string[]): TempRepo {
   const project = tempRepo({ ...SOURCES, "package.json": JSON.stringify({ name: "proj", version: "1.0.0", private: true }) });
   projects.push(project);
-  const [command, args] =
-    manager === "npm"
-      ? ["npm", ["install", "--save-dev", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel", "error", ...install]]
-      : ["npx", ["--yes", `pnpm@${PNPM}`, "add", "--save-dev", "--prefer-offline", "--reporter", "silent", ...install]];
-  execFileSync(command, args, { cwd: project.root, stdio: "ignore", timeout: 600_000 });
+  const args = {
+    npm: ["npm", "install", "--save-dev", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel", "error", ...install],
+    pnpm: ["npx", "--yes", `pnpm@${PNPM}`, "add", "--save-dev", "--prefer-offline", "--reporter", "silent", ...install],
+    // Yarn 1 holds every package to its `engines`, and yaml-language-server 2.0.0 names Node 22.13.
+    yarn: ["npx", "--yes", `yarn@${YARN}`, "add", "--dev", "--prefer-offline", "--non-interactive", "--silent", "--ignore-engines", ...install],
+  }[manager];
+  execFileSync(args[0]!, args.slice(1), { cwd: project.root, stdio: "ignore", timeout: 600_000 });
   execFileSync("git", ["add", "-A"], { cwd: project.root });
   execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "lspmcp as a devDependency"], { cwd: project.root });
   return project;
@@ -153,6 +158,17 @@ describe(`pnpm add -D lspmcp (pnpm ${PNPM}) into a project with its own TypeScri
     // Only what the project named is at its top level; lspmcp itself is a link into the store.
     expect(readdirSync(modules).filter((name) => !name.startsWith("."))).toEqual(["lspmcp", "typescript"]);
     expect(realpathSync(join(modules, "lspmcp"))).toContain(join(modules, ".pnpm"));
+    await expectCheckEqualsTsc(project, join(modules, ".bin/tsc"), { version: "6.0.3", source: "workspace" });
+    expectNpmShippedServersFound(project);
+  });
+});
+
+describe(`yarn add --dev lspmcp (Yarn ${YARN}, its node_modules layout) into a project with its own TypeScript 6.0.3`, () => {
+  test("lspmcp's dependencies are found where Yarn hoisted them; npx lspmcp check equals the project's tsc", async () => {
+    const project = installedProject("yarn", ["typescript@6.0.3", `file:${tarball}`]);
+    const modules = join(project.root, "node_modules");
+    expect(existsSync(join(modules, "typescript-7/package.json"))).toBe(true);
+    expect(existsSync(join(modules, "lspmcp/node_modules/typescript-7"))).toBe(false);
     await expectCheckEqualsTsc(project, join(modules, ".bin/tsc"), { version: "6.0.3", source: "workspace" });
     expectNpmShippedServersFound(project);
   });
