@@ -49,10 +49,10 @@ async function gather(config: ResolvedConfig): Promise<Omit<StatusReport, "trust
 
 function render(report: StatusReport): string {
   const trust = describeTrust(report.trust);
-  if (!report.shared || !report.server) return `${trust}\nno shared server: ${report.reason}\nlease: ${report.lease}\n`;
+  // The shared server (or why there is none) first: it is what status is asked for.
+  if (!report.shared || !report.server) return `no shared server: ${report.reason}\nlease: ${report.lease}\n${trust}\n`;
   const server = report.server;
   const lines = [
-    trust,
     `shared server pid ${server.pid} at ${server.url} (lspmcp ${server.version}, build ${String(server.build).slice(0, 12)}, up ${seconds(server.uptime_ms)})${server.leaseholder ? "" : " — displaced, serving its last peers"}`,
     ...(server.stale === true
       ? ["stale: the install now holds another build; this server runs on what it loaded at start, and new serves start one of the new build"]
@@ -68,6 +68,7 @@ function render(report: StatusReport): string {
       (session) =>
         `  ${session.workspace}/${session.server}: ${session.state}${session.pid === null ? "" : ` pid ${session.pid}`}, ${session.tree_processes} processes${memory(session)}`,
     ),
+    trust,
   ];
   return lines.join("\n") + "\n";
 }
