@@ -1,4 +1,5 @@
 import type { PositionEncoding } from "../contract/positions.js";
+import type { ProjectKind } from "./project-roots.js";
 import type { ADAPTER_NAMES } from "./schema.js";
 
 /** The name of a server adapter, as a profile's `adapter` key gives it. */
@@ -77,6 +78,8 @@ export interface ResolvedServer {
   readonly position_encoding: PositionEncoding | null;
   /** The server's adapter (`src/lsp/adapters/`): what it needs beyond the LSP spec. */
   readonly adapter: AdapterName;
+  /** Which project roots under the workspace the server is told of at its start; null: the root alone. */
+  readonly projects: ProjectKind | null;
   /**
    * Names of the bridge's variables the child inherits besides PATH, HOME and LANG (its
    * toolchain's: GOPATH, CARGO_HOME, VIRTUAL_ENV, ...): the profile's and the server's own.
