@@ -1,5 +1,5 @@
 import { dirname, resolve } from "node:path";
-import type { ChosenServer, ConfigSource, LanguageClaim, OmittedServer, ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "./types.js";
+import type { ChosenServer, FoundProjects, ConfigSource, LanguageClaim, OmittedServer, ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "./types.js";
 import { packageRoot } from "./package-root.js";
 import { configInvalid, PARSE_OPTIONS, problemAt, problemsFromIssues, type ConfigProblem } from "./problems.js";
 import { readToml } from "./read-toml.js";
@@ -29,7 +29,7 @@ export async function loadConfig(path: string, options: LoadOptions = {}): Promi
   if (!toml.ok) throw configInvalid(configPath, [toml.problem]);
   return resolveDocument(
     toml.value,
-    { configPath, configDir: dirname(configPath), source: { kind: "file", path: configPath }, omitted: [], chosen: [] },
+    { configPath, configDir: dirname(configPath), source: { kind: "file", path: configPath }, omitted: [], chosen: [], projects: [] },
     options,
   );
 }
@@ -41,6 +41,7 @@ export interface DocumentOrigin {
   readonly source: ConfigSource;
   readonly omitted: readonly OmittedServer[];
   readonly chosen: readonly ChosenServer[];
+  readonly projects: readonly FoundProjects[];
 }
 
 /**
@@ -90,6 +91,7 @@ export async function resolveDocument(document: Record<string, unknown>, origin:
     source: origin.source,
     omitted: origin.omitted,
     chosen: origin.chosen,
+    projects: origin.projects,
     bridge: parsed.data.bridge,
     shared: {
       ...parsed.data.shared,

@@ -20,6 +20,8 @@ export interface ResolvedConfig {
   readonly omitted: readonly OmittedServer[];
   /** The embedded default's servers chosen for what the project configures, and why; empty for a file. */
   readonly chosen: readonly ChosenServer[];
+  /** The project roots the embedded default found for its servers that take them; empty for a file. */
+  readonly projects: readonly FoundProjects[];
   readonly bridge: BridgeSettings;
   readonly shared: SharedSettings;
   /** In configuration order. */
@@ -130,6 +132,13 @@ export interface ChosenServer {
   readonly server: string;
   /** "configured by pyproject.toml [tool.ty]", or why pyright answers Python. */
   readonly reason: string;
+}
+
+/** The project roots found under the root for one server (its profile's `projects`). */
+export interface FoundProjects {
+  readonly server: string;
+  /** Folders relative to the root, "" the root itself, sorted. */
+  readonly roots: readonly string[];
 }
 
 /** A shipped profile that the embedded default left out, and how to get its server. */

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startBridge } from "../helpers/bridge.js";
+import { findingKeys, pyrightCliFindings, type Finding } from "../helpers/differential.js";
+import { requireBuild } from "../helpers/require-binary.js";
+import { tempRepo, type TempRepo } from "../helpers/temp-repo.js";
+import { requireCachedTool } from "../helpers/tool-cache.js";
+import { runCheckCli } from "./helpers/cli.js";
+
+// A monorepo whose Python packages configure their type checker each in its own folder: every
+// file must be answered as the checker's CLI run in that folder answers it (a package's CI runs
+// it there), and a file under no such folder as the CLI run at the top-level. Zero-config, real
+// servers; the oracle is the checker's own CLI, run per folder at test time.
+
+/** Untyped code: clean in pyright's basic mode, errors in strict mode. */
+const UNTYPED = "def add(a, b):\n    return a + b\n\n\ndef first(items: list) -> object:\n    return items[0]\n";
+
+const FILES = {
+  "pyproject.toml": '[project]\nname = "mono"\nversion = "0"\n',
+  "packages/strictpkg/pyproject.toml": '[project]\nname = "strictpkg"\nversion = "0"\n\n[tool.pyright]\ntypeCheckingMode = "strict"\n',
+  "packages/strictpkg/src/lib.py": UNTYPED,
+  "services/api/pyrightconfig.json": '{ "typeCheckingMode": "strict" }\n',
+  "services/api/app.py": "def handle(request):\n    return request\n",
+  // Under no root of its own: the top-level's rules (basic), which find this one error only.
+  "tools/script.py": `${UNTYPED}\ncount: int = "three"\n`,
+  // A package with a pyproject.toml that configures no type checker is no root.
+  "packages/plain/pyproject.toml": '[project]\nname = "plain"\nversion = "0"\n',
+  "packages/plain/plain.py": UNTYPED,
+};
+
+/** The CLI's findings in `folder` for its own files, with paths from the top-level; `below` are left to their own roots. */
+async function cliAt(root: string, folder: string, below: readonly string[], cli?: string): Promise<Finding[]> {
+  const found = await pyrightCliFindings(folder === "" ? root : `${root}/${folder}`, cli);
+  return found
+    .map((finding) => ({ ...finding, path: folder === "" ? finding.path : `${folder}/${finding.path}` }))
+    .filter((finding) => !below.some((nested) => finding.path.startsWith(`${nested}/`)));
+}
+
+function itemsOf(stdout: string, server: string): Finding[] {
+  return (JSON.parse(stdout).items as (Finding & { server: string })[]).filter((item) => item.server === server);
+}
+
+describe("pyright under each package's own configuration (zero-config)", () => {
+  let repo: TempRepo;
+  beforeAll(() => {
+    requireBuild();
+    repo = tempRepo(FILES);
+  });
+  afterAll(() => repo?.remove());
+
+  test("check answers each file as pyright run in its nearest configured folder, and names the folders", async () => {
+    const result = await runCheckCli(["--format", "json", "--fail-on", "never"], { cwd: repo.root });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/; pyright projects: packages\/strictpkg, services\/api[;\n]/);
+    const nested = ["packages/strictpkg", "services/api"];
+    const expected = [
+      ...(await cliAt(repo.root, "packages/strictpkg", [])),
+      ...(await cliAt(repo.root, "services/api", [])),
+      ...(await cliAt(repo.root, "", nested)),
+    ];
+    // The fixture means what it says: strict errors in both packages, one basic error at the top.
+    expect(new Set(expected.map((finding) => finding.path.split("/")[0]))).toEqual(new Set(["packages", "services", "tools"]));
+    expect(expected.filter((finding) => finding.path === "tools/script.py").map((finding) => finding.code)).toEqual(["reportAssignmentType"]);
+    expect(findingKeys(itemsOf(result.stdout, "pyright"))).toEqual(findingKeys(expected));
+  });
+
+  test("a file asked alone gets the same answer, and session_status lists the folders the server was told of", async () => {
+    const bridge = await startBridge(null, {}, { cwd: repo.root });
+    try {
+      const alone = await bridge.ok("diagnostics", { path: "packages/strictpkg/src/lib.py", server: "pyright" });
+      expect(findingKeys(alone.items)).toEqual(findingKeys(await cliAt(repo.root, "packages/strictpkg", [])));
+      const sessions = (await bridge.ok("session_status")).sessions as { server: string; projects: string[] | null }[];
+      expect(sessions.find((session) => session.server === "pyright")?.projects).toEqual(["packages/strictpkg", "services/api"]);
+    } finally {
+      await bridge.close();
+    }
+  });
+});
+
+describe("basedpyright under each package's own configuration (zero-config)", () => {
+  let repo: TempRepo;
+  let basedpyright: string;
+  beforeAll(() => {
+    requireBuild();
+    basedpyright = requireCachedTool("basedpyright/node_modules/.bin/basedpyright");
+    // [tool.basedpyright] in a package chooses basedpyright; its own folder and the pyright-configured one are roots.
+    repo = tempRepo({
+      ...FILES,
+      "packages/based/pyproject.toml": '[project]\nname = "based"\nversion = "0"\n\n[tool.basedpyright]\ntypeCheckingMode = "basic"\n',
+      "packages/based/based.py": `${UNTYPED}\ncount: int = "three"\n`,
+    });
+  });
+  afterAll(() => repo?.remove());
+
+  test("check answers each file as basedpyright run in its nearest configured folder", async () => {
+    const result = await runCheckCli(["--format", "json", "--fail-on", "never"], { cwd: repo.root });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/; basedpyright projects: packages\/based, packages\/strictpkg, services\/api[;\n]/);
+    const nested = ["packages/based", "packages/strictpkg", "services/api"];
+    const expected = [
+      ...(await cliAt(repo.root, "packages/based", [], basedpyright)),
+      ...(await cliAt(repo.root, "packages/strictpkg", [], basedpyright)),
+      ...(await cliAt(repo.root, "services/api", [], basedpyright)),
+      ...(await cliAt(repo.root, "", nested, basedpyright)),
+    ];
+    expect(findingKeys(itemsOf(result.stdout, "basedpyright"))).toEqual(findingKeys(expected));
+  });
+});
