@@ -26,7 +26,10 @@ export function describeConfig(config: ResolvedConfig): string {
   if (source.kind === "file") return `config: ${source.path}${compilers}`;
   const servers = config.servers.map((server) => server.name).join(", ");
   const chosen = config.chosen.map(({ server, reason }) => `; ${server}: ${reason}`).join("");
-  const projects = config.projects.filter(({ roots }) => roots.length > 0).map(({ server, roots }) => `; ${server} projects: ${describeRoots(roots)}`).join("");
+  const projects = config.projects
+    .filter(({ roots }) => roots.length > 0)
+    .map(({ server, roots }) => `; ${server} projects: ${describeRoots(roots)}`)
+    .join("");
   const left = config.omitted.map((omitted) => `; left out ${omitted.server}: ${omitted.reason} (install: ${omitted.install})`).join("");
   return `config: embedded default for ${source.root} (no bridge.toml or .lspmcp.toml found): servers ${servers}${chosen}${compilers}${projects}${left}`;
 }

@@ -20,7 +20,9 @@ export const SessionStatusSchema = z.object({
   projects: z
     .array(z.string())
     .nullable()
-    .describe('The project roots the server was told of at its start (folders relative to the workspace root, "" the root): each file is answered under the one that holds it most closely. null: the server takes none, or it has not started.'),
+    .describe(
+      'The project roots the server was told of at its start (folders relative to the workspace root, "" the root): each file is answered under the one that holds it most closely. null: the server takes none, or it has not started.',
+    ),
   uptime_ms: wholeNumber(0).nullable(),
   restarts: wholeNumber(0),
   open_documents: wholeNumber(0),
