@@ -19,7 +19,6 @@ const ROOT_MARKERS: Readonly<Record<ProjectKind, { readonly files: readonly stri
   pyright: { files: ["pyrightconfig.json"], tables: [pyproject("pyright")] },
   basedpyright: { files: ["pyrightconfig.json"], tables: [pyproject("basedpyright"), pyproject("pyright")] },
   ty: { files: ["ty.toml"], tables: [pyproject("ty")] },
-  pyrefly: { files: ["pyrefly.toml"], tables: [pyproject("pyrefly")] },
   cargo: { files: ["Cargo.toml"], tables: [] },
 };
 

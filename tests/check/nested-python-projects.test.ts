@@ -3,6 +3,7 @@ import { startBridge } from "../helpers/bridge.js";
 import { findingKeys, pyrightCliFindings, type Finding } from "../helpers/differential.js";
 import { requireBuild } from "../helpers/require-binary.js";
 import { tempRepo, type TempRepo } from "../helpers/temp-repo.js";
+import { firstLine, tyCliFindings } from "../helpers/python-native-cli.js";
 import { requireCachedTool } from "../helpers/tool-cache.js";
 import { runCheckCli } from "./helpers/cli.js";
 
@@ -103,5 +104,42 @@ describe("basedpyright under each package's own configuration (zero-config)", ()
       ...(await cliAt(repo.root, "", nested, basedpyright)),
     ];
     expect(findingKeys(itemsOf(result.stdout, "basedpyright"))).toEqual(findingKeys(expected));
+  });
+});
+
+describe("ty under each package's own configuration (zero-config)", () => {
+  let repo: TempRepo;
+  let ty: string;
+  const WRONG = 'count: int = "three"\n';
+  beforeAll(() => {
+    requireBuild();
+    ty = requireCachedTool("ty/bin/ty");
+    repo = tempRepo({
+      "pyproject.toml": '[project]\nname = "mono"\nversion = "0"\n',
+      "pkg/quiet/ty.toml": '[rules]\ninvalid-assignment = "ignore"\n',
+      "pkg/quiet/m.py": WRONG,
+      "pkg/loud/pyproject.toml": '[project]\nname = "loud"\nversion = "0"\n\n[tool.ty.rules]\ninvalid-assignment = "warn"\n',
+      "pkg/loud/m.py": WRONG,
+      "top/m.py": WRONG,
+    });
+  });
+  afterAll(() => repo?.remove());
+
+  /** ty check's findings in `folder` for its own files, with paths from the top-level. */
+  async function tyAt(folder: string, below: readonly string[]): Promise<Finding[]> {
+    const found = await tyCliFindings(folder === "" ? repo.root : `${repo.root}/${folder}`, ty);
+    return found
+      .map((finding) => ({ ...finding, path: folder === "" ? finding.path : `${folder}/${finding.path}` }))
+      .filter((finding) => !below.some((nested) => finding.path.startsWith(`${nested}/`)));
+  }
+
+  test("check answers each file as ty check run in its nearest configured folder", async () => {
+    const result = await runCheckCli(["--format", "json", "--fail-on", "never"], { cwd: repo.root });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/; ty projects: pkg\/loud, pkg\/quiet[;\n]/);
+    const expected = [...(await tyAt("pkg/loud", [])), ...(await tyAt("pkg/quiet", [])), ...(await tyAt("", ["pkg/loud", "pkg/quiet"]))];
+    // Ignored in one package, a warning in the other, an error at the top-level.
+    expect(expected.map((finding) => `${finding.path} ${finding.severity}`).sort()).toEqual(["pkg/loud/m.py warning", "top/m.py error"]);
+    expect(findingKeys(itemsOf(result.stdout, "ty").map(firstLine))).toEqual(findingKeys(expected));
   });
 });

@@ -36,9 +36,8 @@ describe("findProjectRoots", () => {
     expect(await findProjectRoots(repo.root, "basedpyright")).toEqual(["packages/based", "packages/strict", "services/api"]);
   });
 
-  test("ty and pyrefly: their files and tables", async () => {
+  test("ty: its file and its table", async () => {
     expect(await findProjectRoots(repo.root, "ty")).toEqual(["py/ty", "py/typroj"]);
-    expect(await findProjectRoots(repo.root, "pyrefly")).toEqual(["py/refly"]);
   });
 
   test("cargo: every crate and workspace at any depth, not a workspace's members, nothing under target/ or ignored", async () => {
