@@ -3,7 +3,7 @@ import { startBridge } from "../helpers/bridge.js";
 import { findingKeys, pyrightCliFindings, type Finding } from "../helpers/differential.js";
 import { requireBuild } from "../helpers/require-binary.js";
 import { tempRepo, type TempRepo } from "../helpers/temp-repo.js";
-import { firstLine, tyCliFindings } from "../helpers/python-native-cli.js";
+import { firstLine, pyreflyCliFindings, tyCliFindings } from "../helpers/python-native-cli.js";
 import { requireCachedTool } from "../helpers/tool-cache.js";
 import { runCheckCli } from "./helpers/cli.js";
 
@@ -141,5 +141,40 @@ describe("ty under each package's own configuration (zero-config)", () => {
     // Ignored in one package, a warning in the other, an error at the top-level.
     expect(expected.map((finding) => `${finding.path} ${finding.severity}`).sort()).toEqual(["pkg/loud/m.py warning", "top/m.py error"]);
     expect(findingKeys(itemsOf(result.stdout, "ty").map(firstLine))).toEqual(findingKeys(expected));
+  });
+});
+
+describe("pyrefly under each package's own configuration (zero-config)", () => {
+  let repo: TempRepo;
+  let pyrefly: string;
+  const WRONG = 'count: int = "three"\n';
+  beforeAll(() => {
+    requireBuild();
+    pyrefly = requireCachedTool("pyrefly/bin/pyrefly");
+    repo = tempRepo({
+      "pyrefly.toml": "",
+      "pkg/quiet/pyrefly.toml": "[errors]\nbad-assignment = false\n",
+      "pkg/quiet/m.py": WRONG,
+      "pkg/loud/pyproject.toml": '[project]\nname = "loud"\nversion = "0"\n\n[tool.pyrefly.errors]\nbad-assignment = "warn"\n',
+      "pkg/loud/m.py": WRONG,
+      "top/m.py": WRONG,
+    });
+  });
+  afterAll(() => repo?.remove());
+
+  async function pyreflyAt(folder: string, below: readonly string[]): Promise<Finding[]> {
+    const found = await pyreflyCliFindings(folder === "" ? repo.root : `${repo.root}/${folder}`, pyrefly);
+    return found
+      .map((finding) => ({ ...finding, path: folder === "" ? finding.path : `${folder}/${finding.path}` }))
+      .filter((finding) => !below.some((nested) => finding.path.startsWith(`${nested}/`)));
+  }
+
+  // pyrefly finds the nearest configuration of each file itself, with the root as its one folder.
+  test("check answers each file as pyrefly check run in its nearest configured folder", async () => {
+    const result = await runCheckCli(["--format", "json", "--fail-on", "never"], { cwd: repo.root });
+    expect(result.code, result.stderr).toBe(0);
+    const expected = [...(await pyreflyAt("pkg/loud", [])), ...(await pyreflyAt("pkg/quiet", [])), ...(await pyreflyAt("", ["pkg/loud", "pkg/quiet"]))];
+    expect(expected.map((finding) => `${finding.path} ${finding.severity}`).sort()).toEqual(["pkg/loud/m.py warning", "top/m.py error"]);
+    expect(findingKeys(itemsOf(result.stdout, "pyrefly"))).toEqual(findingKeys(expected));
   });
 });
