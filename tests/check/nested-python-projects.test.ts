@@ -1,10 +1,14 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startBridge } from "../helpers/bridge.js";
 import { findingKeys, pyrightCliFindings, type Finding } from "../helpers/differential.js";
 import { requireBuild } from "../helpers/require-binary.js";
 import { tempRepo, type TempRepo } from "../helpers/temp-repo.js";
 import { firstLine, pyreflyCliFindings, tyCliFindings } from "../helpers/python-native-cli.js";
-import { requireCachedTool } from "../helpers/tool-cache.js";
+import { BRIDGE_MAIN } from "../helpers/paths.js";
+import { bridgeEnv, requireCachedTool } from "../helpers/tool-cache.js";
 import { runCheckCli } from "./helpers/cli.js";
 
 // A monorepo whose Python packages configure their type checker each in its own folder: every
@@ -73,6 +77,19 @@ describe("pyright under each package's own configuration (zero-config)", () => {
       expect(sessions.find((session) => session.server === "pyright")?.projects).toEqual(["packages/strictpkg", "services/api"]);
     } finally {
       await bridge.close();
+    }
+  });
+});
+
+describe("lspmcp init in such a monorepo", () => {
+  test("writes the project roots it found as a comment on the server", () => {
+    const repo = tempRepo(FILES);
+    try {
+      execFileSync(process.execPath, [BRIDGE_MAIN, "init"], { cwd: repo.root, env: bridgeEnv(), stdio: "ignore" });
+      const written = readFileSync(join(repo.root, "bridge.toml"), "utf8");
+      expect(written).toContain("# Its projects, found at each start (each file is answered under the one that holds it): packages/strictpkg, services/api.");
+    } finally {
+      repo.remove();
     }
   });
 });
