@@ -25,7 +25,14 @@ export function formatJson(report: CheckReport): string {
       ...(summary.since === undefined ? {} : { since: summary.since }),
       ...(summary.not_checked === undefined ? {} : { not_checked: summary.not_checked }),
       // Roots are left out: they are machine-specific, and a baseline must travel between machines.
-      runs: summary.runs.map(({ workspace, server, version, compiler, files }) => ({ workspace, server, version, compiler, files })),
+      runs: summary.runs.map(({ workspace, server, version, compiler, files, outside_projects }) => ({
+        workspace,
+        server,
+        version,
+        compiler,
+        files,
+        ...(outside_projects === undefined ? {} : { outside_projects }),
+      })),
     },
   };
   return JSON.stringify(document, null, 2) + "\n";

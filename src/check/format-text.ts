@@ -43,13 +43,15 @@ function summaryLine({ summary }: CheckReport): string {
   ].join(", ");
   const baseline = summary.baselined === null ? "" : `; ${summary.baselined} in the baseline`;
   const notChecked = summary.not_checked === undefined ? "" : `; ${plural(summary.not_checked.length, "file", "files")} not checked`;
+  const outsideCount = summary.runs.reduce((sum, run) => sum + (run.outside_projects ?? 0), 0);
+  const outside = outsideCount === 0 ? "" : `; ${plural(outsideCount, "file", "files")} outside any project (the compiler's defaults)`;
   const since = summary.since;
   const changes =
     since === undefined
       ? ""
       : `; since ${since.revision} (${since.commit.slice(0, 12)}): ${since.introduced} introduced, ${since.unchanged} unchanged, ${since.resolved} resolved`;
   const verdict = summary.fail_on === "never" ? "never failing" : `${summary.failing} at or above ${summary.fail_on}`;
-  return `${plural(summary.files, "file", "files")} checked: ${counts}${baseline}${changes}${notChecked}; ${verdict}`;
+  return `${plural(summary.files, "file", "files")} checked: ${counts}${baseline}${changes}${notChecked}${outside}; ${verdict}`;
 }
 
 function plural(n: number, one: string, many: string): string {

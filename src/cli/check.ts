@@ -8,7 +8,8 @@ import { inShard, pathInShard } from "../diagnostics/findings/shard.js";
 import { buildReport, type CheckReport } from "../diagnostics/findings/report.js";
 import { runCheck, type DiagnosticsRun } from "../diagnostics/run-check.js";
 import { diagnoseSince, type SinceAnswers } from "../diagnostics/since/diagnose-since.js";
-import { configSourceFor, describeConfig, loadConfigSource } from "../config/config-source.js";
+import { configSourceFor, describeConfig } from "../config/config-source.js";
+import { judgeConfig, requireTrusted, trustContextFor } from "../config/config-trust.js";
 import { asBridgeError, BridgeError, isCallersFault } from "../contract/errors.js";
 import { SessionRegistry } from "../sessions/session-registry.js";
 import { sweepOrphans } from "../supervision/index.js";
@@ -23,15 +24,17 @@ export const CHECK_EXIT = { clean: 0, findings: 1, usage: 2, serverFailed: 3 } a
 
 /**
  * `lspmcp check`: the CI gate. Resolves with the exit code and never rejects, except with
- * `ConfigInvalid`, which `main` reports like every other command does. stdout carries only the
- * report, and only for a run that completed: a server that failed to start, died or did not
- * settle gives exit 3 and the reason on stderr, never a report that could read as clean.
+ * `ConfigInvalid` or `ConfigUntrusted` (before anything of the config ran), which `main` reports
+ * like every other command does. stdout carries only the report, and only for a run that
+ * completed: a server that failed to start, died or did not settle gives exit 3 and the reason on
+ * stderr, never a report that could read as clean.
  */
 export async function check(command: CheckCommand, cwd: string = process.cwd()): Promise<number> {
   // Off a terminal or with --quiet, stderr stays quiet unless something is wrong.
   const level = process.env.LSPMCP_LOG_LEVEL ?? (command.quiet ? "error" : "warn");
   const logger = createStderrLogger({ ...process.env, LSPMCP_LOG_LEVEL: level });
-  const config = await loadConfigSource(configSourceFor(command.config, cwd));
+  const source = configSourceFor(command.config, cwd);
+  const config = requireTrusted(await judgeConfig(source, trustContextFor(command.config, source, command.trustConfig, cwd)));
   // Named on stderr when the user did not name it; --quiet keeps stderr for problems only.
   if (command.config === null && !command.quiet) process.stderr.write(`lspmcp: ${describeConfig(config)}\n`);
   let sessions: SessionRegistry | null = null;

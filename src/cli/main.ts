@@ -1,4 +1,5 @@
 #!/usr/bin/env -S node --max-semi-space-size=2 --initial-old-space-size=16 --optimize-for-size
+import type { JudgedConfig, TrustContext } from "../config/config-trust.js";
 import type { ConfigSource } from "../config/types.js";
 import { BridgeError, errorText } from "../contract/errors.js";
 import { exitWhenFlushed, tolerateClosedReaders } from "./exit-when-flushed.js";
@@ -25,10 +26,13 @@ async function main(argv: readonly string[]): Promise<number> {
         return 0;
       case "validate": {
         const { validateConfig } = await import("../config/validate-config.js");
-        const result = await validateConfig(await configSource(command.config));
+        const { source, context } = await configRequest(command.config, command.trustConfig);
+        const result = await validateConfig(source, context);
         (result.ok ? process.stdout : process.stderr).write(result.text);
         return result.ok ? 0 : EXIT_USAGE;
       }
+      case "trust":
+        return await (await import("./trust.js")).trust(command.config, process.cwd());
       case "init":
         return await (await import("./init.js")).init(process.cwd());
       case "servers":
@@ -39,14 +43,19 @@ async function main(argv: readonly string[]): Promise<number> {
         // Which build this is, read before anything could replace the install under this process.
         buildIdentity();
         // The config is found and loaded inside `serve`, after its front has begun answering.
-        return await (await import("./serve.js")).serve(command.config, command.standalone, logger, packageVersion());
+        return await (await import("./serve.js")).serve(() => judgedConfig(command.config, command.trustConfig), command.standalone, logger, packageVersion());
       case "shared-server": {
         buildIdentity();
-        const source = command.defaultRoot === null ? await configSource(command.config) : ({ kind: "default", root: command.defaultRoot } as const);
-        return await (await import("./serve-shared.js")).serveShared(source, logger, packageVersion());
+        const { judgeConfig } = await import("../config/config-trust.js");
+        // A file comes with the judgement of the serve that launched this server (--trust-config).
+        const judged =
+          command.defaultRoot === null
+            ? await judgedConfig(command.config, command.trustConfig)
+            : await judgeConfig({ kind: "default", root: command.defaultRoot }, { fromCheckout: false, optIn: null });
+        return await (await import("./serve-shared.js")).serveShared(judged, logger, packageVersion());
       }
       case "status":
-        return await (await import("./status.js")).status(await configSource(command.config), command.format);
+        return await (await import("./status.js")).status(await judgedConfig(command.config, command.trustConfig), command.format);
       case "check":
         return await (await import("./check.js")).check(command);
     }
@@ -55,17 +64,33 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-/** `--config FILE`, or the discovered file or embedded default (CONTRACT §2). */
-async function configSource(configArg: string | null): Promise<ConfigSource> {
-  return (await import("../config/config-source.js")).configSourceFor(configArg);
+/**
+ * The configuration of `--config FILE`, or the discovered file or embedded default (CONTRACT §2),
+ * loaded and judged for trust; running nothing of it.
+ */
+async function judgedConfig(configArg: string | null, trustFlag: boolean): Promise<JudgedConfig> {
+  const { source, context } = await configRequest(configArg, trustFlag);
+  return (await import("../config/config-trust.js")).judgeConfig(source, context);
+}
+
+/** Which configuration a command in this folder uses, and how it came by it (what its trust depends on). */
+async function configRequest(configArg: string | null, trustFlag: boolean): Promise<{ source: ConfigSource; context: TrustContext }> {
+  const { configSourceFor } = await import("../config/config-source.js");
+  const { trustContextFor } = await import("../config/config-trust.js");
+  const cwd = process.cwd();
+  const source = configSourceFor(configArg, cwd);
+  return { source, context: trustContextFor(configArg, source, trustFlag, cwd) };
 }
 
 /** Config and usage problems are the user's to fix: a clear message and exit 2, no stack trace. */
 function reportFatal(error: unknown, logger: { error: (message: string, fields?: Record<string, unknown>) => void }): number {
-  if (error instanceof BridgeError && (error.code === "ConfigInvalid" || error.code === "InvalidArguments")) {
+  if (error instanceof BridgeError && (error.code === "ConfigInvalid" || error.code === "ConfigUntrusted" || error.code === "InvalidArguments")) {
     const problems = (error.details.problems as { path: string; message: string }[] | undefined) ?? [];
-    process.stderr.write(`lspmcp: ${error.message}\n`);
+    const programs = (error.details.programs as { path: string; value: string }[] | undefined) ?? [];
+    // The code names a refusal for scripts that read stderr; ConfigInvalid's problems say enough.
+    process.stderr.write(`lspmcp: ${error.message}${error.code === "ConfigUntrusted" ? " (ConfigUntrusted)" : ""}\n`);
     for (const problem of problems) process.stderr.write(`  ${problem.path}: ${problem.message}\n`);
+    for (const program of programs) process.stderr.write(`  ${program.path} = ${program.value}\n`);
     if (error.code === "InvalidArguments") process.stderr.write(USAGE);
     return EXIT_USAGE;
   }

@@ -10,12 +10,14 @@ export const STATUS_FORMATS = ["text", "json"] as const;
 /**
  * `config` is the `--config` argument, or null for discovery (CONTRACT §2). The internal
  * `shared-server` is given either a file or, with `--default-root`, the root of an embedded default.
+ * `trustConfig` is `--trust-config`: run the checkout's configuration without a recorded trust.
  */
 export type Command =
-  | { readonly kind: "serve"; readonly config: string | null; readonly standalone: boolean }
-  | { readonly kind: "shared-server"; readonly config: string | null; readonly defaultRoot: string | null }
-  | { readonly kind: "status"; readonly config: string | null; readonly format: (typeof STATUS_FORMATS)[number] }
-  | { readonly kind: "validate"; readonly config: string | null }
+  | { readonly kind: "serve"; readonly config: string | null; readonly trustConfig: boolean; readonly standalone: boolean }
+  | { readonly kind: "shared-server"; readonly config: string | null; readonly trustConfig: boolean; readonly defaultRoot: string | null }
+  | { readonly kind: "status"; readonly config: string | null; readonly trustConfig: boolean; readonly format: (typeof STATUS_FORMATS)[number] }
+  | { readonly kind: "validate"; readonly config: string | null; readonly trustConfig: boolean }
+  | { readonly kind: "trust"; readonly config: string | null }
   | { readonly kind: "init" }
   | { readonly kind: "servers"; readonly format: (typeof STATUS_FORMATS)[number] }
   /** `servers install`: the named servers, or every one (`all`), or what the default would choose for `forPath`. */
@@ -23,6 +25,7 @@ export type Command =
   | {
       readonly kind: "check";
       readonly config: string | null;
+      readonly trustConfig: boolean;
       readonly format: (typeof FORMATS)[number];
       readonly failOn: (typeof FAIL_ON)[number];
       readonly quiet: boolean;
@@ -38,14 +41,16 @@ export type Command =
   | { readonly kind: "version" };
 
 export const USAGE = `usage:
-  lspmcp [serve] [--config FILE] [--standalone]
+  lspmcp [serve] [--config FILE] [--trust-config] [--standalone]
                                       MCP over stdio until EOF or signal; shares one bridge per
                                       config with other lspmcp processes unless --standalone
-  lspmcp check [--config FILE] [--format text|json|sarif] [--fail-on error|warning|information|hint|never] [--quiet]
-               [--baseline FILE] [--write-baseline FILE] [--batch-size N] [--shard K/N] [--since REV] [PATH...]
-  lspmcp validate [--config FILE]     check a bridge.toml and list every problem
+  lspmcp check [--config FILE] [--trust-config] [--format text|json|sarif] [--fail-on error|warning|information|hint|never]
+               [--quiet] [--baseline FILE] [--write-baseline FILE] [--batch-size N] [--shard K/N] [--since REV] [PATH...]
+  lspmcp validate [--config FILE]     check a bridge.toml, list every problem, and say whether it is trusted
   lspmcp status [--config FILE] [--format text|json]
                                       the shared bridge of this config, its peers and sessions
+  lspmcp trust [--config FILE]        trust the bridge.toml found here (or FILE) as it is now: let it
+                                      run the programs it names beyond the shipped profiles
   lspmcp init                         write the embedded default as a commented bridge.toml here
   lspmcp servers [--format text|json] every shipped server profile: pin, installed or not, how it installs
   lspmcp servers install NAME... | --all | --for PATH
@@ -59,16 +64,23 @@ without --config: the first bridge.toml or .lspmcp.toml in the current folder or
 (up to the git top-level), else an embedded default for the git top-level (or this folder)
 serving every shipped profile whose language occurs there.
 
+trust: a config in the checkout (found, or named with --config inside it) that runs programs
+beyond the shipped profiles' own (command, args, version_command, env, adapter, settings,
+initialization_options) runs nothing until \`lspmcp trust\` records it (in $XDG_STATE_HOME/lspmcp,
+else ~/.local/state/lspmcp); any change to it needs trust again. CI opts in with --trust-config
+or LSPMCP_TRUST_CONFIG=1.
+
 exit codes: 0 ok; 1 findings at/above --fail-on (check), or no shared bridge (status);
             1 a server failed to install (servers install);
-            2 invalid config or usage, or a missing toolchain or Debian package (servers install);
+            2 invalid or untrusted config, or usage, or a missing toolchain or Debian package (servers install);
             3 a server failed (check)
 `;
 
 /** argv (without node and script) → a command; bad usage is `InvalidArguments` (exit 2). */
 export function parseCommand(argv: readonly string[]): Command {
   const first = argv[0];
-  const named = first === "serve" || first === "check" || first === "validate" || first === "status" || first === "shared-server" || first === "init";
+  const named =
+    first === "serve" || first === "check" || first === "validate" || first === "status" || first === "shared-server" || first === "init" || first === "trust";
   if (first === "servers") return parseServers(argv.slice(1));
   const kind = named ? first : "serve";
   const rest = named ? argv.slice(1) : [...argv];
@@ -79,6 +91,7 @@ export function parseCommand(argv: readonly string[]): Command {
       strict: true,
       options: {
         config: { type: "string", short: "c" },
+        "trust-config": { type: "boolean" },
         "default-root": { type: "string" },
         format: { type: "string" },
         "fail-on": { type: "string" },
@@ -103,10 +116,15 @@ export function parseCommand(argv: readonly string[]): Command {
     if (Object.values(values).some((value) => value !== undefined)) throw usage("init takes no options: it writes ./bridge.toml");
     return { kind };
   }
+  const trustConfig = values["trust-config"] ?? false;
+  if (kind === "trust") {
+    if (Object.entries(values).some(([name, value]) => name !== "config" && value !== undefined)) throw usage("trust takes only --config FILE");
+    return { kind, config };
+  }
   if (kind === "shared-server") {
     const defaultRoot = values["default-root"] ?? null;
     if ((config === null) === (defaultRoot === null)) throw usage("shared-server needs exactly one of --config FILE and --default-root DIR");
-    return { kind, config, defaultRoot };
+    return { kind, config, trustConfig, defaultRoot };
   }
   if (values["default-root"] !== undefined) throw usage("--default-root belongs to shared-server");
   if (values.standalone !== undefined && kind !== "serve") throw usage("--standalone belongs to serve");
@@ -114,9 +132,9 @@ export function parseCommand(argv: readonly string[]): Command {
   if (kind !== "check" && (checkOnly.some((value) => value !== undefined) || (kind !== "status" && values.format !== undefined))) {
     throw usage("--format belongs to check and status; --fail-on, --quiet, --baseline, --write-baseline, --batch-size, --shard and --since to check");
   }
-  if (kind === "serve") return { kind, config, standalone: values.standalone ?? false };
-  if (kind === "status") return { kind, config, format: oneOf(values.format ?? "text", STATUS_FORMATS, "--format") };
-  if (kind !== "check") return { kind, config };
+  if (kind === "serve") return { kind, config, trustConfig, standalone: values.standalone ?? false };
+  if (kind === "status") return { kind, config, trustConfig, format: oneOf(values.format ?? "text", STATUS_FORMATS, "--format") };
+  if (kind !== "check") return { kind, config, trustConfig };
   const format = oneOf(values.format ?? "text", FORMATS, "--format");
   const failOn = oneOf(values["fail-on"] ?? "error", FAIL_ON, "--fail-on");
   if (values.since !== undefined && values.since.trim() === "") throw usage("--since needs a git revision");
@@ -125,6 +143,7 @@ export function parseCommand(argv: readonly string[]): Command {
   return {
     kind,
     config,
+    trustConfig,
     format,
     failOn,
     quiet: values.quiet ?? false,

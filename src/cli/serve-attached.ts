@@ -96,6 +96,9 @@ async function attachShared(
   for (let round = 0; round < ELECTION_ROUNDS && Date.now() < until; round++) {
     try {
       const lease = (await findSharedServer(paths, key, until)) ?? (await launchSharedServer(sharedServerArgv(config), paths, until)).lease;
+      // A server of this build that loaded another config (the file changed after it was judged
+      // here) would run what this serve did not judge: not that one.
+      if (lease.build === key.build && lease.config_digest !== key.configDigest) throw new Error("the shared server loaded another version of the config");
       // Only a forwarder that outlived its shared server across an upgrade gets here: the install
       // launches its new build, and no server of this process's build can be started any more.
       if (lease.build !== key.build)
@@ -112,9 +115,11 @@ async function attachShared(
  * The command that runs the shared server of `config`: this very lspmcp build, by absolute paths,
  * under the node flags of this process (a `serve` run with `--cpu-prof` or a heap limit passes them
  * on to the server it launches), given the config file, or the root of the embedded default (which
- * it plans again for itself).
+ * it plans again for itself). The file comes with `--trust-config`: this serve has judged its
+ * trust already (the server runs in "/", where the checkout it came from is unknown), and attaches
+ * only to a server whose loaded config has the digest of the one it judged.
  */
 function sharedServerArgv(config: ResolvedConfig): string[] {
-  const source = config.source.kind === "file" ? ["--config", config.source.path] : ["--default-root", config.source.root];
+  const source = config.source.kind === "file" ? ["--config", config.source.path, "--trust-config"] : ["--default-root", config.source.root];
   return [process.execPath, ...leanNodeArgs(process.execArgv), fileURLToPath(new URL("./main.js", import.meta.url)), "shared-server", ...source];
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Logger } from "../contract/logger.js";
-import { loadConfigSource } from "../config/config-source.js";
-import type { ConfigSource, ResolvedConfig } from "../config/types.js";
+import { requireTrusted, type JudgedConfig } from "../config/config-trust.js";
+import type { ResolvedConfig } from "../config/types.js";
 import { createMcpServer } from "../mcp/create-mcp-server.js";
 import { SharedServer } from "../shared-server/shared-server.js";
 import { SessionRegistry } from "../sessions/session-registry.js";
@@ -31,8 +31,8 @@ const FIRST_PEER_GRACE_MS = 10_000;
  * the last one has been gone for `linger_ms`, or a signal arrives. Then it removes its lease (only
  * if still its own), ends its peers and reaps every session's process tree.
  */
-export async function serveShared(source: ConfigSource, logger: Logger, version: string): Promise<number> {
-  const config = await loadConfigSource(source);
+export async function serveShared(judged: JudgedConfig, logger: Logger, version: string): Promise<number> {
+  const config = requireTrusted(judged);
   const paths = leasePaths(config.configPath, config.shared.lease_dir);
   prepareRuntimeFolder(paths.dir);
   const token = randomBytes(32).toString("hex");

@@ -1,5 +1,6 @@
-import { describeConfig, loadConfigSource } from "../config/config-source.js";
-import type { ConfigSource, ResolvedConfig } from "../config/types.js";
+import { describeConfig } from "../config/config-source.js";
+import { describeTrust, type JudgedConfig, type TrustState } from "../config/config-trust.js";
+import type { ResolvedConfig } from "../config/types.js";
 import { readLease } from "../sharing/lease-file.js";
 import { PROBE_TIMEOUT_MS } from "../sharing/lease-holder.js";
 import { leasePaths } from "../sharing/lease-location.js";
@@ -7,6 +8,7 @@ import { fetchFromLease, STATUS_PATH } from "../sharing/probe-lease.js";
 import type { STATUS_FORMATS } from "./parse-args.js";
 
 interface StatusReport {
+  trust: TrustState;
   lease: string;
   shared: boolean;
   reason: string | null;
@@ -16,20 +18,22 @@ interface StatusReport {
 }
 
 /**
- * `lspmcp status [--config FILE]`: the shared server of this config, its peers and its sessions,
- * asked of the server itself. Exit 0 when one is serving, 1 when there is none (or its lease is stale).
+ * `lspmcp status [--config FILE]`: whether the config may run (trust), and the shared server of
+ * this config, its peers and its sessions, asked of the server itself. An untrusted config is
+ * reported, not refused: status runs nothing of it. Exit 0 when one is serving, 1 when there is
+ * none (or its lease is stale).
  */
-export async function status(source: ConfigSource, format: (typeof STATUS_FORMATS)[number]): Promise<number> {
-  const config = await loadConfigSource(source);
+export async function status(judged: JudgedConfig, format: (typeof STATUS_FORMATS)[number]): Promise<number> {
+  const { config, trust } = judged;
   process.stderr.write(`lspmcp: ${describeConfig(config)}\n`);
-  const report = await gather(config);
+  const report = { trust, ...(await gather(config)) };
   process.stdout.write(format === "json" ? JSON.stringify(report, null, 2) + "\n" : render(report));
   return report.shared ? 0 : 1;
 }
 
-async function gather(config: ResolvedConfig): Promise<StatusReport> {
+async function gather(config: ResolvedConfig): Promise<Omit<StatusReport, "trust">> {
   const paths = leasePaths(config.configPath, config.shared.lease_dir);
-  const none = (reason: string): StatusReport => ({ lease: paths.lease, shared: false, reason, server: null, peers: [], sessions: [] });
+  const none = (reason: string): Omit<StatusReport, "trust"> => ({ lease: paths.lease, shared: false, reason, server: null, peers: [], sessions: [] });
   const read = readLease(paths.lease);
   if (read.state === "missing") return none("no lease: no shared server is running for this config");
   if (read.state === "corrupt") return none(`stale lease (${read.reason}); the next serve takes it over`);
@@ -44,9 +48,11 @@ async function gather(config: ResolvedConfig): Promise<StatusReport> {
 }
 
 function render(report: StatusReport): string {
-  if (!report.shared || !report.server) return `no shared server: ${report.reason}\nlease: ${report.lease}\n`;
+  const trust = describeTrust(report.trust);
+  if (!report.shared || !report.server) return `${trust}\nno shared server: ${report.reason}\nlease: ${report.lease}\n`;
   const server = report.server;
   const lines = [
+    trust,
     `shared server pid ${server.pid} at ${server.url} (lspmcp ${server.version}, build ${String(server.build).slice(0, 12)}, up ${seconds(server.uptime_ms)})${server.leaseholder ? "" : " — displaced, serving its last peers"}`,
     ...(server.stale === true
       ? ["stale: the install now holds another build; this server runs on what it loaded at start, and new serves start one of the new build"]

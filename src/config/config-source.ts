@@ -1,18 +1,11 @@
 import { resolve } from "node:path";
-import { loadDefaultConfig } from "./default-config.js";
 import { discoverConfig } from "./discover-config.js";
-import { loadConfig, type LoadOptions } from "./load-config.js";
 import type { ConfigSource, ResolvedConfig } from "./types.js";
 import { chooseTypescriptCompiler, pinnedTypescriptPackage } from "./typescript-compiler.js";
 
 /** The source a command uses: `--config FILE` when given, else what discovery finds from `cwd`. */
 export function configSourceFor(configArg: string | null, cwd: string = process.cwd()): ConfigSource {
   return configArg === null ? discoverConfig(cwd) : { kind: "file", path: resolve(cwd, configArg) };
-}
-
-/** Loads a file or plans and resolves the embedded default; both reject with ConfigInvalid. */
-export function loadConfigSource(source: ConfigSource, options: LoadOptions = {}): Promise<ResolvedConfig> {
-  return source.kind === "file" ? loadConfig(source.path, options) : loadDefaultConfig(source.root, options);
 }
 
 /**

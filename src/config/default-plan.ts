@@ -7,6 +7,7 @@ import { findProjectRoots } from "./project-roots.js";
 import { loadProfile, profileNames } from "./profiles.js";
 import { resolveExecutable } from "./resolve-executable.js";
 import type { RawProfile } from "./schema.js";
+import { offPin } from "./system-version.js";
 import type { OmittedServer } from "./types.js";
 
 /**
@@ -98,7 +99,8 @@ export interface PlanOptions {
 /**
  * Plans the embedded default for `root` (CONTRACT §2): every shipped profile whose language occurs
  * there (by extension, file name or marker), one per language, leaving out — with the reason and
- * how to install it — each whose server is not installed. Never throws for a missing server.
+ * how to install it — each whose server is not installed, and each system server whose installed
+ * version is not the pin, with how to pin it. Never throws for a missing server.
  */
 export async function planDefault(root: string, options: PlanOptions): Promise<DefaultPlan> {
   const profiles = await loadProfiles(options.packageRoot);
@@ -151,6 +153,18 @@ export async function planDefault(root: string, options: PlanOptions): Promise<D
         server: name,
         reason: missing,
         install: installHint(name, profile.install, profile.command),
+      });
+      continue;
+    }
+    // Installed, but another distribution's version: left out with how to pin it, rather than
+    // planned to answer ServerVersionMismatch to every call (an alternative may serve instead).
+    const off = await offPin(profile, options.packageRoot, options.searchPath);
+    if (off !== null) {
+      omitted.push({
+        server: name,
+        reason: `installed, but \`${off.asked}\` reports "${off.reported}", and the profile pins ${off.pinned} (Debian 12's)`,
+        install: `pin what is installed in a bridge.toml, version = "${off.pinnable ?? off.reported}" in its [[server]] (\`lspmcp init\` writes the file)`,
+        pin: off.pinnable ?? off.reported,
       });
       continue;
     }

@@ -24,14 +24,29 @@ export interface LoadOptions {
  * its TOML key path (see {@link ConfigProblem}), sorted by path.
  */
 export async function loadConfig(path: string, options: LoadOptions = {}): Promise<ResolvedConfig> {
+  return (await loadConfigFile(path, options)).config;
+}
+
+/** A loaded bridge.toml with the text it was read from and that text parsed, as written. */
+export interface LoadedConfigFile {
+  readonly config: ResolvedConfig;
+  /** The file's content as read, once: what its trust is judged on. */
+  readonly text: string;
+  /** The parsed document before profiles were merged: which keys the file itself sets. */
+  readonly document: Record<string, unknown>;
+}
+
+/** {@link loadConfig}, also returning what was read, so that nothing judges a later read of the file. */
+export async function loadConfigFile(path: string, options: LoadOptions = {}): Promise<LoadedConfigFile> {
   const configPath = resolve(path);
   const toml = await readToml(configPath);
   if (!toml.ok) throw configInvalid(configPath, [toml.problem]);
-  return resolveDocument(
+  const config = await resolveDocument(
     toml.value,
     { configPath, configDir: dirname(configPath), source: { kind: "file", path: configPath }, omitted: [], chosen: [], projects: [] },
     options,
   );
+  return { config, text: toml.text, document: toml.value };
 }
 
 /** What a parsed document is resolved as: its name, the base of its relative paths, its origin. */

@@ -55,6 +55,7 @@ export function renderDefaultToml(plan: DefaultPlan, dir: string, schemaPath: st
       "# [[server]]",
       `# name = ${str(omitted.server)}`,
       `# profile = ${str(omitted.server)}`,
+      ...(omitted.pin === undefined ? [] : [`# version = ${str(omitted.pin)}`]),
       "",
     );
   }

@@ -144,8 +144,10 @@ export interface FoundProjects {
 /** A shipped profile that the embedded default left out, and how to get its server. */
 export interface OmittedServer {
   readonly server: string;
-  /** Why: the missing executable, as the loader would say it. */
+  /** Why: the missing executable, as the loader would say it, or the version found off the pin. */
   readonly reason: string;
-  /** How to install it, in one line. */
+  /** How to install it, or for a system server off its pin how to pin what is installed, in one line. */
   readonly install: string;
+  /** For a system server off its pin: the version it reports, to pin instead. */
+  readonly pin?: string;
 }

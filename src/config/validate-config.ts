@@ -1,5 +1,5 @@
 import { BridgeError } from "../contract/errors.js";
-import { loadConfigSource } from "./config-source.js";
+import { describeTrust, judgeConfig, type TrustContext } from "./config-trust.js";
 import type { LoadOptions } from "./load-config.js";
 import type { ConfigSource } from "./types.js";
 import { formatProblem, type ConfigProblem } from "./problems.js";
@@ -11,13 +11,19 @@ export interface ValidateResult {
   readonly text: string;
 }
 
+/** A file named from outside any checkout: the user's own choice, so its trust is not needed. */
+const NAMED_BY_USER: TrustContext = { fromCheckout: false, optIn: null };
+
 /**
  * Validates a bridge.toml exactly as `serve` and `check` load it, and renders the outcome for a
- * terminal. Never rejects for an invalid configuration; only an internal failure propagates.
+ * terminal, with whether it may run (`context`: how the command came by it). An untrusted
+ * configuration is reported, not refused: validating runs nothing of it, and it is how a user
+ * reads what a checkout's file would run before trusting it. Never rejects for an invalid
+ * configuration; only an internal failure propagates.
  */
-export async function validateConfig(source: string | ConfigSource, options: LoadOptions = {}): Promise<ValidateResult> {
+export async function validateConfig(source: string | ConfigSource, context: TrustContext = NAMED_BY_USER, options: LoadOptions = {}): Promise<ValidateResult> {
   try {
-    const config = await loadConfigSource(typeof source === "string" ? { kind: "file", path: source } : source, options);
+    const { config, trust } = await judgeConfig(typeof source === "string" ? { kind: "file", path: source } : source, context, options);
     const servers = config.servers.map((server) => server.name);
     const workspaces = config.workspaces.map((workspace) => workspace.name);
     const what = config.source.kind === "file" ? config.configPath : `embedded default for ${config.source.root}`;
@@ -25,7 +31,9 @@ export async function validateConfig(source: string | ConfigSource, options: Loa
     const text =
       `OK ${what}: ${plural(servers.length, "server")} (${servers.join(", ")}), ` +
       `${plural(workspaces.length, "workspace")} (${workspaces.join(", ")})\n` +
-      omitted.join("");
+      omitted.join("") +
+      `${describeTrust(trust)}\n` +
+      (trust.state === "untrusted" ? trust.programs.map((key) => `  ${key.path} = ${key.value}\n`).join("") : "");
     return { ok: true, text };
   } catch (error) {
     if (!(error instanceof BridgeError) || error.code !== "ConfigInvalid") throw error;

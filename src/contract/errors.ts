@@ -6,6 +6,7 @@
  */
 const CALLERS_FAULT = {
   ConfigInvalid: true,
+  ConfigUntrusted: true,
   InvalidArguments: true,
   UnknownWorkspace: true,
   UnknownServer: true,

@@ -31,6 +31,11 @@ export interface FileDiagnostics {
   readonly diagnostics: BridgeDiagnostic[];
   /** Why the server did not check the file at all (its own notice, not a finding); absent when it did. */
   readonly notChecked?: string;
+  /**
+   * The config file of the project that answered, null when no project includes the file (the
+   * compiler's defaults answered, as for an editor); absent where the server does not say.
+   */
+  readonly project?: string | null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { resolveExecutable } from "../config/resolve-executable.js";
 import { TOOL_CACHE_PREFIX } from "../config/tool-cache.js";
-import { versionMatches } from "../sessions/version-pin.js";
+import { versionMatches } from "../config/version-match.js";
 
 /** How long a version command may take: a cold `node` start on a busy machine included. */
 const VERSION_TIMEOUT_MS = 30_000;

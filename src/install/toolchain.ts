@@ -9,7 +9,11 @@ export interface MissingToolchain {
 }
 
 const TOOLCHAINS: Readonly<Record<CachedInstallSource["from"], { readonly executable: string; readonly what: string; readonly fix: string }>> = {
-  go: { executable: "go", what: "Go 1.25 or newer (`go` on PATH)", fix: "apt-get install golang-go (1.25 or newer), or https://go.dev/dl/" },
+  go: {
+    executable: "go",
+    what: "Go 1.25 or newer (`go` on PATH)",
+    fix: "install Go 1.25 or newer from https://go.dev/dl/ (Debian 12's golang-go is 1.19, too old)",
+  },
   cargo: { executable: "cargo", what: "Rust's cargo (`cargo` on PATH)", fix: "curl https://sh.rustup.rs -sSf | sh (rustup), then open a new shell" },
   pypi: { executable: "python3", what: "Python 3 with venv (`python3` on PATH)", fix: "apt-get install python3 python3-venv" },
   npm: { executable: "npm", what: "npm (`npm` on PATH)", fix: "install Node.js 20 or newer with its npm" },

@@ -1,20 +1,10 @@
 import { execFile } from "node:child_process";
+import { versionMatches } from "../config/version-match.js";
 import { BridgeError } from "../contract/errors.js";
 import type { Deadline } from "../contract/deadline.js";
 import { requestTsserverVersion } from "../lsp/features/tsserver-project.js";
 import type { LspClient } from "../lsp/lsp-client.js";
 import type { CompilerReport } from "./server-launch.js";
-
-/**
- * Whether a reported version satisfies a pin: equal, or containing the pin as a whole token
- * (clangd's `Debian clangd version 14.0.6 linux+grpc` matches `14.0.6`, but `14.0.61` does not).
- */
-export function versionMatches(pin: string, reported: string): boolean {
-  const text = reported.trim();
-  if (text === pin) return true;
-  const escaped = pin.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`(^|[\\s,;:()\\[\\]"'=v])${escaped}($|[\\s,;:()\\[\\]"'+-])`).test(text);
-}
 
 /**
  * Runs a server's `version_command` (full argv, argv[0] absolute) once, with a deadline and the

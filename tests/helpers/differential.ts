@@ -84,9 +84,14 @@ export const TSC = {
  * start; compare with {@link startKey}. By default the pinned compiler's tsc.
  */
 export async function tscFindings(root: string, tsc: string = TSC["7.0.2"]): Promise<Finding[]> {
+  return tscRunFindings(root, ["--noEmit", "-p", "."], tsc);
+}
+
+/** The findings of `tsc ARGS --pretty false` run in `root` (`-b`, `-p FOLDER`...), as {@link tscFindings} reads them. */
+export async function tscRunFindings(root: string, args: readonly string[], tsc: string = TSC["7.0.2"]): Promise<Finding[]> {
   const stdout = await new Promise<string>((resolve, reject) =>
     // "Errors found" is exit status 2 for tsc 5 and 6, 1 for tsc 7.
-    execFile(tsc, ["--noEmit", "-p", ".", "--pretty", "false"], { cwd: root, maxBuffer: 64 << 20 }, (error, out) =>
+    execFile(tsc, [...args, "--pretty", "false"], { cwd: root, maxBuffer: 64 << 20 }, (error, out) =>
       error && ![1, 2].includes((error as { code?: unknown }).code as number) ? reject(error) : resolve(out),
     ),
   );

@@ -77,6 +77,24 @@ export function childrenOf(parent: number): number[] {
     .map((p) => p.pid);
 }
 
+/** The live descendants of `root` right now (children, their children...), from the parent links in /proc. */
+export function descendantsOf(root: number): Proc[] {
+  const procs = allProcs();
+  const members = new Set([root]);
+  const found: Proc[] = [];
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of procs) {
+      if (!members.has(p.pid) && members.has(p.ppid)) {
+        members.add(p.pid);
+        found.push(p);
+        grew = true;
+      }
+    }
+  }
+  return found;
+}
+
 /** Processes whose environment has `name=value`, plus all their descendants (and `extraRoots`'). */
 export function treeByEnv(name: string, value: string, extraRoots: readonly number[] = []): Proc[] {
   const procs = allProcs();

@@ -66,7 +66,10 @@ describe("validate, check and serve without --config", () => {
     const repo = repoWith({ "a.ts": BROKEN_TS });
     const result = run(repo.root, ["validate"]);
     expect(result.status).toBe(0);
-    expect(result.stdout).toBe(`OK embedded default for ${repo.root}: 1 server (typescript), 1 workspace (${repo.root.split("/").at(-1)})\n`);
+    expect(result.stdout).toBe(
+      `OK embedded default for ${repo.root}: 1 server (typescript), 1 workspace (${repo.root.split("/").at(-1)})\n` +
+        "trust: not needed (the embedded default runs only the shipped profiles)\n",
+    );
   });
 
   test("check exits 1 on the repo's findings, and stderr says which config was used", () => {

@@ -7,6 +7,8 @@ import type { BridgeDiagnostic } from "../../contract/diagnostic-order.js";
 /** A file's answer from the server's current program. */
 export interface CachedAnswer {
   readonly diagnostics: readonly Diagnostic[];
+  /** The config file of the project that answered, "" for none (TypeScript 7); absent where the server does not say. */
+  readonly project?: string;
 }
 
 /**

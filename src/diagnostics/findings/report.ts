@@ -52,6 +52,8 @@ export interface ReportRun {
   /** The compiler that answered and where it came from (`workspace` or `pinned`); null for other servers. */
   readonly compiler: { readonly version: string; readonly source: "workspace" | "pinned" } | null;
   readonly files: number;
+  /** Only when there are some: files no project includes, answered under the compiler's defaults (TypeScript 7). */
+  readonly outside_projects?: number;
 }
 
 /** A file its server did not check at all, and why (the server's notice, never a finding). */
@@ -175,14 +177,20 @@ export function buildReport(
             },
           }),
       ...(notChecked.length === 0 ? {} : { not_checked: notChecked }),
-      runs: run.sessions.map((session) => ({
-        workspace: session.workspace.name,
-        root: session.workspace.root,
-        server: session.server.name,
-        version: session.version,
-        compiler: session.compiler,
-        files: session.files,
-      })),
+      runs: run.sessions.map((session) => {
+        const outside = run.files.filter(
+          (result) => result.workspace === session.workspace && result.server === session.server && result.project === null,
+        ).length;
+        return {
+          workspace: session.workspace.name,
+          root: session.workspace.root,
+          server: session.server.name,
+          version: session.version,
+          compiler: session.compiler,
+          files: session.files,
+          ...(outside === 0 ? {} : { outside_projects: outside }),
+        };
+      }),
     },
   };
 }

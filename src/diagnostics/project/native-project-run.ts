@@ -1,6 +1,5 @@
-import { pathToFileURL } from "node:url";
 import type { Deadline } from "../../contract/deadline.js";
-import { requestPullDiagnostics } from "../../lsp/features/pull-diagnostics.js";
+import { OwnProjectPulls } from "./own-project-pulls.js";
 import type { LspClient } from "../../lsp/lsp-client.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";
 import { runPool } from "../../calls/run-pool.js";
@@ -32,12 +31,21 @@ export async function diagnoseFromNativeProject(
   const { client, state, changed } = options.overlay
     ? { client: sessionClient, state: projectStateOf(sessionClient), changed: new Set<string>() }
     : await refreshFromDisk(options.sessions, first.target, sessionClient, true, { deadline: startDeadline, signal });
-  const ask = (file: string, requestOptions: Parameters<typeof requestPullDiagnostics>[2]) =>
-    requestPullDiagnostics(client, pathToFileURL(file).href, requestOptions);
-  await runPool([...items], options.inFlight, options.failure, (item) =>
-    options.eachFile(item, async (context) => {
-      const read = changed.has(item.target.file.absolutePath) ? null : texts;
-      return (results[item.index] = await answerFromProject(client, state, item.target, context, read, ask));
-    }),
-  );
+  const pulls = new OwnProjectPulls(client, first.target.workspace.root, {
+    config: options.config,
+    sessions: options.sessions,
+    ...(options.overlay === undefined ? {} : { overlay: options.overlay }),
+  });
+  try {
+    await runPool([...items], options.inFlight, options.failure, (item) =>
+      options.eachFile(item, async (context) => {
+        const read = changed.has(item.target.file.absolutePath) ? null : texts;
+        return (results[item.index] = await answerFromProject(client, state, item.target, context, read, (_file, requestOptions) =>
+          pulls.pull(item.target, requestOptions),
+        ));
+      }),
+    );
+  } finally {
+    await pulls.end();
+  }
 }

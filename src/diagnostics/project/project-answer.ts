@@ -1,17 +1,16 @@
 import { pathToFileURL } from "node:url";
-import type { Diagnostic } from "vscode-languageserver-protocol";
 import { mergeDiagnostics } from "../../contract/diagnostic-order.js";
 import { LineIndex } from "../../contract/positions.js";
-import type { LspClient, RequestOptions } from "../../lsp/lsp-client.js";
+import type { LspClient } from "../../lsp/lsp-client.js";
 import type { CallContext } from "../../calls/call-context.js";
 import { convertDiagnostic } from "../convert-diagnostic.js";
 import type { ResolvedTarget } from "../../calls/resolve-target.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";
 import { readSourceFile } from "../../calls/read-source-file.js";
-import type { ProjectState } from "../../calls/watched-files/project-state.js";
+import type { CachedAnswer, ProjectState } from "../../calls/watched-files/project-state.js";
 
 /** Asks the server's program for one file's diagnostics (absolute path). */
-export type AskFileDiagnostics = (file: string, options: RequestOptions) => Promise<Diagnostic[]>;
+export type AskFileDiagnostics = (file: string, options: Pick<CallContext, "deadline" | "signal">) => Promise<CachedAnswer>;
 
 /**
  * One file's answer from the server's project: kept from before when no change reached it, else
@@ -33,15 +32,16 @@ export async function answerFromProject(
   const open = client.documents.get(pathToFileURL(file.absolutePath).href);
   const kept = state.answers.get(file.absolutePath);
   const rendered = state.rendered.get(file.absolutePath);
+  const project = (answer: CachedAnswer) => (answer.project === undefined ? {} : { project: answer.project === "" ? null : answer.project });
   if (kept && rendered?.answer === kept && texts !== null && !open) {
-    return { workspace: target.workspace, server: target.server, file, text: rendered.text, diagnostics: rendered.diagnostics };
+    return { workspace: target.workspace, server: target.server, file, text: rendered.text, diagnostics: rendered.diagnostics, ...project(kept) };
   }
   // The server answers from the open document's text, else from the disk it was just told about.
   const text = open?.text ?? texts?.get(file.absolutePath) ?? (await readSourceFile(file.absolutePath, file.path));
   let answer = kept;
   if (!answer) {
     const generation = state.generation;
-    answer = { diagnostics: await ask(file.absolutePath, { deadline: context.deadline, signal: context.signal }) };
+    answer = await ask(file.absolutePath, { deadline: context.deadline, signal: context.signal });
     // An answer that raced with a change told to the server may describe either program: not kept.
     if (state.generation === generation) state.answers.set(file.absolutePath, answer);
   }
@@ -49,5 +49,5 @@ export async function answerFromProject(
   const converted = answer.diagnostics.map((diagnostic) => convertDiagnostic(file.path, diagnostic, lines, client.positionEncoding));
   const diagnostics = mergeDiagnostics(converted, null);
   if (client.adapter.answersManyFiles && !open) state.rendered.set(file.absolutePath, { answer, text, diagnostics });
-  return { workspace: target.workspace, server: target.server, file, text, diagnostics };
+  return { workspace: target.workspace, server: target.server, file, text, diagnostics, ...project(answer) };
 }

@@ -82,7 +82,7 @@ export async function diagnoseFromProject(
             item.target,
             context,
             changed.has(item.target.file.absolutePath) ? null : texts,
-            (file, options) => requestTsserverFileDiagnostics(client, file, options),
+            async (file, options) => ({ diagnostics: await requestTsserverFileDiagnostics(client, file, options) }),
           )),
       ),
     );

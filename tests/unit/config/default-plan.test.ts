@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { chmodSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { planDefault } from "../../../src/config/default-plan.js";
@@ -216,6 +217,29 @@ describe("the embedded default's plan", () => {
     expect(config.omitted[1]!.reason).toContain('"maude" not found on PATH');
     expect(config.source).toEqual({ kind: "default", root: repo });
     expect(config.workspaces[0]!.root).toBe(repo);
+  });
+
+  test("off Debian: a clangd of another version is left out with what it reports, the pin and how to pin it; with the pin, it is planned", async () => {
+    const repo = gitInit(await writeFiles(await tempDir(), { "a.ts": "", "b.c": "" }));
+    const clangdSaying = async (line: string) => {
+      const bin = await writeFiles(await tempDir(), { clangd: `#!/bin/sh\necho '${line}'\n` });
+      chmodSync(join(bin, "clangd"), 0o755);
+      return { packageRoot: REPO, searchPath: bin };
+    };
+    const onUbuntu = await clangdSaying("Ubuntu clangd version 18.1.3 (1ubuntu1)");
+    const ubuntu = await loadDefaultConfig(repo, onUbuntu);
+    expect(ubuntu.servers.map((server) => server.name)).toEqual(["typescript"]);
+    const clangd = ubuntu.omitted.find((omitted) => omitted.server === "clangd")!;
+    expect(clangd.reason).toBe(
+      'installed, but `clangd --version` reports "Ubuntu clangd version 18.1.3 (1ubuntu1)", and the profile pins 14.0.6 (Debian 12\'s)',
+    );
+    expect(clangd.install).toBe('pin what is installed in a bridge.toml, version = "18.1.3" in its [[server]] (`lspmcp init` writes the file)');
+    expect(describeConfig(ubuntu)).toContain("left out clangd: installed, but `clangd --version` reports");
+    // init writes the pin to uncomment beside the server's commented table.
+    expect(renderDefaultToml(await planDefault(repo, onUbuntu), repo, "/schema.json")).toContain('# profile = "clangd"\n# version = "18.1.3"\n');
+    const debian = await loadDefaultConfig(repo, await clangdSaying("Debian clangd version 14.0.6 linux+grpc x86_64-pc-linux-gnu"));
+    expect(debian.servers.map((server) => server.name)).toEqual(["typescript", "clangd"]);
+    expect(debian.omitted.map((omitted) => omitted.server)).not.toContain("clangd");
   });
 
   test("init's rendering loads as the very configuration the embedded default is, from a sub-folder too", async () => {

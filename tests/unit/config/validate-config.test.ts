@@ -1,8 +1,8 @@
 import { join } from "node:path";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { validateConfig } from "../../../src/config/validate-config.js";
 import { packageRoot } from "../../../src/config/package-root.js";
-import { fakeExecutable, serverToml, tempDir, writeFiles } from "./fixture.js";
+import { fakeExecutable, serverToml, tempDir, WORKSPACE_OF_ONE, writeFiles } from "./fixture.js";
 
 describe("validateConfig (lspmcp validate)", () => {
   test("a valid file gives one OK line naming its servers and workspaces", async () => {
@@ -13,7 +13,23 @@ describe("validateConfig (lspmcp validate)", () => {
     });
     expect(await validateConfig(join(dir, "bridge.toml"))).toEqual({
       ok: true,
-      text: `OK ${join(dir, "bridge.toml")}: 2 servers (one, two), 1 workspace (ws)\n`,
+      text: `OK ${join(dir, "bridge.toml")}: 2 servers (one, two), 1 workspace (ws)\ntrust: not needed (it was named with --config from outside the checkout)\n`,
+    });
+  });
+
+  test("a checkout's file that runs its own programs is valid and reported untrusted, with what it would run", async () => {
+    const dir = await tempDir();
+    vi.stubEnv("XDG_STATE_HOME", await tempDir());
+    await fakeExecutable(dir, "bin/ls1");
+    await writeFiles(dir, { "bridge.toml": `${serverToml("one")}${WORKSPACE_OF_ONE}` });
+    const path = join(dir, "bridge.toml");
+    const result = await validateConfig(path, { fromCheckout: true, optIn: null }).finally(() => vi.unstubAllEnvs());
+    expect(result).toEqual({
+      ok: true,
+      text:
+        `OK ${path}: 1 server (one), 1 workspace (ws)\n` +
+        `trust: NOT trusted (it has not been trusted); serve and check refuse it until: lspmcp trust --config ${path}\n` +
+        '  server[0].command = "bin/ls1"\n',
     });
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { BridgeError } from "../../../src/contract/errors.js";
-import { assertPinned, versionMatches } from "../../../src/sessions/version-pin.js";
+import { versionMatches } from "../../../src/config/version-match.js";
+import { assertPinned } from "../../../src/sessions/version-pin.js";
 import type { ResolvedServer } from "../../../src/config/types.js";
 
 describe("versionMatches", () => {
