@@ -23,8 +23,10 @@ const FILES = {
   "pyproject.toml": '[project]\nname = "mono"\nversion = "0"\n',
   "packages/strictpkg/pyproject.toml": '[project]\nname = "strictpkg"\nversion = "0"\n\n[tool.pyright]\ntypeCheckingMode = "strict"\n',
   "packages/strictpkg/src/lib.py": UNTYPED,
-  "services/api/pyrightconfig.json": '{ "typeCheckingMode": "strict" }\n',
-  "services/api/app.py": "def handle(request):\n    return request\n",
+  // Strict, but without the rule the top-level's basic mode reports here: pyright also checks this
+  // file in the top-level's folder, whose findings must not leak into the answer.
+  "services/api/pyrightconfig.json": '{ "typeCheckingMode": "strict", "reportAssignmentType": "none" }\n',
+  "services/api/app.py": 'def handle(request):\n    return request\n\n\ncount: int = "three"\n',
   // Under no root of its own: the top-level's rules (basic), which find this one error only.
   "tools/script.py": `${UNTYPED}\ncount: int = "three"\n`,
   // A package with a pyproject.toml that configures no type checker is no root.
@@ -65,6 +67,8 @@ describe("pyright under each package's own configuration (zero-config)", () => {
     // The fixture means what it says: strict errors in both packages, one basic error at the top.
     expect(new Set(expected.map((finding) => finding.path.split("/")[0]))).toEqual(new Set(["packages", "services", "tools"]));
     expect(expected.filter((finding) => finding.path === "tools/script.py").map((finding) => finding.code)).toEqual(["reportAssignmentType"]);
+    const topLevelRules = await cliAt(repo.root, "", []);
+    expect(topLevelRules.filter((finding) => finding.path === "services/api/app.py").map((finding) => finding.code)).toEqual(["reportAssignmentType"]);
     expect(findingKeys(itemsOf(result.stdout, "pyright"))).toEqual(findingKeys(expected));
   });
 
