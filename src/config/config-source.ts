@@ -19,8 +19,21 @@ export function describeConfig(config: ResolvedConfig): string {
   if (source.kind === "file") return `config: ${source.path}${compilers}`;
   const servers = config.servers.map((server) => server.name).join(", ");
   const chosen = config.chosen.map(({ server, reason }) => `; ${server}: ${reason}`).join("");
+  const projects = config.projects
+    .filter(({ roots }) => roots.length > 0)
+    .map(({ server, roots }) => `; ${server} projects: ${describeRoots(roots)}`)
+    .join("");
   const left = config.omitted.map((omitted) => `; left out ${omitted.server}: ${omitted.reason} (install: ${omitted.install})`).join("");
-  return `config: embedded default for ${source.root} (no bridge.toml or .lspmcp.toml found): servers ${servers}${chosen}${compilers}${left}`;
+  return `config: embedded default for ${source.root} (no bridge.toml or .lspmcp.toml found): servers ${servers}${chosen}${compilers}${projects}${left}`;
+}
+
+/** Roots shown at most on the config line; the rest are counted. */
+const SHOWN_ROOTS = 10;
+
+/** "., packages/core, services/api"; past SHOWN_ROOTS, "… (50 in all)". */
+export function describeRoots(roots: readonly string[]): string {
+  const shown = roots.slice(0, SHOWN_ROOTS).map((root) => root || ".");
+  return roots.length > SHOWN_ROOTS ? `${shown.join(", ")}, … (${roots.length} in all)` : shown.join(", ");
 }
 
 /** "; typescript answers with TypeScript 7.0.2 (pinned)" for each workspace of each such server. */

@@ -2,7 +2,7 @@ import { BridgeError } from "../contract/errors.js";
 import { planDefault, type DefaultPlan } from "./default-plan.js";
 import { resolveDocument, type LoadOptions } from "./load-config.js";
 import { packageRoot } from "./package-root.js";
-import type { ChosenServer, ResolvedConfig } from "./types.js";
+import type { ChosenServer, FoundProjects, ResolvedConfig } from "./types.js";
 
 /**
  * The embedded default for `root` as a bridge.toml document: one workspace at `root` ("."), each
@@ -34,9 +34,14 @@ export async function loadDefaultConfig(root: string, options: LoadOptions = {})
   }
   return resolveDocument(
     defaultDocument(plan),
-    { configPath: root, configDir: root, source: { kind: "default", root }, omitted: plan.omitted, chosen: chosenServers(plan) },
+    { configPath: root, configDir: root, source: { kind: "default", root }, omitted: plan.omitted, chosen: chosenServers(plan), projects: foundProjects(plan) },
     options,
   );
+}
+
+/** The project roots found for the planned servers that take them. */
+function foundProjects(plan: DefaultPlan): FoundProjects[] {
+  return plan.servers.flatMap((server) => (server.projects === null ? [] : [{ server: server.name, roots: server.projects }]));
 }
 
 /** The planned servers chosen for a reason (what configures them), as the config carries them. */

@@ -3,6 +3,7 @@ import { basename, join } from "node:path";
 import { installHint } from "./install-hint.js";
 import { detectLanguages, type Detected } from "./detect-languages.js";
 import { normalizeExtension } from "./extensions.js";
+import { findProjectRoots } from "./project-roots.js";
 import { loadProfile, profileNames } from "./profiles.js";
 import { resolveProfileExecutable } from "./resolve-executable.js";
 import type { RawProfile } from "./schema.js";
@@ -71,6 +72,11 @@ export interface PlannedServer {
   readonly serves: readonly string[];
   /** Why it was chosen where another could have been: what configures it, or null. */
   readonly reason: string | null;
+  /**
+   * The project roots found for it (relative folders, "" the root), as its sessions find them at
+   * their start; null for a profile that takes none.
+   */
+  readonly projects: readonly string[] | null;
 }
 
 /** The embedded default for a root, before it is resolved like a file. */
@@ -163,7 +169,8 @@ export async function planDefault(root: string, options: PlanOptions): Promise<D
       continue;
     }
     serves.forEach((key) => owned.add(key));
-    servers.push({ name, profile, serves, reason: reasons.get(name) ?? null });
+    const projects = profile.projects === undefined ? null : await findProjectRoots(root, profile.projects);
+    servers.push({ name, profile, serves, reason: reasons.get(name) ?? null, projects });
   }
   return { root, workspace: workspaceName(root), servers, defaultServer: defaultServers(servers), omitted, detected };
 }

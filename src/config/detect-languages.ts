@@ -8,13 +8,15 @@ export interface DetectionKeys {
   readonly filenames: ReadonlySet<string>;
   /** File names whose every path is wanted (their contents decide: `[tool.ruff]` in a pyproject.toml). */
   readonly collect?: ReadonlySet<string>;
+  /** How many collected paths are kept at most; MAX_COLLECTED unless given. */
+  readonly maxCollected?: number;
 }
 
 /** Which of the keys occur under the root. */
 export interface Detected {
   readonly extensions: Set<string>;
   readonly filenames: Set<string>;
-  /** Paths (relative to the root, "/" separators, in listing order) of the files named in `collect`, at most MAX_COLLECTED. */
+  /** Paths (relative to the root, "/" separators, in listing order) of the files named in `collect`, at most `maxCollected`. */
   readonly collected: string[];
   /** Paths looked at before the answer was complete (all keys seen, or the listing ended). */
   readonly scanned: number;
@@ -53,7 +55,7 @@ class Tally {
     if (this.keys.filenames.has(name)) this.filenames.add(name);
     const extension = extname(name).toLowerCase();
     if (extension !== "" && this.keys.extensions.has(extension)) this.extensions.add(extension);
-    const collecting = this.keys.collect !== undefined && this.keys.collect.size > 0 && this.collected.length < MAX_COLLECTED;
+    const collecting = this.keys.collect !== undefined && this.keys.collect.size > 0 && this.collected.length < (this.keys.maxCollected ?? MAX_COLLECTED);
     if (collecting && this.keys.collect!.has(name)) this.collected.push(path);
     return !collecting && this.extensions.size === this.keys.extensions.size && this.filenames.size === this.keys.filenames.size;
   }

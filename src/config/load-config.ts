@@ -1,5 +1,5 @@
 import { dirname, resolve } from "node:path";
-import type { ChosenServer, ConfigSource, LanguageClaim, OmittedServer, ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "./types.js";
+import type { ChosenServer, FoundProjects, ConfigSource, LanguageClaim, OmittedServer, ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "./types.js";
 import { packageRoot } from "./package-root.js";
 import { configInvalid, PARSE_OPTIONS, problemAt, problemsFromIssues, type ConfigProblem } from "./problems.js";
 import { readToml } from "./read-toml.js";
@@ -43,7 +43,7 @@ export async function loadConfigFile(path: string, options: LoadOptions = {}): P
   if (!toml.ok) throw configInvalid(configPath, [toml.problem]);
   const config = await resolveDocument(
     toml.value,
-    { configPath, configDir: dirname(configPath), source: { kind: "file", path: configPath }, omitted: [], chosen: [] },
+    { configPath, configDir: dirname(configPath), source: { kind: "file", path: configPath }, omitted: [], chosen: [], projects: [] },
     options,
   );
   return { config, text: toml.text, document: toml.value };
@@ -56,6 +56,7 @@ export interface DocumentOrigin {
   readonly source: ConfigSource;
   readonly omitted: readonly OmittedServer[];
   readonly chosen: readonly ChosenServer[];
+  readonly projects: readonly FoundProjects[];
 }
 
 /**
@@ -105,6 +106,7 @@ export async function resolveDocument(document: Record<string, unknown>, origin:
     source: origin.source,
     omitted: origin.omitted,
     chosen: origin.chosen,
+    projects: origin.projects,
     bridge: parsed.data.bridge,
     shared: {
       ...parsed.data.shared,

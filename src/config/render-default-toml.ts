@@ -1,5 +1,6 @@
 import { join, relative } from "node:path";
 import type { DefaultPlan } from "./default-plan.js";
+import { describeRoots } from "./config-source.js";
 import { packageRoot } from "./package-root.js";
 import { chooseTypescriptCompiler, pinnedTypescriptPackage } from "./typescript-compiler.js";
 import { locateDependencyPath } from "./package-dependency.js";
@@ -38,6 +39,9 @@ export function renderDefaultToml(plan: DefaultPlan, dir: string, schemaPath: st
           ? `; the pin is checked against \`${profile.version_command.join(" ")}\`.`
           : "; the pin is checked against serverInfo.version."),
       ...(profile.adapter === "typescript" && profile.command ? [typescriptChoice(plan.root, profile.command)] : []),
+      ...(server.projects !== null && server.projects.length > 0
+        ? [`# Its projects, found at each start (each file is answered under the one that holds it): ${describeRoots(server.projects)}.`]
+        : []),
       "[[server]]",
       `name = ${str(server.name)}`,
       `profile = ${str(server.name)}`,

@@ -102,6 +102,7 @@ export async function resolveServer(index: number, raw: Salvaged<RawServer>, con
     languages,
     position_encoding: pick("position_encoding") ?? null,
     adapter: pick("adapter") ?? "standard",
+    projects: pick("projects") ?? null,
     // A server names more than its profile, never fewer (CONTRACT §3): the toolchain's own
     // variables stay whatever else a [[server]] changes.
     inherit_env: [...new Set([...(profile.inherit_env ?? []), ...(own.inherit_env ?? [])])],

@@ -28,6 +28,9 @@ const positiveInt = (fallback: number, description: string) => z.int().positive(
 /** The names of the server adapters (`src/lsp/adapters/index.ts` maps each to its file). */
 export const ADAPTER_NAMES = ["standard", "bacon-ls", "biome", "ccls", "gopls", "python-native", "pyrefly", "rust-analyzer", "typescript", "tsserver"] as const;
 
+/** The kinds of project root a server can be told of (`src/config/project-roots.ts` finds each). */
+export const PROJECT_KINDS = ["pyright", "basedpyright", "ty", "cargo"] as const;
+
 /**
  * Server keys that one server understood, which its adapter replaced: a config that still sets one
  * is refused with what to write instead, never read silently as something else.
@@ -147,6 +150,11 @@ const serverFields = {
     .meta({ default: "standard" })
     .describe(
       'What the server needs beyond the LSP spec, in one place (src/lsp/adapters/, docs/adapters.md): how its diagnostics settle, when it takes documents, which progress it ignores, what its initialization options must hold. "standard" for a server that needs nothing more; every shipped profile that needs another names it. "typescript" also chooses the compiler that answers: the own compiler of the workspace (node_modules/typescript at or above its root; 5.x and 6.x through typescript-language-server as "tsserver"), else the pinned package whose bin/tsc is `command`.',
+    ),
+  projects: z
+    .enum(PROJECT_KINDS)
+    .describe(
+      'The project roots under the workspace that the server is told of when it starts, so that each file is answered under its own project, as the checker run from that folder answers it: "pyright" (folders with pyrightconfig.json or a pyproject.toml [tool.pyright]), "basedpyright" (the same, and [tool.basedpyright]), "ty" (ty.toml, [tool.ty]), "cargo" (every crate and cargo workspace not inside another workspace). The adapter says how: workspace folders, or rust-analyzer\'s linkedProjects. When absent, the workspace root alone (pyrefly needs none: it finds the nearest pyrefly.toml or [tool.pyrefly] of each file itself).',
     ),
   inherit_env: z
     .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: "an environment variable name is letters, digits and '_', not starting with a digit" }))

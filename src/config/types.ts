@@ -1,4 +1,5 @@
 import type { PositionEncoding } from "../contract/positions.js";
+import type { ProjectKind } from "./project-roots.js";
 import type { ADAPTER_NAMES } from "./schema.js";
 
 /** The name of a server adapter, as a profile's `adapter` key gives it. */
@@ -19,6 +20,8 @@ export interface ResolvedConfig {
   readonly omitted: readonly OmittedServer[];
   /** The embedded default's servers chosen for what the project configures, and why; empty for a file. */
   readonly chosen: readonly ChosenServer[];
+  /** The project roots the embedded default found for its servers that take them; empty for a file. */
+  readonly projects: readonly FoundProjects[];
   readonly bridge: BridgeSettings;
   readonly shared: SharedSettings;
   /** In configuration order. */
@@ -77,6 +80,8 @@ export interface ResolvedServer {
   readonly position_encoding: PositionEncoding | null;
   /** The server's adapter (`src/lsp/adapters/`): what it needs beyond the LSP spec. */
   readonly adapter: AdapterName;
+  /** Which project roots under the workspace the server is told of at its start; null: the root alone. */
+  readonly projects: ProjectKind | null;
   /**
    * Names of the bridge's variables the child inherits besides PATH, HOME and LANG (its
    * toolchain's: GOPATH, CARGO_HOME, VIRTUAL_ENV, ...): the profile's and the server's own.
@@ -127,6 +132,13 @@ export interface ChosenServer {
   readonly server: string;
   /** "configured by pyproject.toml [tool.ty]", or why pyright answers Python. */
   readonly reason: string;
+}
+
+/** The project roots found under the root for one server (its profile's `projects`). */
+export interface FoundProjects {
+  readonly server: string;
+  /** Folders relative to the root, "" the root itself, sorted. */
+  readonly roots: readonly string[];
 }
 
 /** A shipped profile that the embedded default left out, and how to get its server. */

@@ -1,3 +1,4 @@
+import { relative, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { CancellationTokenSource, createMessageConnection, ResponseError, StreamMessageReader, type MessageConnection } from "vscode-jsonrpc/node";
 import {
@@ -36,6 +37,11 @@ export interface LspClientOptions {
   readonly rootPath: string;
   readonly workspaceName: string;
   readonly initializationOptions: Readonly<Record<string, unknown>>;
+  /**
+   * The absolute folders of the project roots found under the workspace for this server (its
+   * profile's `projects`), the root itself possibly among them; its adapter says how it is told.
+   */
+  readonly projects: readonly string[];
   readonly settings: Readonly<Record<string, unknown>>;
   /**
    * What the server really counts in positions, when that differs from what it negotiates
@@ -163,7 +169,7 @@ export class LspClient implements ServerLink {
         rootUri: folder!.uri,
         workspaceFolders: this.workspaceFolders(),
         capabilities: this.bridgeWatchesFiles ? WATCHING_CLIENT_CAPABILITIES : CLIENT_CAPABILITIES,
-        initializationOptions: this.adapter.initializationOptions(this.options.initializationOptions),
+        initializationOptions: this.adapter.initializationOptions(this.options.initializationOptions, this.options.projects),
       },
       { deadline },
     );
@@ -171,8 +177,18 @@ export class LspClient implements ServerLink {
     await this.adapter.whenReady(deadline);
   }
 
+  /**
+   * The workspace root first (it answers every file under no project root), then each project
+   * root below it where the adapter takes them as folders, named after the workspace and the
+   * folder ("web/packages/core").
+   */
   private workspaceFolders(): { uri: string; name: string }[] {
-    return [{ uri: pathToFileURL(this.options.rootPath).href, name: this.options.workspaceName }];
+    const { rootPath, workspaceName, projects } = this.options;
+    const nested = this.adapter.projectsAsFolders ? projects.filter((folder) => folder !== rootPath) : [];
+    return [rootPath, ...nested].map((folder) => ({
+      uri: pathToFileURL(folder).href,
+      name: folder === rootPath ? workspaceName : `${workspaceName}/${relative(rootPath, folder).split(sep).join("/")}`,
+    }));
   }
 
   get capabilities(): ServerCapabilities {

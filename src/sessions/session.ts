@@ -14,6 +14,8 @@ import { StderrTail } from "./stderr-tail.js";
 import { assertCompilerVersion, assertPinned, runVersionCommand } from "./version-pin.js";
 import { launchFor, type CompilerReport } from "./server-launch.js";
 import { expandWorkspaceCache } from "../config/workspace-cache.js";
+import { findProjectRoots } from "../config/project-roots.js";
+import { join } from "node:path";
 
 export type SessionState = "idle" | "starting" | "ready" | "dead";
 
@@ -62,6 +64,11 @@ export interface SessionStatus {
   readonly reported_version: string | null;
   /** Whose compiler answers (TypeScript; its version is `reported_version`); null for other servers or before a start. */
   readonly compiler_source: CompilerReport["source"] | null;
+  /**
+   * The project roots the server was told of at its last start, relative to the workspace root
+   * ("" is the root); null for a server that takes none, or before a start.
+   */
+  readonly projects: string[] | null;
   readonly uptime_ms: number | null;
   readonly restarts: number;
   readonly open_documents: number;
@@ -95,6 +102,8 @@ export class Session implements LoadWatch {
   private client: LspClient | null = null;
   private reportedVersion: string | null = null;
   private compiler: CompilerReport | null = null;
+  // The project roots found at the last start (relative folders); null: the server takes none.
+  private projects: string[] | null = null;
   private readyAt: number | null = null;
   // When the running start began: its load counts until startTimeoutMs after it.
   private startedAt: number | null = null;
@@ -354,6 +363,7 @@ export class Session implements LoadWatch {
       pinned_version: this.options.server.version,
       reported_version: this.reportedVersion,
       compiler_source: this.compiler?.source ?? null,
+      projects: this.projects === null ? null : [...this.projects],
       uptime_ms: this.phase === "ready" && this.readyAt !== null ? Date.now() - this.readyAt : null,
       restarts: this.restartCount,
       open_documents: this.phase === "ready" ? (this.client?.documents.openCount ?? 0) : 0,
@@ -375,6 +385,9 @@ export class Session implements LoadWatch {
       // every start, so a reinstall in the workspace is seen by the next start.
       const launch = launchFor(server, workspace.root);
       this.compiler = launch.compiler;
+      // Found afresh at every start, as the compiler is: a package added since is then seen.
+      this.projects = server.projects === null ? null : await findProjectRoots(workspace.root, server.projects);
+      const projects = (this.projects ?? []).map((folder) => join(workspace.root, folder));
       // The version command runs beside the server start: both must finish within the deadline.
       const versionFromCommand = launch.versionCommand
         ? runVersionCommand(server.name, launch.versionCommand, env, Math.max(1, deadline.remainingMs()))
@@ -402,6 +415,7 @@ export class Session implements LoadWatch {
         rootPath: workspace.root,
         workspaceName: workspace.name,
         initializationOptions: launch.initializationOptions,
+        projects,
         settings: launch.settings,
         positionEncoding: server.position_encoding,
         adapter: ADAPTERS[launch.adapter],

@@ -17,6 +17,12 @@ export const SessionStatusSchema = z.object({
   pinned_version: z.string(),
   reported_version: z.string().nullable(),
   compiler_source: z.enum(["workspace", "pinned"]).nullable(),
+  projects: z
+    .array(z.string())
+    .nullable()
+    .describe(
+      'The project roots the server was told of at its start (folders relative to the workspace root, "" the root): each file is answered under the one that holds it most closely. null: the server takes none, or it has not started.',
+    ),
   uptime_ms: wholeNumber(0).nullable(),
   restarts: wholeNumber(0),
   open_documents: wholeNumber(0),
@@ -55,7 +61,13 @@ const ChosenSchema = z.object({
 export function renderStatusLine(status: SessionStatus): string {
   const pid = status.pid === null ? "" : ` pid ${status.pid}`;
   const rss = status.rss_mb === null ? "" : ` rss ${status.rss_mb} MiB${status.max_rss_mb === null ? "" : ` of ${status.max_rss_mb}`}`;
-  return `${status.workspace}/${status.server}: ${status.state}${pid}${rss} (pinned ${status.pinned_version}, reported ${status.reported_version ?? "-"}${renderCompiler(status)})${renderExit(status.last_exit)}`;
+  return `${status.workspace}/${status.server}: ${status.state}${pid}${rss} (pinned ${status.pinned_version}, reported ${status.reported_version ?? "-"}${renderCompiler(status)})${renderProjects(status.projects)}${renderExit(status.last_exit)}`;
+}
+
+/** " under projects ., packages/core": the roots a started server was told of. */
+function renderProjects(projects: SessionStatus["projects"]): string {
+  if (projects === null || projects.length === 0) return "";
+  return ` under projects ${projects.map((folder) => folder || ".").join(", ")}`;
 }
 
 function renderCompiler(status: SessionStatus): string {

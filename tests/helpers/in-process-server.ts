@@ -16,13 +16,14 @@ export function disposePeers(): void {
 
 /**
  * A server peer answering `initialize` with `capabilities` (and whatever `wire` adds), and an
- * LspClient connected to it through `adapter`, not yet initialized. `toClient` is the server's output stream:
+ * LspClient connected to it through `adapter` (told of the project roots `projects`, absolute folders), not yet initialized. `toClient` is the server's output stream:
  * ending it closes the connection as a server exit would.
  */
 export function connectInProcess(
   capabilities: ServerCapabilities,
   wire: (server: MessageConnection) => void = () => {},
   adapter: AdapterFactory = standardAdapter,
+  projects: readonly string[] = [],
 ): { client: LspClient; server: MessageConnection; toClient: PassThrough } {
   const toServer = new PassThrough();
   const toClient = new PassThrough();
@@ -37,6 +38,7 @@ export function connectInProcess(
     rootPath: "/w",
     workspaceName: "w",
     initializationOptions: {},
+    projects,
     settings: {},
     adapter,
     log: () => {},

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { FlycheckState } from "./flycheck-state.js";
 import { noSuchAction, standardAdapter } from "./standard.js";
 import type { ServerAdapter, ServerLink } from "./server-adapter.js";
@@ -31,7 +32,8 @@ export function rustAnalyzerAdapter(link: ServerLink): ServerAdapter {
     // with one worker the pool runs its tasks in the order queued, so a pull's answer comes after
     // every publish queued before it and a file's publishes arrive in the order made (with more,
     // a run's clear could arrive after its findings, and a file read clean).
-    initializationOptions: (configured) => ({ ...configured, numThreads: 1 }),
+    initializationOptions: (configured, projects) => ({ ...configured, ...linkedProjects(configured, projects), numThreads: 1 }),
+    projectsAsFolders: false,
     startingEvents: (uri) => [
       { type: "status", quiescent: flycheck.quiescent },
       { type: "flycheck-history", everBegun: flycheck.everBegun, pending: flycheck.pending },
@@ -49,4 +51,15 @@ export function rustAnalyzerAdapter(link: ServerLink): ServerAdapter {
       return null;
     },
   };
+}
+
+/**
+ * Every crate and cargo workspace found under the workspace, as `linkedProjects` (their
+ * Cargo.toml files): rust-analyzer's own discovery looks only at the workspace root and the
+ * folders just below it, so a crate deeper down (`tools/a`) would never load and its files never
+ * settle. Nothing when none was found, or when the profile links its own.
+ */
+function linkedProjects(configured: Readonly<Record<string, unknown>>, projects: readonly string[]): { linkedProjects?: string[] } {
+  if (projects.length === 0 || "linkedProjects" in configured) return {};
+  return { linkedProjects: projects.map((folder) => join(folder, "Cargo.toml")) };
 }

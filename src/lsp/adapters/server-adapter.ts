@@ -85,8 +85,18 @@ export interface ServerAdapter {
    * (CONTRACT §4.4, `not_previewed`).
    */
   readonly diskOnlySources: ReadonlySet<string>;
-  /** The `initializationOptions` sent: the profile's, with what the server needs to be correct merged over them. */
-  initializationOptions(configured: Readonly<Record<string, unknown>>): Record<string, unknown>;
+  /**
+   * Whether the project roots found for the server (its profile's `projects`) are sent as
+   * workspace folders beside the workspace root, each file then answered under the folder that
+   * holds it most closely (pyright, basedpyright, ty); false for a server told of them otherwise.
+   */
+  readonly projectsAsFolders: boolean;
+  /**
+   * The `initializationOptions` sent: the profile's, with what the server needs to be correct
+   * merged over them; `projects` are the absolute folders of the project roots found (none when
+   * the profile names no `projects`).
+   */
+  initializationOptions(configured: Readonly<Record<string, unknown>>, projects: readonly string[]): Record<string, unknown>;
   /**
    * Resolves once the server, after `initialized`, takes documents; the close of the connection
    * or the deadline fails it.

@@ -18,6 +18,7 @@ export function standardAdapter(): ServerAdapter {
     cancelsRequestsItself: false,
     diskChangesNeedRestart: false,
     diskOnlySources: new Set(),
+    projectsAsFolders: true,
     initializationOptions: (configured) => ({ ...configured }),
     whenReady: async () => {},
     startingEvents: () => [],

@@ -47,6 +47,7 @@ servers = ["one"]
         languages: [{ id: "one", extensions: [".one", ".two"], filenames: [] }],
         position_encoding: null,
         adapter: "standard",
+        projects: null,
         inherit_env: [],
         env: {},
         initialization_options: {},

@@ -42,6 +42,7 @@ describe("profiles", () => {
       languages: [{ id: "p", extensions: [".p"], filenames: [] }],
       position_encoding: null,
       adapter: "standard",
+      projects: null,
       inherit_env: [],
       env: {},
       initialization_options: {},
@@ -79,6 +80,7 @@ servers = ["one"]
       languages: [{ id: "q", extensions: [".q"], filenames: [] }],
       position_encoding: null,
       adapter: "standard",
+      projects: null,
 
       settings: { b: { c: 2 } },
     });

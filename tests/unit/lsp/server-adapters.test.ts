@@ -5,6 +5,7 @@ import { ADAPTERS } from "../../../src/lsp/adapters/index.js";
 import { biomeAdapter } from "../../../src/lsp/adapters/biome.js";
 import { goplsAdapter } from "../../../src/lsp/adapters/gopls.js";
 import { rustAnalyzerAdapter } from "../../../src/lsp/adapters/rust-analyzer.js";
+import type { AdapterFactory } from "../../../src/lsp/adapters/server-adapter.js";
 import type { ServerEvent } from "../../../src/lsp/server-events.js";
 import { connectInProcess, disposePeers } from "../../helpers/in-process-server.js";
 
@@ -29,9 +30,9 @@ describe("what each adapter says of its server", () => {
   test("rust-analyzer runs one worker thread whatever the profile says; every other adapter sends the profile's options", () => {
     const configured = { checkOnSave: true, numThreads: 8 };
     const { client } = connectInProcess({}, () => {}, rustAnalyzerAdapter);
-    expect(client.adapter.initializationOptions(configured)).toEqual({ checkOnSave: true, numThreads: 1 });
+    expect(client.adapter.initializationOptions(configured, [])).toEqual({ checkOnSave: true, numThreads: 1 });
     for (const name of ["standard", "biome", "ccls", "gopls"] as const) {
-      expect(connectInProcess({}, () => {}, ADAPTERS[name]).client.adapter.initializationOptions(configured)).toEqual(configured);
+      expect(connectInProcess({}, () => {}, ADAPTERS[name]).client.adapter.initializationOptions(configured, [])).toEqual(configured);
     }
   });
 
@@ -48,6 +49,41 @@ describe("what each adapter says of its server", () => {
     );
     await client.initialize(Deadline.in(5_000));
     expect(sent).toEqual({ numThreads: 1 });
+  });
+
+  test("rust-analyzer links each project root's Cargo.toml, unless the profile links its own", () => {
+    const { client } = connectInProcess({}, () => {}, rustAnalyzerAdapter);
+    expect(client.adapter.initializationOptions({}, ["/w/services/b", "/w/tools/a"])).toEqual({
+      linkedProjects: ["/w/services/b/Cargo.toml", "/w/tools/a/Cargo.toml"],
+      numThreads: 1,
+    });
+    expect(client.adapter.initializationOptions({ linkedProjects: ["/w/x/Cargo.toml"] }, ["/w/tools/a"])).toEqual({
+      linkedProjects: ["/w/x/Cargo.toml"],
+      numThreads: 1,
+    });
+  });
+
+  test("initialize sends the project roots as workspace folders after the root, except to rust-analyzer", async () => {
+    const folders = async (adapter: AdapterFactory) => {
+      let sent: unknown;
+      const { client } = connectInProcess(
+        {},
+        (server) =>
+          server.onRequest(InitializeRequest.type, (params) => {
+            sent = params.workspaceFolders;
+            return { capabilities: {} };
+          }),
+        adapter,
+        ["/w", "/w/packages/core"],
+      );
+      await client.initialize(Deadline.in(5_000));
+      return sent;
+    };
+    expect(await folders(ADAPTERS.standard)).toEqual([
+      { uri: "file:///w", name: "w" },
+      { uri: "file:///w/packages/core", name: "w/packages/core" },
+    ]);
+    expect(await folders(rustAnalyzerAdapter)).toEqual([{ uri: "file:///w", name: "w" }]);
   });
 
   test("the standard adapter carries out no settle action", async () => {
