@@ -20,6 +20,8 @@ const ROOT_MARKERS: Readonly<Record<ProjectKind, { readonly files: readonly stri
   basedpyright: { files: ["pyrightconfig.json"], tables: [pyproject("basedpyright"), pyproject("pyright")] },
   ty: { files: ["ty.toml"], tables: [pyproject("ty")] },
   cargo: { files: ["Cargo.toml"], tables: [] },
+  // The server finds each file's project itself: these are said, not told.
+  typescript: { files: ["tsconfig.json", "jsconfig.json"], tables: [] },
 };
 
 function pyproject(tool: string): TableMarker {

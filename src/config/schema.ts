@@ -29,7 +29,7 @@ const positiveInt = (fallback: number, description: string) => z.int().positive(
 export const ADAPTER_NAMES = ["standard", "bacon-ls", "biome", "ccls", "gopls", "python-native", "pyrefly", "rust-analyzer", "typescript", "tsserver"] as const;
 
 /** The kinds of project root a server can be told of (`src/config/project-roots.ts` finds each). */
-export const PROJECT_KINDS = ["pyright", "basedpyright", "ty", "cargo"] as const;
+export const PROJECT_KINDS = ["pyright", "basedpyright", "ty", "cargo", "typescript"] as const;
 
 /**
  * Server keys that one server understood, which its adapter replaced: a config that still sets one
@@ -154,7 +154,7 @@ const serverFields = {
   projects: z
     .enum(PROJECT_KINDS)
     .describe(
-      'The project roots under the workspace that the server is told of when it starts, so that each file is answered under its own project, as the checker run from that folder answers it: "pyright" (folders with pyrightconfig.json or a pyproject.toml [tool.pyright]), "basedpyright" (the same, and [tool.basedpyright]), "ty" (ty.toml, [tool.ty]), "cargo" (every crate and cargo workspace not inside another workspace). The adapter says how: workspace folders, or rust-analyzer\'s linkedProjects. When absent, the workspace root alone (pyrefly needs none: it finds the nearest pyrefly.toml or [tool.pyrefly] of each file itself).',
+      'The project roots under the workspace that the server is told of when it starts, so that each file is answered under its own project, as the checker run from that folder answers it: "pyright" (folders with pyrightconfig.json or a pyproject.toml [tool.pyright]), "basedpyright" (the same, and [tool.basedpyright]), "ty" (ty.toml, [tool.ty]), "cargo" (every crate and cargo workspace not inside another workspace), "typescript" (folders with a tsconfig.json or jsconfig.json: reported only, since the server finds the project of each file itself). The adapter says how: workspace folders, or rust-analyzer\'s linkedProjects. When absent, the workspace root alone (pyrefly needs none: it finds the nearest pyrefly.toml or [tool.pyrefly] of each file itself).',
     ),
   inherit_env: z
     .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: "an environment variable name is letters, digits and '_', not starting with a digit" }))

@@ -109,6 +109,15 @@ describe.each(
   test('"." and `check` report what each project\'s own tsc reports', async () => {
     expect(startKeys(errorsAndWarnings([...whole.values()].flat()))).toEqual(expected);
     const check = await runLspmcp(["check", "--format", "json"], { cwd: repo.root, path: pathWithLspmcp() });
+    // Zero-config says which projects it found (the solution's folder too).
+    const folders = [
+      ...new Set(
+        Object.keys(files)
+          .filter((path) => path.endsWith("tsconfig.json"))
+          .map((path) => path.split("/").slice(0, -1).join("/") || "."),
+      ),
+    ].sort();
+    expect(check.stderr).toContain(`typescript projects: ${folders.join(", ")}`);
     expect(check.code).toBe(1);
     const report = JSON.parse(check.stdout) as {
       items: Finding[];

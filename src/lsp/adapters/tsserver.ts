@@ -17,6 +17,8 @@ export function tsserverAdapter(): ServerAdapter {
     name: "tsserver",
     filesWatchedBy: "bridge",
     watchedFiles: TYPESCRIPT_PROGRAM_FILES,
+    // tsserver finds each file's project itself (an opener per tsconfig); the roots are only reported.
+    projectsAsFolders: false,
     initializationOptions: (configured) => {
       const tsserver = (configured.tsserver ?? {}) as Record<string, unknown>;
       return {

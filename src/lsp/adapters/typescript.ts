@@ -11,7 +11,15 @@ import { standardAdapter } from "./standard.js";
  * choice (`src/sessions/server-launch.ts`): this adapter for TypeScript 7, `tsserver` for 5.x and 6.x.
  */
 export function typescriptAdapter(): ServerAdapter {
-  return { ...standardAdapter(), name: "typescript", filesWatchedBy: "bridge", watchedFiles: TYPESCRIPT_PROGRAM_FILES, answersManyFiles: true };
+  return {
+    ...standardAdapter(),
+    name: "typescript",
+    filesWatchedBy: "bridge",
+    watchedFiles: TYPESCRIPT_PROGRAM_FILES,
+    answersManyFiles: true,
+    // It finds each file's project itself (own-project-pulls.ts); the roots are only reported.
+    projectsAsFolders: false,
+  };
 }
 
 /** The files a TypeScript program can depend on: sources, declarations, JSON (modules, tsconfig, package.json). */

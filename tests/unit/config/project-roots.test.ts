@@ -23,6 +23,10 @@ beforeAll(() => {
     "ws/crates/m2/Cargo.toml": crate("m2"),
     "services/b/target/package/b-0.1.0/Cargo.toml": crate("b"),
     "vendor/dep/Cargo.toml": crate("dep"),
+    "tsconfig.json": '{ "files": [], "references": [{ "path": "web" }] }\n',
+    "web/tsconfig.json": "{}\n",
+    "scripts/jsconfig.json": "{}\n",
+    "vendor/lib/tsconfig.json": "{}\n",
   });
 });
 afterAll(() => repo?.remove());
@@ -42,6 +46,10 @@ describe("findProjectRoots", () => {
 
   test("cargo: every crate and workspace at any depth, not a workspace's members, nothing under target/ or ignored", async () => {
     expect(await findProjectRoots(repo.root, "cargo")).toEqual(["services/b", "tools/a", "ws"]);
+  });
+
+  test("typescript: every tsconfig.json and jsconfig.json folder, the solution's at the top-level included, nothing ignored", async () => {
+    expect(await findProjectRoots(repo.root, "typescript")).toEqual(["", "scripts", "web"]);
   });
 
   test("a root configured at the top-level is the root itself", async () => {
