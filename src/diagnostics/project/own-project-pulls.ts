@@ -93,7 +93,8 @@ export class OwnProjectPulls {
 
   private async open(target: ResolvedTarget, options: Pick<CallContext, "deadline" | "signal">): Promise<void> {
     const uri = pathToFileURL(target.file.absolutePath).href;
-    if (this.client.documents.get(uri)) return;
+    // Already open (another call's): held for the run all the same, so that the cap cannot close it.
+    if (this.client.documents.get(uri)) return this.scope.defer(this.client.documents.hold(uri));
     this.opened.add(uri);
     await openTarget({ ...this.context, deadline: options.deadline, signal: options.signal, scope: this.scope }, target, { refreshed: true });
   }
