@@ -59,8 +59,10 @@ afterAll(() => repo?.remove());
 describe("lspmcp check with no config in a polyglot repository", () => {
   test("names the embedded default and its six servers on stderr, and exits 1 for the errors", () => {
     expect(json.stderr).toMatch(
-      /^lspmcp: config: embedded default for .*: servers typescript, pyright, gopls, json, rust-analyzer, ruff; pyright: Python's type checker by default \(none of .*\); ruff: configured by pyproject\.toml \[tool\.ruff\]; typescript answers with TypeScript 7\.0\.2 \(pinned\)$/m,
+      /^lspmcp: config: embedded default for .*: servers typescript, pyright, gopls, json, rust-analyzer, ruff; pyright: Python's type checker by default \(none of .*\); ruff: configured by pyproject\.toml \[tool\.ruff\]; typescript answers with TypeScript 7\.0\.2 \(pinned\)(; [\w-]+ projects: [^;]+)*$/m,
     );
+    // The project roots it found: the one tsconfig's folder among them.
+    expect(json.stderr).toContain("; typescript projects: web");
     expect(json.code, json.stderr).toBe(1);
     // Files, not (file, server) pairs: pyright and ruff both check the four Python files.
     expect(JSON.parse(json.stdout).summary).toMatchObject({ files: 18 });
