@@ -132,7 +132,9 @@ describe("serve --http against bad input", () => {
     const asked = await rawStatus(http.url, { authorization: `Bearer ${http.token}`, "content-length": String(100 * 1024 * 1024), expect: "100-continue" });
     expect(asked.status).toBe(413);
     const streamed = await rawStatus(http.url, { authorization: `Bearer ${http.token}`, "transfer-encoding": "chunked" }, 100 * 1024 * 1024);
-    expect(streamed.status).toBe(413);
+    // The 413, or — for a client too busy sending to read it before it passes four times the
+    // bound (a loaded machine) — the cut-off that follows it.
+    expect(streamed.status === 413 || streamed.reset, JSON.stringify(streamed)).toBe(true);
     expect(streamed.bodySent).toBeLessThan(100 * 1024 * 1024);
   });
 
@@ -178,26 +180,30 @@ describe("serve --http against bad input", () => {
  * POSTs by hand on a socket: the headers, then (when `bodyBytes`) a body of zeros in 64 KiB
  * writes until the server answers or closes. The status line, and how much body went out first.
  */
-function rawStatus(url: string, headers: Record<string, string>, bodyBytes = 0): Promise<{ status: number; bodySent: number }> {
+function rawStatus(url: string, headers: Record<string, string>, bodyBytes = 0): Promise<{ status: number; bodySent: number; reset: boolean }> {
   const { hostname, port, pathname } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
     let answer = "";
     let sent = 0;
     let done = false;
+    let reset = false;
     const finish = (): void => {
       if (done) return;
       done = true;
       socket.destroy();
       const status = Number(/^HTTP\/1\.1 (\d+)/.exec(answer)?.[1] ?? 0);
-      if (status === 0) reject(new Error(`no status line: ${answer}`));
-      else resolve({ status, bodySent: sent });
+      if (status === 0 && !reset) reject(new Error(`no status line: ${answer}`));
+      else resolve({ status, bodySent: sent, reset });
     };
     socket.on("data", (chunk) => {
       answer += chunk.toString("latin1");
       if (answer.includes("\r\n\r\n")) finish();
     });
-    socket.on("error", finish);
+    socket.on("error", (error: NodeJS.ErrnoException) => {
+      reset = error.code === "ECONNRESET" || error.code === "EPIPE";
+      finish();
+    });
     socket.on("close", finish);
     const head = { host: `${hostname}:${port}`, "content-type": "application/json", ...headers };
     socket.write(
