@@ -126,7 +126,10 @@ describe.each([
     );
     // Read as the preview's answer arrives: the racing call, sent during the preview, is still waiting for it.
     const { result, answeredBefore } = await preview.then((result) => ({ result, answeredBefore: racedAnswered }));
-    expect(answeredBefore).toBe(false);
+    // On one client both answers come down one pipe, in the order the bridge sent them. Another
+    // peer's answer comes down a pipe of its own: right after the preview ends it may be read
+    // first, so there the racer's answer (read from disk, below) is what shows that it waited.
+    if (!shared) expect(answeredBefore).toBe(false);
     expect((result.structuredContent as unknown as Answer).introduced).toBe(IMPORTERS + 1);
     expect(raced).not.toBeNull();
     expect(plain(await raced!)).toEqual(untouched);
