@@ -35,8 +35,18 @@ const FILES = {
 };
 
 /** The CLI's findings in `folder` for its own files, with paths from the top-level; `below` are left to their own roots. */
-async function cliAt(root: string, folder: string, below: readonly string[], cli?: string): Promise<Finding[]> {
-  const found = await pyrightCliFindings(folder === "" ? root : `${root}/${folder}`, cli);
+/**
+ * A checker's CLI findings run in `folder` (relative to `root`, "" for the root) for its own files:
+ * paths from the top-level, files of the `below` folders (their own roots) left out. By default pyright's CLI.
+ */
+async function cliAt(
+  root: string,
+  folder: string,
+  below: readonly string[],
+  cli?: string,
+  run: (dir: string, cli?: string) => Promise<Finding[]> = pyrightCliFindings,
+): Promise<Finding[]> {
+  const found = await run(folder === "" ? root : `${root}/${folder}`, cli);
   return found
     .map((finding) => ({ ...finding, path: folder === "" ? finding.path : `${folder}/${finding.path}` }))
     .filter((finding) => !below.some((nested) => finding.path.startsWith(`${nested}/`)));
@@ -146,13 +156,7 @@ describe("ty under each package's own configuration (zero-config)", () => {
   });
   afterAll(() => repo?.remove());
 
-  /** ty check's findings in `folder` for its own files, with paths from the top-level. */
-  async function tyAt(folder: string, below: readonly string[]): Promise<Finding[]> {
-    const found = await tyCliFindings(folder === "" ? repo.root : `${repo.root}/${folder}`, ty);
-    return found
-      .map((finding) => ({ ...finding, path: folder === "" ? finding.path : `${folder}/${finding.path}` }))
-      .filter((finding) => !below.some((nested) => finding.path.startsWith(`${nested}/`)));
-  }
+  const tyAt = (folder: string, below: readonly string[]) => cliAt(repo.root, folder, below, ty, (dir, cli) => tyCliFindings(dir, cli!));
 
   test("check answers each file as ty check run in its nearest configured folder", async () => {
     const result = await runCheckCli(["--format", "json", "--fail-on", "never"], { cwd: repo.root });
@@ -183,12 +187,7 @@ describe("pyrefly under each package's own configuration (zero-config)", () => {
   });
   afterAll(() => repo?.remove());
 
-  async function pyreflyAt(folder: string, below: readonly string[]): Promise<Finding[]> {
-    const found = await pyreflyCliFindings(folder === "" ? repo.root : `${repo.root}/${folder}`, pyrefly);
-    return found
-      .map((finding) => ({ ...finding, path: folder === "" ? finding.path : `${folder}/${finding.path}` }))
-      .filter((finding) => !below.some((nested) => finding.path.startsWith(`${nested}/`)));
-  }
+  const pyreflyAt = (folder: string, below: readonly string[]) => cliAt(repo.root, folder, below, pyrefly, (dir, cli) => pyreflyCliFindings(dir, cli!));
 
   // pyrefly finds the nearest configuration of each file itself, with the root as its one folder.
   test("check answers each file as pyrefly check run in its nearest configured folder", async () => {

@@ -15,6 +15,7 @@ import { BRIDGE_MAIN, REPO } from "../helpers/paths.js";
 import { pollUntil } from "../helpers/poll.js";
 import { tempDir } from "../helpers/temp.js";
 import { bridgeEnv } from "../helpers/tool-cache.js";
+import { childOutput, type ChildOutput } from "../helpers/child-output.js";
 
 const INSPECTOR = join(REPO, "node_modules/.bin/mcp-inspector");
 const SHARED = '\n[shared]\nlease_dir = "leases"\nlinger_ms = 200';
@@ -225,14 +226,6 @@ function rawStatus(url: string, headers: Record<string, string>, bodyBytes = 0):
 }
 
 /** Runs a program to its end; its exit code and output. */
-function spawnAsync(command: string, args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: tempDir(), stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
+function spawnAsync(command: string, args: readonly string[]): Promise<ChildOutput> {
+  return childOutput(spawn(command, args, { cwd: tempDir(), stdio: ["ignore", "pipe", "pipe"] }));
 }
