@@ -9,6 +9,7 @@ import { buildReport, type CheckReport } from "../diagnostics/findings/report.js
 import { runCheck, type DiagnosticsRun } from "../diagnostics/run-check.js";
 import { diagnoseSince, type SinceAnswers } from "../diagnostics/since/diagnose-since.js";
 import { configSourceFor, describeConfig } from "../config/config-source.js";
+import { answeringClause } from "../lsp/adapters/launch.js";
 import { judgeConfig, requireTrusted, trustContextFor } from "../config/config-trust.js";
 import { asBridgeError, BridgeError, isCallersFault } from "../contract/errors.js";
 import { SessionRegistry } from "../sessions/session-registry.js";
@@ -36,7 +37,7 @@ export async function check(command: CheckCommand, cwd: string = process.cwd()):
   const source = configSourceFor(command.config, cwd);
   const config = requireTrusted(await judgeConfig(source, trustContextFor(command.config, source, command.trustConfig, cwd)));
   // Named on stderr when the user did not name it; --quiet keeps stderr for problems only.
-  if (command.config === null && !command.quiet) process.stderr.write(`lspmcp: ${describeConfig(config)}\n`);
+  if (command.config === null && !command.quiet) process.stderr.write(`lspmcp: ${describeConfig(config, answeringClause)}\n`);
   let sessions: SessionRegistry | null = null;
   let closing: Promise<void> | null = null;
   const closeSessions = (): Promise<void> => (closing ??= sessions?.closeAll() ?? Promise.resolve());

@@ -4,6 +4,7 @@ import { planDefault } from "../config/default-plan.js";
 import { gitTopLevel } from "../config/discover-config.js";
 import { packageRoot } from "../config/package-root.js";
 import { renderDefaultToml } from "../config/render-default-toml.js";
+import { answeringComment } from "../lsp/adapters/launch.js";
 
 /**
  * `lspmcp init`: writes the embedded default for this folder's git top-level (else this folder)
@@ -20,7 +21,9 @@ export async function init(cwd: string): Promise<number> {
     process.stderr.write(`lspmcp init: no language of a shipped profile found in ${root};${left} nothing written\n`);
     return 2;
   }
-  const text = renderDefaultToml(plan, cwd, join(packageRoot(), "config", "bridge.schema.json"));
+  const text = renderDefaultToml(plan, cwd, join(packageRoot(), "config", "bridge.schema.json"), (profile, at) =>
+    profile.adapter && profile.command ? answeringComment(profile.adapter, profile.command, at) : null,
+  );
   let fd: number;
   try {
     fd = openSync(target, "wx", 0o644);

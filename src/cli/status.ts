@@ -1,4 +1,5 @@
 import { describeConfig } from "../config/config-source.js";
+import { answeringClause } from "../lsp/adapters/launch.js";
 import { describeTrust, type JudgedConfig, type TrustState } from "../config/config-trust.js";
 import type { ResolvedConfig } from "../config/types.js";
 import { readLease } from "../sharing/lease-file.js";
@@ -25,7 +26,7 @@ interface StatusReport {
  */
 export async function status(judged: JudgedConfig, format: (typeof STATUS_FORMATS)[number]): Promise<number> {
   const { config, trust } = judged;
-  process.stderr.write(`lspmcp: ${describeConfig(config)}\n`);
+  process.stderr.write(`lspmcp: ${describeConfig(config, answeringClause)}\n`);
   const report = { trust, ...(await gather(config)) };
   process.stdout.write(format === "json" ? JSON.stringify(report, null, 2) + "\n" : render(report));
   return report.shared ? 0 : 1;

@@ -1,7 +1,6 @@
 import { resolve } from "node:path";
 import { discoverConfig } from "./discover-config.js";
-import type { ConfigSource, ResolvedConfig } from "./types.js";
-import { chooseTypescriptCompiler, pinnedTypescriptPackage } from "./typescript-compiler.js";
+import type { ConfigSource, ResolvedConfig, ResolvedServer } from "./types.js";
 
 /** The source a command uses: `--config FILE` when given, else what discovery finds from `cwd`. */
 export function configSourceFor(configArg: string | null, cwd: string = process.cwd()): ConfigSource {
@@ -11,11 +10,13 @@ export function configSourceFor(configArg: string | null, cwd: string = process.
 /**
  * One line naming the configuration in use (CONTRACT §2): the file, or the embedded default with
  * the servers it chose and those it left out, why, and how to install them; and, for a server
- * that answers with a compiler the workspace may bring, which one answers (CONTRACT §3).
+ * that answers with a compiler the workspace may bring, which one answers (CONTRACT §3):
+ * `answering` says it of a server in a workspace (its adapter's words), null for one that runs as
+ * configured.
  */
-export function describeConfig(config: ResolvedConfig): string {
+export function describeConfig(config: ResolvedConfig, answering: (server: ResolvedServer, workspaceRoot: string) => string | null): string {
   const source = config.source;
-  const compilers = describeCompilers(config);
+  const compilers = describeCompilers(config, answering);
   if (source.kind === "file") return `config: ${source.path}${compilers}`;
   const servers = config.servers.map((server) => server.name).join(", ");
   const chosen = config.chosen.map(({ server, reason }) => `; ${server}: ${reason}`).join("");
@@ -36,21 +37,16 @@ export function describeRoots(roots: readonly string[]): string {
   return roots.length > SHOWN_ROOTS ? `${shown.join(", ")}, … (${roots.length} in all)` : shown.join(", ");
 }
 
-/** "; typescript answers with TypeScript 7.0.2 (pinned)" for each workspace of each such server. */
-function describeCompilers(config: ResolvedConfig): string {
+/** "; typescript answers with TypeScript 7.0.2 (pinned)" for each workspace of each server whose adapter chooses its compiler. */
+function describeCompilers(config: ResolvedConfig, answering: (server: ResolvedServer, workspaceRoot: string) => string | null): string {
   const parts: string[] = [];
   for (const server of config.servers) {
-    if (server.adapter !== "typescript") continue;
     for (const workspace of config.workspaces) {
       if (!workspace.servers.includes(server.name)) continue;
+      const clause = answering(server, workspace.root);
+      if (clause === null) continue;
       const where = config.workspaces.length > 1 ? ` in ${workspace.name}` : "";
-      try {
-        const compiler = chooseTypescriptCompiler(workspace.root, pinnedTypescriptPackage(server.command));
-        const whose = compiler.source === "pinned" ? "pinned" : `the workspace's node_modules: ${compiler.packageDir}`;
-        parts.push(`; ${server.name}${where} answers with TypeScript ${compiler.version} (${whose})`);
-      } catch (error) {
-        parts.push(`; ${server.name}${where} cannot start: ${(error as Error).message}`);
-      }
+      parts.push(`; ${server.name}${where} ${clause}`);
     }
   }
   return parts.join("");

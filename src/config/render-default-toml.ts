@@ -1,9 +1,6 @@
-import { join, relative } from "node:path";
+import { relative } from "node:path";
 import type { DefaultPlan } from "./default-plan.js";
 import { describeRoots } from "./config-source.js";
-import { packageRoot } from "./package-root.js";
-import { chooseTypescriptCompiler, pinnedTypescriptPackage } from "./typescript-compiler.js";
-import { locateDependencyPath } from "./package-dependency.js";
 
 /** TOML's basic string: JSON's escaping is a subset of it for the text we write. */
 const str = (value: string): string => JSON.stringify(value);
@@ -16,7 +13,13 @@ const list = (values: readonly string[]): string => `[${values.map(str).join(", 
  * and the workspace root relative to `dir` (the folder the file is written to). Loading the text
  * gives the same configuration as the embedded default of the same root.
  */
-export function renderDefaultToml(plan: DefaultPlan, dir: string, schemaPath: string): string {
+export function renderDefaultToml(
+  plan: DefaultPlan,
+  dir: string,
+  schemaPath: string,
+  /** Which compiler a profile's server answers with at the root, as a comment (its adapter's words); null: it runs as configured. */
+  answering: (profile: DefaultPlan["servers"][number]["profile"], root: string) => string | null,
+): string {
   const lines = [
     `#:schema ${schemaPath}`,
     "# lspmcp configuration, written by `lspmcp init` from the embedded default: one workspace and",
@@ -38,7 +41,7 @@ export function renderDefaultToml(plan: DefaultPlan, dir: string, schemaPath: st
         (profile.version_command
           ? `; the pin is checked against \`${profile.version_command.join(" ")}\`.`
           : "; the pin is checked against serverInfo.version."),
-      ...(profile.adapter === "typescript" && profile.command ? [typescriptChoice(plan.root, profile.command)] : []),
+      ...[answering(profile, plan.root)].filter((line) => line !== null),
       ...(server.projects !== null && server.projects.length > 0
         ? [`# Its projects, found at each start (each file is answered under the one that holds it): ${describeRoots(server.projects)}.`]
         : []),
@@ -69,21 +72,4 @@ export function renderDefaultToml(plan: DefaultPlan, dir: string, schemaPath: st
   }
   lines.push(`# exclude = ["build/**"]  # globs that \`lspmcp check\` skips`, "");
   return lines.join("\n");
-}
-
-/**
- * Which TypeScript answers this root (CONTRACT §3) as a comment: the workspace's own, found now,
- * or the pinned one; `command` is the profile's (the pinned package's bin/tsc).
- */
-function typescriptChoice(root: string, command: string): string {
-  const located = locateDependencyPath(command, packageRoot());
-  const pinned = pinnedTypescriptPackage(located?.ok ? located.path : join(packageRoot(), command));
-  try {
-    const compiler = chooseTypescriptCompiler(root, pinned);
-    return compiler.source === "pinned"
-      ? `# It answers with TypeScript ${compiler.version}, pinned (no node_modules/typescript at or above the root).`
-      : `# It answers with the workspace's own TypeScript ${compiler.version} (${relative(root, compiler.packageDir) || compiler.packageDir}); without it, the pinned version below.`;
-  } catch (error) {
-    return `# It cannot start here: ${(error as Error).message}`;
-  }
 }

@@ -10,9 +10,7 @@ import type { OpenTarget } from "../calls/open-target.js";
 import { FirstFailure, runPool } from "../calls/run-pool.js";
 import type { CallContext } from "../calls/call-context.js";
 import type { LspClient } from "../lsp/lsp-client.js";
-import { readSourceFile } from "../calls/read-source-file.js";
-import { diagnoseFromProject, type ProjectRunOptions, type RunItem } from "./project/tsserver-project-run.js";
-import { diagnoseFromNativeProject } from "./project/native-project-run.js";
+import { diagnoseFromProject, type ProjectRunOptions, type RunItem } from "./project/project-run.js";
 
 /** How many files of one session are in flight at once when the caller does not say. */
 export const DEFAULT_BATCH_SIZE = 32;
@@ -128,20 +126,7 @@ async function fromProject(group: SessionGroup, results: FileDiagnostics[], opti
     } catch (error) {
       throw namingFile(error, group.items[0]!.target);
     }
-    if (!client.bridgeWatchesFiles) return { rest: [...group.items], refreshed: false };
-    // A file is read when its answer is converted, and not at all when a kept one is given again:
-    // an unreadable one fails the run all the same.
-    if (client.adapter.answersManyFiles) {
-      await diagnoseFromNativeProject(client, group.items, new Map(), results, options, deadline);
-      return { rest: [], refreshed: true };
-    }
-    // Every file is read before tsserver is asked about any, as file by file does.
-    const texts = new Map<string, string>();
-    for (const { target } of group.items) {
-      const path = target.file.absolutePath;
-      texts.set(path, options.overlay?.get(path) ?? (await readSourceFile(path, target.file.path)));
-    }
-    return { rest: await diagnoseFromProject(client, group.items, texts, results, options, deadline), refreshed: true };
+    return await diagnoseFromProject(client, group.items, results, options, deadline);
   } finally {
     hold.close();
   }

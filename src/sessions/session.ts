@@ -11,8 +11,9 @@ import { scrubbedEnv, spawnSupervised, type ExitInfo, type MemoryOverCap, type S
 import { IdleTimer } from "./idle-timer.js";
 import { sessionDeadError, sessionExit, toMiB, type SessionExit } from "./session-exit.js";
 import { StderrTail } from "./stderr-tail.js";
-import { assertCompilerVersion, assertPinned, runVersionCommand } from "./version-pin.js";
-import { launchFor, type CompilerReport } from "./server-launch.js";
+import { assertPinned, runVersionCommand } from "./version-pin.js";
+import { launchFor } from "../lsp/adapters/launch.js";
+import type { CompilerReport } from "../lsp/adapters/server-adapter.js";
 import { expandWorkspaceCache } from "../config/workspace-cache.js";
 import { findProjectRoots } from "../config/project-roots.js";
 import { join } from "node:path";
@@ -429,9 +430,9 @@ export class Session implements LoadWatch {
       const reported = (await versionFromCommand) ?? client.serverInfo?.version ?? null;
       this.reportedVersion = reported;
       assertPinned(server.name, launch.version, reported);
-      if (launch.adapter === "tsserver" && launch.compiler !== null) {
-        // typescript-language-server runs the tsserver it was given; the one that answers is asked.
-        this.reportedVersion = await assertCompilerVersion(client, launch.compiler, deadline);
+      // A server that runs a compiler it was given (typescript-language-server's tsserver): the one that answers is asked.
+      if (client.adapter.confirmCompiler && launch.compiler !== null) {
+        this.reportedVersion = await client.adapter.confirmCompiler(launch.compiler, deadline);
       }
       if (this.phase !== "starting") throw this.deadError();
       this.phase = "ready";

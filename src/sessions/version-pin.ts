@@ -1,10 +1,6 @@
 import { execFile } from "node:child_process";
 import { versionMatches } from "../config/version-match.js";
 import { BridgeError } from "../contract/errors.js";
-import type { Deadline } from "../contract/deadline.js";
-import { requestTsserverVersion } from "../lsp/features/tsserver-project.js";
-import type { LspClient } from "../lsp/lsp-client.js";
-import type { CompilerReport } from "./server-launch.js";
 
 /**
  * Runs a server's `version_command` (full argv, argv[0] absolute) once, with a deadline and the
@@ -43,18 +39,4 @@ export function assertPinned(serverName: string, pin: string, reported: string |
       ? `${serverName} reports no version (no serverInfo.version and no version_command); pinned ${pin}`
       : `${serverName} reports version "${reported}", pinned ${pin}`;
   throw new BridgeError("ServerVersionMismatch", message, { server: serverName, pinned: pin, reported });
-}
-
-/**
- * Asks the tsserver that typescript-language-server runs for its version and throws
- * `ServerVersionMismatch` unless it is the compiler's; returns it.
- */
-export async function assertCompilerVersion(client: LspClient, compiler: CompilerReport, deadline: Deadline): Promise<string> {
-  const reported = await requestTsserverVersion(client, { deadline });
-  if (reported === compiler.version) return reported;
-  throw new BridgeError(
-    "ServerVersionMismatch",
-    `the tsserver that answers reports version ${JSON.stringify(reported)}, but the ${compiler.source} TypeScript at ${compiler.path} is ${compiler.version}`,
-    { server: compiler.name, pinned: compiler.version, reported, compiler_path: compiler.path },
-  );
 }

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
-import { diagnostics, findingKeys, startKeys, TSC, tscFindings } from "../helpers/differential.js";
+import { diagnostics, findingKeys, startKeys, TSC, tscFindings, type Finding } from "../helpers/differential.js";
 import { REPO } from "../helpers/paths.js";
 import { tempDir } from "../helpers/temp.js";
 
@@ -11,9 +11,11 @@ import { tempDir } from "../helpers/temp.js";
 // on the same real tree, ajv 8.20.0's sources, for both compilers that can answer it: TypeScript
 // 7's native server (its closed files pulled, issue 35) and a 5.9.3 tsserver through
 // typescript-language-server (closed files of the loaded project, issue 24). Each pair runs the
-// same server with the same settings but for its adapter, which chooses the path ("standard"
-// opens every file and lets the server watch its files). Every finding is compared whole (range,
-// severity, code, message), suggestions included.
+// same server with the same settings. For TypeScript 7 the other path is the native server with
+// the "standard" adapter (it opens every file and lets the server watch its files); for tsserver
+// it is the same adapter asked one file per call (a single file is always answered opened, by
+// tsserver's own diagnostics requests on the synced text). Every finding is compared whole
+// (range, severity, code, message), suggestions included.
 const ROOT = join(REPO, "tests/fixtures/differential/typescript-ajv");
 const NATIVE = join(REPO, `node_modules/@typescript/typescript-${process.platform}-${process.arch}/lib/tsc`);
 const LANGUAGE_SERVER = join(REPO, "node_modules/.bin/typescript-language-server");
@@ -30,13 +32,12 @@ function config(path: "project" | "files", compiler: Compiler, root = ROOT): str
         ? ""
         : `adapter = "standard"\ncommand = ${JSON.stringify(NATIVE)}\n`
       : [
-          `adapter = "${path === "project" ? "tsserver" : "standard"}"`,
+          'adapter = "tsserver"',
           `command = ${JSON.stringify(LANGUAGE_SERVER)}`,
           'args = ["--stdio"]',
           'version = "5.3.0"',
           `version_command = [${JSON.stringify(LANGUAGE_SERVER)}, "--version"]`,
-          // The tsserver adapter adds the rest of these itself; "standard" gets them here.
-          `initialization_options = { disableAutomaticTypingAcquisition = true, tsserver = { path = ${JSON.stringify(TSSERVER)}, useSyntaxServer = "never" } }`,
+          `initialization_options = { tsserver = { path = ${JSON.stringify(TSSERVER)} } }`,
           "",
         ].join("\n");
   return writeConfig(`
@@ -53,6 +54,24 @@ name = "ajv"
 root = ${JSON.stringify(root)}
 servers = ["typescript"]
 `);
+}
+
+/** The source files discovery lists under `root` (git's listing, untracked files included), relative to it. */
+function listedSources(root: string): string[] {
+  return execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { cwd: root, encoding: "utf8" })
+    .split("\n")
+    .filter((path) => /\.[cm]?[jt]sx?$/.test(path));
+}
+
+/**
+ * "." on the file-by-file path: for TypeScript 7 the "standard" adapter's own folder call; for
+ * tsserver every file asked alone, in path order (each answer is one file's, in canonical order).
+ */
+async function fileByFileAnswer(bridge: Bridge, compiler: Compiler, root: string): Promise<{ items: Finding[]; total: number }> {
+  if (compiler === "7.0.2") return diagnostics(bridge, { path: ".", limit: 1000 });
+  const items: Finding[] = [];
+  for (const path of listedSources(root).sort()) items.push(...(await diagnostics(bridge, { path, limit: 1000 })).items);
+  return { items, total: items.length };
 }
 
 /** Documents the project path leaves open: none for pulls of closed files, one anchor for tsserver. */
@@ -74,7 +93,7 @@ describe.each(["7.0.2", "5.9.3"] as const)("project-level diagnostics equal file
   });
 
   test('"." answers the same set both ways, and only the file-by-file path leaves every file open', async () => {
-    const [fromProject, fromFiles] = await Promise.all([diagnostics(project, { path: ".", limit: 1000 }), diagnostics(fileByFile, { path: ".", limit: 1000 })]);
+    const [fromProject, fromFiles] = await Promise.all([diagnostics(project, { path: ".", limit: 1000 }), fileByFileAnswer(fileByFile, compiler, ROOT)]);
     expect(fromFiles.total).toBeGreaterThan(30);
     expect(findingKeys(fromProject.items)).toEqual(findingKeys(fromFiles.items));
     expect(fromProject.items).toEqual(fromFiles.items);
@@ -132,7 +151,7 @@ describe.each(["7.0.2", "5.9.3"] as const)("project-level diagnostics equal file
   });
 
   test('"." answers the same set both ways, the project path answering the configured project closed', async () => {
-    const [fromProject, fromFiles] = await Promise.all([diagnostics(project, { path: ".", limit: 1000 }), diagnostics(fileByFile, { path: ".", limit: 1000 })]);
+    const [fromProject, fromFiles] = await Promise.all([diagnostics(project, { path: ".", limit: 1000 }), fileByFileAnswer(fileByFile, compiler, root)]);
     expect(new Set(fromFiles.items.map((item) => item.path.split("/")[0])).size).toBe(3);
     expect(fromProject.items).toEqual(fromFiles.items);
     // Not only the bridge against itself: the configured project's errors are tsc's (suggestions

@@ -87,3 +87,47 @@ describe("docs/architecture.md", () => {
     expect(arrowsRunningUp(["tools", "calls"], arrows)).toEqual(["calls → tools"]);
   });
 });
+
+// A server's ways live in its adapter: the rest of the bridge asks the adapter interface and never
+// which server it talks to, and TypeScript's room is reached only through the adapters' index.
+describe("the adapters' rooms", () => {
+  const ADAPTERS = join(REPO, "src/lsp/adapters");
+  const TYPESCRIPT = join(ADAPTERS, "typescript");
+  const inside = (file: string, dir: string): boolean => !relative(dir, file).startsWith("..");
+  const allSources = (): string[] => Object.keys(ROOTS).flatMap((root) => sourceFiles(join(REPO, root)));
+
+  /** The files outside `room` that import a file of it, relative to the repository. */
+  function importersFromOutside(room: string, files: readonly string[], read = (file: string) => readFileSync(file, "utf8")): string[] {
+    return files
+      .filter(
+        (file) =>
+          !inside(file, room) &&
+          [...read(file).matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)].some((match) => inside(resolve(dirname(file), match[1]!), room)),
+      )
+      .map((file) => relative(REPO, file));
+  }
+
+  test("only the adapters' index imports TypeScript's room", () => {
+    expect(importersFromOutside(TYPESCRIPT, allSources())).toEqual(["src/lsp/adapters/index.ts"]);
+  });
+
+  test("an import of TypeScript's room from elsewhere is found", () => {
+    const stray = join(REPO, "src/diagnostics/stray.ts");
+    const files = [join(ADAPTERS, "index.ts"), stray];
+    const read = (file: string) => (file === stray ? 'import { x } from "../lsp/adapters/typescript/launch.js";' : readFileSync(file, "utf8"));
+    expect(importersFromOutside(TYPESCRIPT, files, read)).toEqual(["src/lsp/adapters/index.ts", "src/diagnostics/stray.ts"]);
+  });
+
+  test("no code outside the adapters decides by a server's adapter name or speaks tsserver's passthrough", () => {
+    const deciding = /\badapter(?:\.name)?\s*[!=]==?\s*["']|typescript\.tsserverRequest/;
+    const found = allSources()
+      .filter((file) => !inside(file, ADAPTERS))
+      .filter((file) =>
+        readFileSync(file, "utf8")
+          .split("\n")
+          .some((line) => !/^\s*(?:\/\/|\*)/.test(line) && deciding.test(line)),
+      )
+      .map((file) => relative(REPO, file));
+    expect(found).toEqual([]);
+  });
+});

@@ -1,22 +1,19 @@
 import { pathToFileURL } from "node:url";
 import { FileChangeType, type FileEvent } from "vscode-languageserver-protocol";
+import type { ChangeQueries } from "../../lsp/adapters/server-adapter.js";
 import type { LspClient, RequestOptions } from "../../lsp/lsp-client.js";
 import { readSourceFile } from "../read-source-file.js";
 import type { DiskChange } from "./disk-view.js";
 import type { ProjectState } from "./project-state.js";
-import { projectQueries, type ProjectQueries } from "./project-queries.js";
 
 /** How many files' importers one change may ask for before every kept answer is dropped instead. */
 const MAX_IMPORTER_QUESTIONS = 32;
-
-/** Source files whose change reaches only their importers when they are modules; any other change can reach every file. */
-const SOURCE_FILE = /\.(?:[cm]?tsx?|[cm]?jsx?)$/;
 
 /**
  * Tells the server what changed on disk and drops the cached answers a change can reach.
  *
  * A change of a source file that is a module reaches the file itself; when what other files see
- * of it (its declaration shape, `ProjectQueries`, asked of the server's program before it hears
+ * of it (its declaration shape, the adapter's `ChangeQueries`, asked of the server's program before it hears
  * of the change and after) changed too, it also reaches every file that imports it, transitively
  * (importers asked before the change, for imports it dropped, and after): a superset of the
  * compiler's own rule, which goes past the direct importers only through files whose own
@@ -29,20 +26,20 @@ const SOURCE_FILE = /\.(?:[cm]?tsx?|[cm]?jsx?)$/;
  */
 export async function applyDiskChanges(client: LspClient, state: ProjectState, changes: readonly DiskChange[], options: RequestOptions): Promise<void> {
   if (changes.length === 0) return;
-  const queries = projectQueries(client, state, options);
-  const before = state.answers.size === 0 ? null : await lookBefore(client, state, queries, changes);
+  const queries = client.adapter.changeQueries?.(state, options) ?? null;
+  const before = state.answers.size === 0 || queries === null ? null : await lookBefore(client, state, queries, changes);
   state.generation++;
   await client.notifyWatchedFiles(changes.map(toFileEvent));
   // A server does not watch what it holds open: an open document follows the disk by a sync.
   for (const change of changes) await resyncOpenDocument(client, change);
   if (state.answers.size === 0) {
-    for (const change of changes) state.summaries.delete(change.path);
+    for (const change of changes) state.notes.delete(change.path);
     return;
   }
-  const reached = before === null ? null : await reachAfter(queries, before);
+  const reached = before === null || queries === null ? null : await reachAfter(queries, before);
   if (reached === null) {
     state.answers.clear();
-    state.summaries.clear();
+    state.notes.clear();
     return;
   }
   for (const path of reached) state.answers.delete(path);
@@ -54,15 +51,10 @@ interface Before {
 }
 
 /** Each changed file's shape and importers in the server's program before the change, or null for "every file". */
-async function lookBefore(
-  client: LspClient,
-  state: ProjectState,
-  queries: ProjectQueries,
-  changes: readonly DiskChange[],
-): Promise<Map<string, Before> | null> {
+async function lookBefore(client: LspClient, state: ProjectState, queries: ChangeQueries, changes: readonly DiskChange[]): Promise<Map<string, Before> | null> {
   const before = new Map<string, Before>();
   for (const change of changes) {
-    if (change.kind !== "changed" || !SOURCE_FILE.test(change.path)) return null;
+    if (change.kind !== "changed") return null;
     if (client.documents.lastSentFor(pathToFileURL(change.path).href) > state.sentAtLook) return null;
     try {
       const shape = await queries.shapeBefore(change.path);
@@ -77,7 +69,7 @@ async function lookBefore(
 }
 
 /** The files the changes reach in the server's program after them, or null for "every file". */
-async function reachAfter(queries: ProjectQueries, before: ReadonlyMap<string, Before>): Promise<Set<string> | null> {
+async function reachAfter(queries: ChangeQueries, before: ReadonlyMap<string, Before>): Promise<Set<string> | null> {
   try {
     const reached = new Set<string>();
     const queue: string[] = [];

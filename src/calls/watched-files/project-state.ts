@@ -1,15 +1,10 @@
-import type { Diagnostic } from "vscode-languageserver-protocol";
+import type { KeptTexts, ProjectAnswer } from "../../lsp/adapters/server-adapter.js";
 import type { LspClient } from "../../lsp/lsp-client.js";
 import { DiskView } from "./disk-view.js";
-import type { ModuleSummary } from "./module-summary.js";
 import type { BridgeDiagnostic } from "../../contract/diagnostic-order.js";
 
 /** A file's answer from the server's current program. */
-export interface CachedAnswer {
-  readonly diagnostics: readonly Diagnostic[];
-  /** The config file of the project that answered, "" for none (TypeScript 7); absent where the server does not say. */
-  readonly project?: string;
-}
+export type CachedAnswer = ProjectAnswer;
 
 /**
  * What the bridge knows of one session's project for project-level answers: the disk as the
@@ -17,7 +12,7 @@ export interface CachedAnswer {
  * An answer stays valid until a change can reach its file; see `apply-disk-changes.ts`. Tied to
  * one connection: a restarted server starts with none.
  */
-export class ProjectState {
+export class ProjectState implements KeptTexts {
   /** Replaced once, before its first look, by the view of the server this one's start replaced (see `refreshFromDisk`). */
   disk: DiskView;
   readonly answers = new Map<string, CachedAnswer>();
@@ -26,8 +21,8 @@ export class ProjectState {
    * while the disk look finds its file unchanged and its answer is still the kept one.
    */
   readonly rendered = new Map<string, { readonly answer: CachedAnswer; readonly text: string; readonly diagnostics: BridgeDiagnostic[] }>();
-  /** What a changed file exports, read from the disk when the change was told (see `project-queries.ts`). */
-  readonly summaries = new Map<string, ModuleSummary>();
+  /** What the adapter's change queries noted of a changed file when the change was told (theirs to read). */
+  readonly notes = new Map<string, unknown>();
   /**
    * The client's document notification count when the answers were last brought up to date: a
    * document synced or closed after it may have changed the server's program on its own.
@@ -42,6 +37,12 @@ export class ProjectState {
    * `diskChangesNeedRestart`): its new client, which every call still holding this one takes.
    */
   restarted: Promise<LspClient> | null = null;
+
+  /** The text `path`'s kept answer was converted on, while that answer is still the kept one. */
+  keptText(path: string): string | undefined {
+    const rendered = this.rendered.get(path);
+    return rendered && this.answers.get(path) === rendered.answer ? rendered.text : undefined;
+  }
 
   constructor(client: LspClient) {
     // A server with complete pulls reads its project at its first question, which comes after the

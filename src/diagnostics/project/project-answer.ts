@@ -8,24 +8,25 @@ import type { ResolvedTarget } from "../../calls/resolve-target.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";
 import { readSourceFile } from "../../calls/read-source-file.js";
 import type { CachedAnswer, ProjectState } from "../../calls/watched-files/project-state.js";
+import type { RequestOptions } from "../../lsp/request-options.js";
 
 /** Asks the server's program for one file's diagnostics (absolute path). */
-export type AskFileDiagnostics = (file: string, options: Pick<CallContext, "deadline" | "signal">) => Promise<CachedAnswer>;
+export type AskFileDiagnostics = (file: string, options: RequestOptions) => Promise<CachedAnswer>;
 
 /**
  * One file's answer from the server's project: kept from before when no change reached it, else
- * asked now. `texts` holds the file's text as read before the look at the disk, null when that
- * look found it changed (it is read again); a file that is not in it is read now. A server with
- * complete pulls also keeps the converted answer with its text, which a later call gives again
- * as long as the disk look finds the file unchanged and its answer is still the kept one (and
- * from whose text the warm path reads what the file exported, `project-queries.ts`).
+ * asked now. The file is read when its answer is converted (`changed`: the run's look at the disk
+ * found it changed). A server with complete pulls also keeps the converted answer with its text,
+ * which a later call gives again as long as the disk look finds the file unchanged and its answer
+ * is still the kept one (and from whose text the adapter's change queries read what the file
+ * exported).
  */
 export async function answerFromProject(
   client: LspClient,
   state: ProjectState,
   target: ResolvedTarget,
   context: CallContext,
-  texts: ReadonlyMap<string, string> | null,
+  changed: boolean,
   ask: AskFileDiagnostics,
 ): Promise<FileDiagnostics> {
   const { file } = target;
@@ -33,11 +34,11 @@ export async function answerFromProject(
   const kept = state.answers.get(file.absolutePath);
   const rendered = state.rendered.get(file.absolutePath);
   const project = (answer: CachedAnswer) => (answer.project === undefined ? {} : { project: answer.project === "" ? null : answer.project });
-  if (kept && rendered?.answer === kept && texts !== null && !open) {
+  if (kept && rendered?.answer === kept && !changed && !open) {
     return { workspace: target.workspace, server: target.server, file, text: rendered.text, diagnostics: rendered.diagnostics, ...project(kept) };
   }
   // The server answers from the open document's text, else from the disk it was just told about.
-  const text = open?.text ?? texts?.get(file.absolutePath) ?? (await readSourceFile(file.absolutePath, file.path));
+  const text = open?.text ?? (await readSourceFile(file.absolutePath, file.path));
   let answer = kept;
   if (!answer) {
     const generation = state.generation;

@@ -7,8 +7,10 @@ import { pyreflyAdapter } from "./pyrefly.js";
 import { rustAnalyzerAdapter } from "./rust-analyzer.js";
 import type { AdapterFactory } from "./server-adapter.js";
 import { standardAdapter } from "./standard.js";
-import { tsserverAdapter } from "./tsserver.js";
-import { typescriptAdapter } from "./typescript.js";
+import type { AdapterLaunch } from "./launch.js";
+import { describeTypescriptChoice, typescriptLaunch } from "./typescript/launch.js";
+import { typescriptAdapter } from "./typescript/native-adapter.js";
+import { tsserverAdapter } from "./typescript/tsserver-adapter.js";
 
 /**
  * Every adapter, by the name a profile's `adapter` key gives it. The config schema lists the same
@@ -28,3 +30,11 @@ export const ADAPTERS = {
 } as const satisfies Record<string, AdapterFactory>;
 
 export type AdapterName = keyof typeof ADAPTERS;
+
+/**
+ * The adapters that choose the program a workspace runs (the compiler the workspace may bring);
+ * every other server runs as its entry says.
+ */
+export const ADAPTER_LAUNCHES = {
+  typescript: { launch: typescriptLaunch, describe: describeTypescriptChoice },
+} as const satisfies Partial<Record<AdapterName, AdapterLaunch>>;

@@ -23,6 +23,11 @@ export function standardAdapter(): ServerAdapter {
     whenReady: async () => {},
     startingEvents: () => [],
     notChecked: () => null,
+    documentDiagnostics: null,
+    awaitProjectLoaded: null,
+    projectPulls: null,
+    changeQueries: null,
+    confirmCompiler: null,
     perform: async (action) => {
       throw noSuchAction("standard", action);
     },

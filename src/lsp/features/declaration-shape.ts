@@ -1,6 +1,7 @@
 import { pathToFileURL } from "node:url";
 import { DocumentSymbolRequest, HoverRequest, SymbolKind, type DocumentSymbol } from "vscode-languageserver-protocol";
-import type { LspClient, RequestOptions } from "../lsp-client.js";
+import type { RequestOptions } from "../request-options.js";
+import type { ServerLink } from "../adapters/server-adapter.js";
 import { renderHoverContents } from "./hover.js";
 
 /** Top-level kinds that are values: unexported, nothing another file sees depends on them by name. */
@@ -16,19 +17,19 @@ const VALUE_KINDS: ReadonlySet<SymbolKind> = new Set([SymbolKind.Variable, Symbo
  * or shortened hover.
  */
 export async function requestDeclarationShape(
-  client: LspClient,
+  link: Pick<ServerLink, "request">,
   file: string,
   exportedNames: ReadonlySet<string>,
   options: RequestOptions,
 ): Promise<string | null> {
   const uri = pathToFileURL(file).href;
-  const symbols = (await client.request(DocumentSymbolRequest.type, { textDocument: { uri } }, options)) ?? [];
+  const symbols = (await link.request(DocumentSymbolRequest.type, { textDocument: { uri } }, options)) ?? [];
   if (symbols.some((symbol) => !("selectionRange" in symbol))) return null;
   const shape: unknown[] = [];
   const visit = async (items: readonly DocumentSymbol[], depth: number): Promise<boolean> => {
     for (const item of items) {
       if (depth === 0 && VALUE_KINDS.has(item.kind) && !exportedNames.has(item.name)) continue;
-      const hover = await client.request(HoverRequest.type, { textDocument: { uri }, position: item.selectionRange.start }, options);
+      const hover = await link.request(HoverRequest.type, { textDocument: { uri }, position: item.selectionRange.start }, options);
       const shown = hover ? renderHoverContents(hover.contents) : "";
       if (/\(\+\d+ overloads?\)|\.\.\. \d+ more \.\.\./.test(shown)) return false;
       shape.push([depth, item.kind, item.name, shown]);

@@ -6,8 +6,6 @@ import type { SettleAction } from "../adapters/server-adapter.js";
 import type { ServerEvent } from "../server-events.js";
 import { decideSettle, startSettle, stepSettle } from "../settle-rule.js";
 import type { PullReport, SettleEvent, SettleState } from "../settle-state.js";
-import { requestTsserverDiagnostics, supportsTsserverDiagnostics } from "./tsserver-diagnostics.js";
-import { requestPullDiagnostics } from "./pull-diagnostics.js";
 
 /** Diagnostics of one document version, per channel; null where the channel did not answer. */
 export interface SettledDiagnostics {
@@ -18,17 +16,14 @@ export interface SettledDiagnostics {
 /**
  * Waits until the server has settled for `document`'s version and returns what it said.
  *
- * typescript-language-server is pulled through tsserver (see `tsserver-diagnostics.ts`), a server
- * whose pulls are complete on their own (TypeScript 7's) is pulled once; every other server is settled by the rule of `settle-rule.ts`, fed with the live events of the
- * connection. The deadline and the caller's signal turn "not settled" into `Timeout`, a closed
+ * A server whose adapter reads a document's diagnostics with one complete request (TypeScript's
+ * servers) is asked once; every other server is settled by the rule of `settle-rule.ts`, fed with
+ * the live events of the connection. The deadline and the caller's signal turn "not settled" into `Timeout`, a closed
  * connection into `ServerCrashed`, never into an empty (clean) answer. However the wait ends, it
  * leaves nothing behind: no listener on the client or the signal, no timer, no pull in flight.
  */
 export async function settleDiagnostics(client: LspClient, document: OpenDocument, options: RequestOptions): Promise<SettledDiagnostics> {
-  if (supportsTsserverDiagnostics(client)) {
-    return { pull: await requestTsserverDiagnostics(client, document.uri, options), push: null };
-  }
-  if (client.adapter.answersManyFiles) return { pull: await requestPullDiagnostics(client, document.uri, options), push: null };
+  if (client.adapter.documentDiagnostics) return { pull: await client.adapter.documentDiagnostics(document.uri, options), push: null };
   return waitForSettle(client, document, options);
 }
 

@@ -1,7 +1,8 @@
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { basename, dirname, join } from "node:path";
 import { WillRenameFilesRequest } from "vscode-languageserver-protocol";
-import type { LspClient, RequestOptions } from "../lsp-client.js";
+import type { RequestOptions } from "../request-options.js";
+import type { ServerLink } from "../adapters/server-adapter.js";
 
 /**
  * The files whose imports name `file` (absolute), as the compiler resolves them: the files that
@@ -11,9 +12,9 @@ import type { LspClient, RequestOptions } from "../lsp-client.js";
  * edited files are its importers, with the project's own module resolution (paths, package
  * exports) — no guess of the bridge's.
  */
-export async function requestImporters(client: LspClient, file: string, options: RequestOptions): Promise<string[]> {
+export async function requestImporters(link: Pick<ServerLink, "request">, file: string, options: RequestOptions): Promise<string[]> {
   const moved = join(dirname(file), ".lspmcp-importers-probe", basename(file));
-  const edit = await client.request(WillRenameFilesRequest.type, { files: [{ oldUri: pathToFileURL(file).href, newUri: pathToFileURL(moved).href }] }, options);
+  const edit = await link.request(WillRenameFilesRequest.type, { files: [{ oldUri: pathToFileURL(file).href, newUri: pathToFileURL(moved).href }] }, options);
   const uris = new Set<string>(Object.keys(edit?.changes ?? {}));
   for (const change of edit?.documentChanges ?? []) if ("textDocument" in change) uris.add(change.textDocument.uri);
   return [...uris].filter((uri) => uri.startsWith("file:")).map((uri) => fileURLToPath(uri));

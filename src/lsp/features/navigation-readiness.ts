@@ -1,9 +1,6 @@
-import { fileURLToPath } from "node:url";
-import { ExecuteCommandRequest } from "vscode-languageserver-protocol";
 import type { OpenDocument } from "../document-sync.js";
 import type { LspClient, RequestOptions } from "../lsp-client.js";
 import { settleDiagnostics } from "./diagnostics-settle.js";
-import { supportsTsserverDiagnostics } from "./tsserver-diagnostics.js";
 
 // Document versions already known ready: a repeated call on an unchanged file waits for nothing.
 const ready = new WeakSet<OpenDocument>();
@@ -12,11 +9,9 @@ const ready = new WeakSet<OpenDocument>();
  * Waits until the server can answer navigation for `document` from its whole project, so that a
  * first `references` is the same list as a later one (never an early, partial list):
  *
- * - typescript-language-server answers navigation from a syntax-only tsserver while the project
- *   loads (1 of 6 references, definitions that stop at the import). tsserver's `projectInfo` is
- *   routed to the semantic server and answered only once the file's project is loaded; tsls
- *   switches navigation to the semantic server on that server's project-loaded event, which
- *   arrives before the answer.
+ * - A server with its own signal of a loaded project: its adapter's wait (`awaitProjectLoaded`:
+ *   typescript-language-server answers navigation from a syntax-only tsserver while the project
+ *   loads).
  * - Every other server: the document's diagnostics have settled (the same rule as the
  *   `diagnostics` tool). pyright publishes them only after it has found the workspace's source
  *   files, which is what its references search walks; clangd after it has built the file.
@@ -30,13 +25,8 @@ export function isNavigationReady(document: OpenDocument): boolean {
 
 export async function awaitNavigationReady(client: LspClient, document: OpenDocument, options: RequestOptions): Promise<void> {
   if (ready.has(document)) return;
-  if (supportsTsserverDiagnostics(client)) {
-    const file = fileURLToPath(document.uri);
-    await client.request(
-      ExecuteCommandRequest.type,
-      { command: "typescript.tsserverRequest", arguments: ["projectInfo", { file, needFileNameList: false }] },
-      options,
-    );
+  if (client.adapter.awaitProjectLoaded) {
+    await client.adapter.awaitProjectLoaded(document.uri, options);
   } else {
     await settleDiagnostics(client, document, options);
   }

@@ -8,6 +8,7 @@ import { describeConfig } from "../../../src/config/config-source.js";
 import { loadConfig } from "../../../src/config/load-config.js";
 import { loadProfile } from "../../../src/config/profiles.js";
 import { renderDefaultToml } from "../../../src/config/render-default-toml.js";
+import { answeringClause, answeringComment } from "../../../src/lsp/adapters/launch.js";
 import { REPO } from "../../helpers/paths.js";
 import { tempDir, writeFiles } from "./fixture.js";
 
@@ -157,7 +158,7 @@ describe("the embedded default's plan", () => {
     });
     const config = await loadDefaultConfig(gitInit(await writeFiles(await tempDir(), { "a.py": "", "ty.toml": "" })), { packageRoot: pkg, searchPath: "" });
     expect(config.chosen).toEqual([{ server: "ty", reason: "configured by ty.toml" }]);
-    expect(describeConfig(config)).toMatch(/: servers ty; ty: configured by ty\.toml$/);
+    expect(describeConfig(config, answeringClause)).toMatch(/: servers ty; ty: configured by ty\.toml$/);
   });
 
   test("Cargo.toml brings rust-analyzer before any .rs file exists; without cargo it is left out", async () => {
@@ -234,9 +235,9 @@ describe("the embedded default's plan", () => {
       'installed, but `clangd --version` reports "Ubuntu clangd version 18.1.3 (1ubuntu1)", and the profile pins 14.0.6 (Debian 12\'s)',
     );
     expect(clangd.install).toBe('pin what is installed in a bridge.toml, version = "18.1.3" in its [[server]] (`lspmcp init` writes the file)');
-    expect(describeConfig(ubuntu)).toContain("left out clangd: installed, but `clangd --version` reports");
+    expect(describeConfig(ubuntu, answeringClause)).toContain("left out clangd: installed, but `clangd --version` reports");
     // init writes the pin to uncomment beside the server's commented table.
-    expect(renderDefaultToml(await planDefault(repo, onUbuntu), repo, "/schema.json")).toContain('# profile = "clangd"\n# version = "18.1.3"\n');
+    expect(renderDefaultToml(await planDefault(repo, onUbuntu), repo, "/schema.json", () => null)).toContain('# profile = "clangd"\n# version = "18.1.3"\n');
     const debian = await loadDefaultConfig(repo, await clangdSaying("Debian clangd version 14.0.6 linux+grpc x86_64-pc-linux-gnu"));
     expect(debian.servers.map((server) => server.name)).toEqual(["typescript", "clangd"]);
     expect(debian.omitted.map((omitted) => omitted.server)).not.toContain("clangd");
@@ -246,7 +247,11 @@ describe("the embedded default's plan", () => {
     const repo = gitInit(await writeFiles(await tempDir(), { "a.ts": "", "tools/b.py": "", "c.c": "", "sub/.keep": "" }));
     const options = { packageRoot: REPO, searchPath: "/nonexistent" };
     const plan = await planDefault(repo, options);
-    await writeFiles(repo, { "sub/bridge.toml": renderDefaultToml(plan, join(repo, "sub"), "/schema.json") });
+    await writeFiles(repo, {
+      "sub/bridge.toml": renderDefaultToml(plan, join(repo, "sub"), "/schema.json", (profile, root) =>
+        profile.adapter && profile.command ? answeringComment(profile.adapter, profile.command, root) : null,
+      ),
+    });
     const fromFile = await loadConfig(join(repo, "sub/bridge.toml"), options);
     const embedded = await loadDefaultConfig(repo, options);
     expect(fromFile.servers).toEqual(embedded.servers);

@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { DiagnosticSeverity, DiagnosticTag, ExecuteCommandRequest, type Diagnostic } from "vscode-languageserver-protocol";
-import type { LspClient, RequestOptions } from "../lsp-client.js";
+import type { RequestOptions } from "../../request-options.js";
+import type { ServerLink } from "../server-adapter.js";
 
 /** typescript-language-server's passthrough to tsserver (it lists it in executeCommandProvider). */
 const TSSERVER_REQUEST = "typescript.tsserverRequest";
@@ -22,8 +23,8 @@ interface TsserverDiagnostic {
  * diagnostic kind (syntax, semantic, suggestion), debounced and without a version, so no push
  * can be known to be the last one; its tsserver passthrough answers all three kinds at once.
  */
-export function supportsTsserverDiagnostics(client: LspClient): boolean {
-  const provider = client.capabilities.executeCommandProvider;
+export function supportsTsserverDiagnostics(link: ServerLink): boolean {
+  const provider = link.capabilities.executeCommandProvider;
   return provider?.commands.includes(TSSERVER_REQUEST) ?? false;
 }
 
@@ -32,8 +33,8 @@ export function supportsTsserverDiagnostics(client: LspClient): boolean {
  * the way typescript-language-server converts its pushed ones. Answered only once tsserver has
  * checked the file, so it is a true pull: complete for the version that was synced.
  */
-export async function requestTsserverDiagnostics(client: LspClient, uri: string, options: RequestOptions): Promise<Diagnostic[]> {
-  return requestTsserverFileDiagnostics(client, fileURLToPath(uri), options);
+export async function requestTsserverDiagnostics(link: ServerLink, uri: string, options: RequestOptions): Promise<Diagnostic[]> {
+  return requestTsserverFileDiagnostics(link, fileURLToPath(uri), options);
 }
 
 /**
@@ -43,10 +44,10 @@ export async function requestTsserverDiagnostics(client: LspClient, uri: string,
  * answers a closed file from the first loaded project holding it, which may be another package's
  * that imports the file, under that package's options.
  */
-export async function requestTsserverFileDiagnostics(client: LspClient, file: string, options: RequestOptions, project?: string): Promise<Diagnostic[]> {
+export async function requestTsserverFileDiagnostics(link: ServerLink, file: string, options: RequestOptions, project?: string): Promise<Diagnostic[]> {
   const args = { file, includeLinePosition: false, ...(project === undefined ? {} : { projectFileName: project }) };
   const answers = await Promise.all(
-    SYNC_COMMANDS.map((command) => client.request(ExecuteCommandRequest.type, { command: TSSERVER_REQUEST, arguments: [command, args] }, options)),
+    SYNC_COMMANDS.map((command) => link.request(ExecuteCommandRequest.type, { command: TSSERVER_REQUEST, arguments: [command, args] }, options)),
   );
   return answers.flatMap((answer) => ((answer as { body?: TsserverDiagnostic[] } | null)?.body ?? []).map(toLspDiagnostic));
 }

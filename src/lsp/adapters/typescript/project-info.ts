@@ -1,5 +1,6 @@
 import { ProtocolRequestType } from "vscode-languageserver-protocol";
-import type { LspClient, RequestOptions } from "../lsp-client.js";
+import type { RequestOptions } from "../../request-options.js";
+import type { ServerLink } from "../server-adapter.js";
 
 interface ProjectInfoParams {
   readonly textDocument: { readonly uri: string };
@@ -18,7 +19,7 @@ const ProjectInfoRequest = new ProtocolRequestType<ProjectInfoParams, ProjectInf
  * inferred project). For a closed file that is the first loaded project holding it, which may be
  * another package's (one that imports it) rather than its own: the question costs no type check.
  */
-export async function requestTypescriptProject(client: LspClient, uri: string, options: RequestOptions): Promise<string> {
-  const result = await client.request(ProjectInfoRequest, { textDocument: { uri } }, options);
+export async function requestTypescriptProject(link: ServerLink, uri: string, options: RequestOptions): Promise<string> {
+  const result = await link.request(ProjectInfoRequest, { textDocument: { uri } }, options);
   return result?.configFilePath ?? "";
 }

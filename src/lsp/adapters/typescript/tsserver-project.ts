@@ -1,5 +1,6 @@
 import { ExecuteCommandRequest } from "vscode-languageserver-protocol";
-import type { LspClient, RequestOptions } from "../lsp-client.js";
+import type { RequestOptions } from "../../request-options.js";
+import type { ServerLink } from "../server-adapter.js";
 
 /** typescript-language-server's passthrough to tsserver. */
 const TSSERVER_REQUEST = "typescript.tsserverRequest";
@@ -17,14 +18,23 @@ export interface TsserverProject {
  * belong to a loaded project; tsserver loads the project of an opened file synchronously, and
  * brings a dirty project up to date before it answers.
  */
-export async function requestTsserverProject(client: LspClient, file: string, options: RequestOptions): Promise<TsserverProject> {
-  const body = await tsserver<{ configFileName?: string; fileNames?: string[] }>(client, "projectInfo", { file, needFileNameList: true }, options);
+export async function requestTsserverProject(link: ServerLink, file: string, options: RequestOptions): Promise<TsserverProject> {
+  const body = await tsserver<{ configFileName?: string; fileNames?: string[] }>(link, "projectInfo", { file, needFileNameList: true }, options);
   return { configFileName: body?.configFileName ?? "", fileNames: body?.fileNames ?? [] };
 }
 
+/**
+ * Resolves once `file`'s project is loaded: tsserver's `projectInfo` (without the file list) is
+ * routed to the semantic server and answered only then; typescript-language-server switches
+ * navigation to that server on its project-loaded event, which arrives before the answer.
+ */
+export async function requestTsserverProjectLoaded(link: ServerLink, file: string, options: RequestOptions): Promise<void> {
+  await tsserver(link, "projectInfo", { file, needFileNameList: false }, options);
+}
+
 /** The version of the tsserver typescript-language-server runs (tsserver's `status`), or null when it does not say. */
-export async function requestTsserverVersion(client: LspClient, options: RequestOptions): Promise<string | null> {
-  const body = await tsserver<{ version?: string }>(client, "status", {}, options);
+export async function requestTsserverVersion(link: ServerLink, options: RequestOptions): Promise<string | null> {
+  const body = await tsserver<{ version?: string }>(link, "status", {}, options);
   return typeof body?.version === "string" ? body.version : null;
 }
 
@@ -38,8 +48,8 @@ export function isConfiguredProject(project: TsserverProject): boolean {
  * `require`, `import()` and import types, triple-slash references), absolute and without
  * duplicates.
  */
-export async function requestTsserverImporters(client: LspClient, file: string, options: RequestOptions): Promise<string[]> {
-  const body = await tsserver<{ refs?: { file: string }[] }>(client, "fileReferences", { file }, options);
+export async function requestTsserverImporters(link: ServerLink, file: string, options: RequestOptions): Promise<string[]> {
+  const body = await tsserver<{ refs?: { file: string }[] }>(link, "fileReferences", { file }, options);
   return [...new Set((body?.refs ?? []).map((ref) => ref.file))];
 }
 
@@ -63,8 +73,8 @@ interface NavigationTree {
  * do not import it see), or a declaration has no name to ask about, a type tsserver shortens
  * ("..."), or overloads that one answer does not show. The caller then takes every file as reached.
  */
-export async function requestTsserverFileShape(client: LspClient, file: string, options: RequestOptions): Promise<string | null> {
-  const tree = await tsserver<NavigationTree>(client, "navtree", { file }, options);
+export async function requestTsserverFileShape(link: ServerLink, file: string, options: RequestOptions): Promise<string | null> {
+  const tree = await tsserver<NavigationTree>(link, "navtree", { file }, options);
   if (tree?.kind !== "module") return null;
   const top = tree.childItems ?? [];
   if (top.some((item) => item.kind === "module" && (item.text === "global" || /^["']/.test(item.text)))) return null;
@@ -73,7 +83,7 @@ export async function requestTsserverFileShape(client: LspClient, file: string, 
     for (const item of items) {
       if (!item.nameSpan) return false;
       const { line, offset } = item.nameSpan.start;
-      const info = await tsserver<{ displayString?: string; tags?: unknown[] }>(client, "quickinfo", { file, line, offset }, options);
+      const info = await tsserver<{ displayString?: string; tags?: unknown[] }>(link, "quickinfo", { file, line, offset }, options);
       const shown = info?.displayString ?? "";
       if (/\.\.\.|\(\+\d+ overloads?\)/.test(shown)) return false;
       shape.push([depth, item.kind, item.kindModifiers ?? "", item.text, shown, info?.tags ?? []]);
@@ -84,8 +94,8 @@ export async function requestTsserverFileShape(client: LspClient, file: string, 
   return (await visit(top, 0)) ? JSON.stringify(shape) : null;
 }
 
-async function tsserver<T>(client: LspClient, command: string, args: object, options: RequestOptions): Promise<T | null> {
-  const answer = (await client.request(ExecuteCommandRequest.type, { command: TSSERVER_REQUEST, arguments: [command, args] }, options)) as {
+async function tsserver<T>(link: ServerLink, command: string, args: object, options: RequestOptions): Promise<T | null> {
+  const answer = (await link.request(ExecuteCommandRequest.type, { command: TSSERVER_REQUEST, arguments: [command, args] }, options)) as {
     body?: T;
   } | null;
   return answer?.body ?? null;

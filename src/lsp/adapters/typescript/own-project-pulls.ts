@@ -1,20 +1,11 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Diagnostic } from "vscode-languageserver-protocol";
-import { CallScope } from "../../contract/call-scope.js";
-import type { CallContext } from "../../calls/call-context.js";
-import { openTarget } from "../../calls/open-target.js";
-import type { ResolvedTarget } from "../../calls/resolve-target.js";
-import { requestPullDiagnostics } from "../../lsp/features/pull-diagnostics.js";
-import { requestTypescriptProject } from "../../lsp/features/typescript-project-info.js";
-import type { LspClient } from "../../lsp/lsp-client.js";
+import { CallScope } from "../../../contract/call-scope.js";
+import { requestPullDiagnostics } from "../../features/pull-diagnostics.js";
+import type { RequestOptions } from "../../request-options.js";
+import type { ProjectAnswer, ProjectHost, ProjectPulls, ServerLink } from "../server-adapter.js";
 import { nearestConfig } from "./nearest-config.js";
-
-/** A file's answer and the project it came from (its config file, "" for none). */
-export interface OwnProjectAnswer {
-  readonly diagnostics: Diagnostic[];
-  readonly project: string;
-}
+import { requestTypescriptProject } from "./project-info.js";
 
 /**
  * Pulls of closed files from TypeScript 7's native server, each answered under the file's own
@@ -30,7 +21,7 @@ export interface OwnProjectAnswer {
  * nearest config's, the closed pull is its own project's answer, and otherwise it is opened too,
  * so that the server chooses as for an editor. The documents opened are closed when the run ends.
  */
-export class OwnProjectPulls {
+export class OwnProjectPulls implements ProjectPulls {
   private readonly configs = new Map<string, string | null>();
   /**
    * Per nearest config: "held" once an open anchor holds that config's project loaded; "open" when
@@ -42,17 +33,20 @@ export class OwnProjectPulls {
   private readonly scope = new CallScope();
 
   constructor(
-    private readonly client: LspClient,
-    private readonly root: string,
-    /** The run's context: documents opened here are held until `end`. */
-    private readonly context: Omit<CallContext, "scope" | "deadline" | "signal">,
+    private readonly link: ServerLink,
+    /** Opens the run's documents, held until `end`. */
+    private readonly host: ProjectHost,
   ) {}
 
-  /** `target`'s diagnostics from its own project, and that project. */
-  async pull(target: ResolvedTarget, options: Pick<CallContext, "deadline" | "signal">): Promise<OwnProjectAnswer> {
-    const path = target.file.absolutePath;
+  /** Every file: each is answered under its own project, whatever was asked before it. */
+  async place(paths: readonly string[]): Promise<ReadonlySet<string>> {
+    return new Set(paths);
+  }
+
+  /** `path`'s diagnostics from its own project, and that project. */
+  async pull(path: string, options: RequestOptions): Promise<ProjectAnswer> {
     const uri = pathToFileURL(path).href;
-    const expected = nearestConfig(path, this.root, this.configs) ?? "";
+    const expected = nearestConfig(path, this.host.root, this.configs) ?? "";
     let anchor = this.anchors.get(expected);
     while (anchor instanceof Promise) {
       await anchor;
@@ -60,8 +54,8 @@ export class OwnProjectPulls {
     }
     let project: string;
     if (anchor === undefined) {
-      const opening = this.open(target, options).then(async () => {
-        project = await requestTypescriptProject(this.client, uri, options);
+      const opening = this.open(path, options).then(async () => {
+        project = await requestTypescriptProject(this.link, uri, options);
         this.anchors.set(expected, sameFile(project, expected) ? "held" : "open");
       });
       this.anchors.set(expected, opening);
@@ -70,33 +64,33 @@ export class OwnProjectPulls {
         this.anchors.delete(expected);
         throw error;
       });
-    } else if (this.client.documents.get(uri)) {
-      project = await requestTypescriptProject(this.client, uri, options);
+    } else if (this.link.documents.get(uri)) {
+      project = await requestTypescriptProject(this.link, uri, options);
     } else {
-      project = anchor === "held" ? await requestTypescriptProject(this.client, uri, options) : "";
+      project = anchor === "held" ? await requestTypescriptProject(this.link, uri, options) : "";
       if (anchor === "open" || !sameFile(project, expected)) {
-        await this.open(target, options);
-        project = await requestTypescriptProject(this.client, uri, options);
+        await this.open(path, options);
+        project = await requestTypescriptProject(this.link, uri, options);
       }
     }
-    return { diagnostics: await requestPullDiagnostics(this.client, uri, options), project: project! };
+    return { diagnostics: await requestPullDiagnostics(this.link, uri, options), project: project! };
   }
 
   /** Lets go of the anchors and closes every document the run opened that no other call holds now. */
   async end(): Promise<void> {
     this.scope.close();
     for (const uri of this.opened) {
-      const { documents } = this.client;
-      if (!this.client.isClosed && documents.get(uri) && !documents.isHeld(uri)) await documents.close(uri).catch(() => {});
+      const { documents } = this.link;
+      if (!this.link.isClosed && documents.get(uri) && !documents.isHeld(uri)) await documents.close(uri).catch(() => {});
     }
   }
 
-  private async open(target: ResolvedTarget, options: Pick<CallContext, "deadline" | "signal">): Promise<void> {
-    const uri = pathToFileURL(target.file.absolutePath).href;
+  private async open(path: string, options: RequestOptions): Promise<void> {
+    const uri = pathToFileURL(path).href;
     // Already open (another call's): held for the run all the same, so that the cap cannot close it.
-    if (this.client.documents.get(uri)) return this.scope.defer(this.client.documents.hold(uri));
+    if (this.link.documents.get(uri)) return this.scope.defer(this.link.documents.hold(uri));
     this.opened.add(uri);
-    await openTarget({ ...this.context, deadline: options.deadline, signal: options.signal, scope: this.scope }, target, { refreshed: true });
+    await this.host.open(path, options, this.scope);
   }
 }
 

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { BridgeError } from "../contract/errors.js";
+import { BridgeError } from "../../../contract/errors.js";
 import { isLspmcpTypescript, lspmcpTypescript, type LspmcpTypescript } from "./lspmcp-typescript.js";
-import { packageRoot } from "./package-root.js";
+import { packageRoot } from "../../../config/package-root.js";
 
 /** Where the compiler that answers a TypeScript workspace comes from (CONTRACT §3). */
 export type CompilerSource = "workspace" | "pinned";

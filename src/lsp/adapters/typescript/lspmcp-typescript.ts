@@ -1,6 +1,6 @@
 import { readFileSync, realpathSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
-import { dependencyFolder } from "./package-dependency.js";
+import { dependencyFolder } from "../../../config/package-dependency.js";
 
 /**
  * lspmcp's own `typescript` dependency (5.9.3: the JavaScript API a server of lspmcp's needs as a
