@@ -59,12 +59,12 @@ export async function check(command: CheckCommand, cwd: string = process.cwd()):
     const onProgress = (done: number, total: number, session: string) => progress.update(done, total, session);
     let run: DiagnosticsRun;
     let since: SinceAnswers | null = null;
-    if (command.since === null) run = await runCheck(config, sessions, targets, { batchSize: command.batchSize, onProgress });
+    if (command.since === null) run = await runCheck(config, sessions, targets, { batchSize: command.batchSize, onProgress, listings: discovered.listings });
     else {
       since = await diagnoseSince(
         config,
         sessions,
-        { targets, scope: discovered.scope },
+        { targets, scope: discovered.scope, listings: discovered.listings },
         {
           revision: command.since,
           batchSize: command.batchSize,

@@ -31,6 +31,8 @@ export interface DiagnoseTargetsOptions {
   readonly onSynced?: (target: OpenTarget) => void;
   /** A preview of changes: the files' new texts, taken instead of the disk (see `CallContext.overlay`). */
   readonly overlay?: ReadonlyMap<string, string>;
+  /** The workspaces' listings the targets' discovery took (`Discovery.listings`), for the disk look of a project run. */
+  readonly listings?: ReadonlyMap<ResolvedWorkspace, readonly string[]>;
   /** After the last file of a session: `check` stops the session here to free its slot. */
   readonly onSessionDone?: (group: SessionGroup) => Promise<void>;
 }
@@ -95,6 +97,7 @@ export async function diagnoseTargets(
         failure,
         eachFile,
         overlay: options.overlay,
+        listings: options.listings,
       });
       await runPool(rest, options.batchSize, failure, fileByFile(refreshed));
     } finally {

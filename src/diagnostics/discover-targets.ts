@@ -21,6 +21,12 @@ export interface WorkspaceScope {
 export interface Discovery {
   readonly targets: ResolvedTarget[];
   readonly scope: WorkspaceScope[];
+  /**
+   * The listing of each workspace a folder was expanded from (`workspaceFiles`): the runner
+   * hands it to the disk view of a server whose files the bridge watches, so one call lists a
+   * workspace once.
+   */
+  readonly listings: ReadonlyMap<ResolvedWorkspace, readonly string[]>;
 }
 
 /**
@@ -36,7 +42,7 @@ export async function discoverTargets(config: ResolvedConfig, paths: readonly st
   const found: ResolvedTarget[] = [];
   if (paths.length === 0) {
     for (const workspace of config.workspaces) found.push(...(await claimed(config, workspace, undefined, await listing(workspace))));
-    return { targets: ordered(config, found), scope: config.workspaces.map((workspace) => ({ workspace, paths: [""] })) };
+    return { targets: ordered(config, found), scope: config.workspaces.map((workspace) => ({ workspace, paths: [""] })), listings: listing.taken };
   }
   const asked = new Map<ResolvedWorkspace, string[]>();
   for (const path of paths) {
@@ -44,7 +50,7 @@ export async function discoverTargets(config: ResolvedConfig, paths: readonly st
     asked.set(workspace, [...(asked.get(workspace) ?? []), file.path]);
     found.push(...(await expand(config, workspace, undefined, path, file, listing)));
   }
-  return { targets: ordered(config, found), scope: scopeOf(config, asked) };
+  return { targets: ordered(config, found), scope: scopeOf(config, asked), listings: listing.taken };
 }
 
 /**
@@ -67,14 +73,15 @@ export async function discoverForCall(
   }
   const targets: ResolvedTarget[] = [];
   const asked = new Map<ResolvedWorkspace, string[]>();
+  const listing = listingCache();
   for (const workspace of config.workspaces) {
     const inside = given.get(workspace);
     if (!inside) continue;
-    const found = await inWorkspace(config, workspace, serverName, inside, listingCache());
+    const found = await inWorkspace(config, workspace, serverName, inside, listing);
     targets.push(...found.targets);
     asked.set(workspace, found.paths);
   }
-  return { targets, scope: scopeOf(config, asked) };
+  return { targets, scope: scopeOf(config, asked), listings: listing.taken };
 }
 
 /**
@@ -119,13 +126,23 @@ function scopeOf(config: ResolvedConfig, asked: ReadonlyMap<ResolvedWorkspace, s
 
 type Listing = (workspace: ResolvedWorkspace) => Promise<string[]>;
 
-/** One listing per workspace and discovery, however many folders of it are named. */
-function listingCache(): Listing {
+/** One listing per workspace and discovery, however many folders of it are named; `taken` holds each once it is made. */
+function listingCache(): Listing & { readonly taken: Map<ResolvedWorkspace, readonly string[]> } {
   const listings = new Map<ResolvedWorkspace, Promise<string[]>>();
-  return (workspace) => {
-    if (!listings.has(workspace)) listings.set(workspace, workspaceFiles(workspace));
+  const taken = new Map<ResolvedWorkspace, readonly string[]>();
+  const listing = (workspace: ResolvedWorkspace): Promise<string[]> => {
+    if (!listings.has(workspace)) {
+      listings.set(
+        workspace,
+        workspaceFiles(workspace).then((files) => {
+          taken.set(workspace, files);
+          return files;
+        }),
+      );
+    }
     return listings.get(workspace)!;
   };
+  return Object.assign(listing, { taken });
 }
 
 async function expand(

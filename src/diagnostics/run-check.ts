@@ -13,6 +13,8 @@ export interface RunCheckOptions {
   readonly onFileDone?: (target: ResolvedTarget) => void;
   /** Aborts the run (`--since`: the revision's run failed). */
   readonly signal?: AbortSignal;
+  /** The workspaces' listings the targets' discovery took (`Discovery.listings`). */
+  readonly listings?: ReadonlyMap<ResolvedWorkspace, readonly string[]>;
 }
 
 /** What one (workspace, server) session did during the run. */
@@ -58,6 +60,7 @@ export async function runCheck(
     batchSize: options.batchSize,
     close: true,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.listings === undefined ? {} : { listings: options.listings }),
     onSynced: ({ workspace, server, client }) => {
       const key = `${workspace.name}/${server.name}`;
       peaks.set(key, Math.max(peaks.get(key) ?? 0, client.documents.openCount));

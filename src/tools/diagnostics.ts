@@ -125,6 +125,7 @@ export const diagnosticsTool = defineTool({
       close: false,
       signal: context.signal,
       onFileDone: (done, total) => context.onProgress?.(done, total),
+      listings: discovery.listings,
     });
     // A file claimed by two servers (a type checker and a linter) is one target per server; an
     // identical finding from both appears once (CONTRACT §4, "Several servers for one file").
@@ -155,7 +156,7 @@ async function preview(args: z.infer<typeof inputSchema>, context: CallContext, 
     if (createdPaths.has(absolute)) created.push(absolute);
     else onDisk.push(path);
   }
-  const discovery = onDisk.length === 0 ? { targets: [], scope: [] } : await discoverForCall(config, args.workspace, args.server, onDisk);
+  const discovery = onDisk.length === 0 ? { targets: [], scope: [], listings: new Map() } : await discoverForCall(config, args.workspace, args.server, onDisk);
   const answers = await diagnoseChanges(config, context.sessions, discovery, changes, created, {
     serverName: args.server,
     batchSize: DEFAULT_BATCH_SIZE,

@@ -46,7 +46,8 @@ const handedOver = new WeakMap<Session, DiskView>();
  * disk before it answers. `complete`: the workspace is listed again, so new files are found too
  * (what a diagnostics answer needs); otherwise the files already seen are looked at again, a stat
  * each, and the folders holding them, for new files (what a navigation call can afford), unless
- * nothing was seen yet. The changes are told to the server, or restart its session
+ * nothing was seen yet; `listed`, when the caller listed the workspace just before (its
+ * discovery), is that listing, taken instead of a second one. The changes are told to the server, or restart its session
  * (`diskChangeAction`); then the client to ask is the new one. Calls still holding the old client
  * take the new one too: one change restarts the session once.
  */
@@ -56,6 +57,7 @@ export async function refreshFromDisk(
   client: LspClient,
   complete: boolean,
   options: RequestOptions,
+  listed?: readonly string[],
 ): Promise<DiskRefresh> {
   const changed = new Set<string>();
   const state = projectStateOf(client);
@@ -69,7 +71,7 @@ export async function refreshFromDisk(
     const lookedBefore = state.disk.hasLooked;
     let changes: DiskChange[];
     if (complete || !lookedBefore) {
-      const { files, folders } = await watchedFiles(client, pair.workspace);
+      const { files, folders } = watchedFiles(client, pair.workspace, listed ?? (await workspaceFiles(pair.workspace)));
       changes = state.disk.lookAtAll(files, folders);
     } else {
       changes = state.disk.lookAtRecorded();
@@ -110,8 +112,7 @@ function takeOver(session: Session, state: ProjectState): void {
 }
 
 /** The workspace's files the server's adapter has watched (absolute), and every folder of its listing with their parents. */
-async function watchedFiles(client: LspClient, workspace: ResolvedWorkspace): Promise<{ files: string[]; folders: Set<string> }> {
-  const listed = await workspaceFiles(workspace);
+function watchedFiles(client: LspClient, workspace: ResolvedWorkspace, listed: readonly string[]): { files: string[]; folders: Set<string> } {
   const folders = new Set<string>([workspace.root]);
   for (const path of listed) {
     for (let folder = dirname(path); folder !== "." && !folders.has(join(workspace.root, folder)); folder = dirname(folder)) {

@@ -1,4 +1,4 @@
-import type { ResolvedConfig } from "../../config/types.js";
+import type { ResolvedConfig, ResolvedWorkspace } from "../../config/types.js";
 import { Deadline } from "../../contract/deadline.js";
 import type { ProjectHost } from "../../lsp/adapters/server-adapter.js";
 import type { LspClient } from "../../lsp/lsp-client.js";
@@ -30,6 +30,8 @@ export interface ProjectRunOptions {
   readonly onSynced?: ((target: OpenTarget) => void) | undefined;
   /** A preview of changes (see `CallContext.overlay`): the disk is not looked at again. */
   readonly overlay?: ReadonlyMap<string, string> | undefined;
+  /** The workspaces' listings the run's discovery took (`Discovery.listings`): the disk look takes them instead of listing again. */
+  readonly listings?: ReadonlyMap<ResolvedWorkspace, readonly string[]> | undefined;
   /** Wraps the work of one file: its deadline, progress and the naming of its failure. */
   readonly eachFile: (item: RunItem, work: (context: CallContext) => Promise<FileDiagnostics>) => Promise<void>;
 }
@@ -57,7 +59,14 @@ export async function diagnoseFromProject(
   // A preview looked at the disk just before it changed what the server sees.
   const { client, state, changed } = options.overlay
     ? { client: sessionClient, state: projectStateOf(sessionClient), changed: new Set<string>() }
-    : await refreshFromDisk(options.sessions, first.target, sessionClient, true, { deadline: startDeadline, signal });
+    : await refreshFromDisk(
+        options.sessions,
+        first.target,
+        sessionClient,
+        true,
+        { deadline: startDeadline, signal },
+        options.listings?.get(first.target.workspace),
+      );
   if (!client.adapter.projectPulls) return { rest: [...items], refreshed: true };
   const targets = new Map(items.map((item) => [item.target.file.absolutePath, item.target]));
   const host: ProjectHost = {
