@@ -10,7 +10,7 @@ import type { OpenTarget } from "../calls/open-target.js";
 import { FirstFailure, runPool } from "../calls/run-pool.js";
 import type { CallContext } from "../calls/call-context.js";
 import type { LspClient } from "../lsp/lsp-client.js";
-import { diagnoseFromProject, type ProjectRunOptions, type RunItem } from "./project/project-run.js";
+import { FILE_BY_FILE, planProjectRun, type ProjectPlan, type ProjectRunOptions, type RunItem } from "./project/project-run.js";
 
 /** How many files of one session are in flight at once when the caller does not say. */
 export const DEFAULT_BATCH_SIZE = 32;
@@ -62,7 +62,7 @@ export async function diagnoseTargets(
   const results: FileDiagnostics[] = new Array(targets.length);
   const failure = new FirstFailure(options.signal);
   let done = 0;
-  const eachFile = async (item: RunItem, work: (context: CallContext) => Promise<FileDiagnostics>): Promise<void> => {
+  const eachFile = async (item: RunItem, work: (context: CallContext) => Promise<void>): Promise<void> => {
     const signal = failure.itemSignal();
     // Each file holds its document only while it is being answered; the cap may close it after.
     const scope = new CallScope();
@@ -77,29 +77,32 @@ export async function diagnoseTargets(
     }
     options.onFileDone?.(++done, targets.length, item.target);
   };
-  const fileByFile =
-    (refreshed: boolean) =>
-    (item: RunItem): Promise<void> =>
-      eachFile(item, async (context) => {
-        return (results[item.index] = await fileDiagnostics(context, item.target, { close: options.close, onSynced: options.onSynced, refreshed }));
-      });
   await runPool(groupBySession(targets), config.bridge.max_sessions, failure, async (group) => {
     // Held from its first file to its last, so that between two files the session never gives
     // way to another start (max_sessions); released after, so that a later group's may take its slot.
     const release = sessions.get(group.workspace, group.server).hold();
     try {
-      const { rest, refreshed } = await fromProject(group, results, {
+      const plan = await planSession(group, {
         config,
         sessions,
-        inFlight: options.batchSize,
-        onSynced: options.onSynced,
         close: options.close,
-        failure,
-        eachFile,
+        signal: failure.signal,
+        onSynced: options.onSynced,
         overlay: options.overlay,
         listings: options.listings,
       });
-      await runPool(rest, options.batchSize, failure, fileByFile(refreshed));
+      try {
+        // One pool per session: the files its project answers and the rest side by side.
+        await runPool([...group.items], options.batchSize, failure, (item) =>
+          eachFile(item, async (context) => {
+            results[item.index] = plan.placed.has(item)
+              ? await plan.answer(item, context)
+              : await fileDiagnostics(context, item.target, { close: options.close, onSynced: options.onSynced, refreshed: plan.refreshed });
+          }),
+        );
+      } finally {
+        await plan.end();
+      }
     } finally {
       release();
     }
@@ -109,18 +112,16 @@ export async function diagnoseTargets(
 }
 
 /**
- * The group's files that its server's project answers (see `diagnoseFromProject`), answered;
- * returns the rest, and whether the server was told of every change on disk for them. Only a
- * server whose files the bridge watches (its adapter says so) can answer that way, and only for
- * more than one file: a
- * single file goes file by file (a document kept open), where `openTarget` reads it, starts the
- * session and looks quickly at the disk, as for any other one-file call. The session is started
- * here, within one file's deadline, as the first file would start it.
+ * How the group's files are answered (see `planProjectRun`): from the project for a server whose
+ * files the bridge watches (its adapter says so), and only for more than one file: a single file
+ * goes file by file (a document kept open), where `openTarget` reads it, starts the session and
+ * looks quickly at the disk, as for any other one-file call. The session is started here, within
+ * one file's deadline, as the first file would start it.
  */
-async function fromProject(group: SessionGroup, results: FileDiagnostics[], options: ProjectRunOptions): Promise<{ rest: RunItem[]; refreshed: boolean }> {
-  if (group.items.length === 1) return { rest: [...group.items], refreshed: false };
+async function planSession(group: SessionGroup, options: ProjectRunOptions): Promise<ProjectPlan> {
+  if (group.items.length === 1) return FILE_BY_FILE;
   const deadline = Deadline.in(options.config.bridge.request_timeout_ms);
-  // The session is held for the whole project run, so idle_stop_s never counts it as quiet.
+  // The session is held until the plan ends, so idle_stop_s never counts it as quiet.
   const hold = new CallScope();
   try {
     let client: LspClient;
@@ -129,9 +130,11 @@ async function fromProject(group: SessionGroup, results: FileDiagnostics[], opti
     } catch (error) {
       throw namingFile(error, group.items[0]!.target);
     }
-    return await diagnoseFromProject(client, group.items, results, options, deadline);
-  } finally {
+    const plan = await planProjectRun(client, group.items, options, deadline);
+    return { ...plan, end: () => plan.end().finally(() => hold.close()) };
+  } catch (error) {
     hold.close();
+    throw error;
   }
 }
 
