@@ -5,9 +5,12 @@
 // package has its own tsconfig (composite; every other one strict) and imports the previous
 // package's entry module by its source, so each package's program holds a neighbour's file too:
 // the bridge must answer every file from its own project. The config is the user's: one workspace, the typescript
-// profile. Usage: node bench/monorepo.mjs [--shapes 8x60,40x50] [--runs 3]
+// profile. With --typescript NODE_MODULES (a folder an npm install of a `typescript` package
+// filled), the monorepo links that folder in as its own: that compiler answers, its `tsc -b` is
+// the baseline, and each run's `check` is paired with one of the same files without it (the pinned
+// compiler). Usage: node bench/monorepo.mjs [--shapes 8x60,40x50] [--runs 3] [--typescript DIR]
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,9 +19,10 @@ import { config, timed } from "./bench-projects.mjs";
 import { lspmcpTransport, MAIN } from "./lspmcp-process.mjs";
 
 const REPO = resolve(fileURLToPath(new URL("..", import.meta.url)));
-const TSC = join(REPO, "node_modules/typescript-7/bin/tsc");
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const OWN_TYPESCRIPT = option("--typescript", null) && resolve(option("--typescript", null));
+const TSC = OWN_TYPESCRIPT ? join(OWN_TYPESCRIPT, "typescript/bin/tsc") : join(REPO, "node_modules/typescript-7/bin/tsc");
 const SHAPES = option("--shapes", "8x60,40x50")
   .split(",")
   .map((shape) => shape.split("x").map(Number));
@@ -85,14 +89,29 @@ async function dotTwice(root) {
   return { cold, again };
 }
 
+/** `root`'s twin without a compiler of its own, and `root` with the --typescript one linked in; null without the option. */
+function linkOwnTypescript(root) {
+  if (!OWN_TYPESCRIPT) return null;
+  const twin = join(mkdtempSync(join(tmpdir(), "lspmcp-bench-pinned-")), "repo");
+  cpSync(root, twin, { recursive: true });
+  symlinkSync(OWN_TYPESCRIPT, join(root, "node_modules"));
+  appendFileSync(join(root, ".git", "info", "exclude"), "node_modules\n");
+  return twin;
+}
+
+const checkIn = (root) => timed(process.execPath, [MAIN, "check", "--config", "bridge.toml", "--quiet", "--format", "json"], root);
+
 for (const [packages, files] of SHAPES) {
   const root = monorepo(packages, files);
+  const twin = linkOwnTypescript(root);
   const builds = [];
   const checks = [];
+  const pinnedChecks = [];
   const dots = [];
   for (let run = 0; run < RUNS; run++) {
     builds.push(await coldBuild(root));
-    checks.push(await timed(process.execPath, [MAIN, "check", "--config", "bridge.toml", "--quiet", "--format", "json"], root));
+    checks.push(await checkIn(root));
+    if (twin) pinnedChecks.push(await checkIn(twin));
     dots.push(await dotTwice(root));
   }
   const build = median(builds.map((run) => run.ms));
@@ -111,5 +130,14 @@ for (const [packages, files] of SHAPES) {
     `  check / tsc -b: ${ratio(check, build)} (target <= 1.5x); "." cold / tsc -b: ${ratio(cold, build)}; "." again / tsc -b: ${ratio(again, build)} (target <= 0.1x)`,
   );
   console.log(`  cpu: tsc -b ${buildCpu} ms, check ${checkCpu} ms: ${ratio(checkCpu, buildCpu)}`);
+  if (twin) {
+    const paired = (figure) => median(checks.map((run, at) => run[figure] / pinnedChecks[at][figure])).toFixed(2);
+    const pinned = (figure) => median(pinnedChecks.map((run) => run[figure])).toFixed(0);
+    const pinnedFindings = JSON.parse(pinnedChecks[0].stdout).summary.errors;
+    console.log(
+      `  check with ${OWN_TYPESCRIPT} / with the pinned compiler (${pinned("ms")} ms, ${pinned("cpuMs")} ms CPU, ${pinnedFindings} errors), paired: ${paired("ms")}x wall, ${paired("cpuMs")}x CPU`,
+    );
+    rmSync(join(twin, ".."), { recursive: true, force: true });
+  }
   rmSync(root, { recursive: true, force: true });
 }
