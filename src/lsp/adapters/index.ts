@@ -1,3 +1,4 @@
+import type { AdapterName } from "../../config/types.js";
 import { baconLsAdapter } from "./bacon-ls.js";
 import { biomeAdapter } from "./biome.js";
 import { cclsAdapter } from "./ccls.js";
@@ -13,8 +14,9 @@ import { typescriptAdapter } from "./typescript/native-adapter.js";
 import { tsserverAdapter } from "./typescript/tsserver-adapter.js";
 
 /**
- * Every adapter, by the name a profile's `adapter` key gives it. The config schema lists the same
- * names (a unit test holds the two lists equal); a server whose profile names none is "standard".
+ * Every adapter, by the name a profile's `adapter` key gives it: exactly the schema's names
+ * (`ADAPTER_NAMES`; the compiler holds the two equal, a name missing or extra is a type error). A
+ * server whose profile names none is "standard".
  */
 export const ADAPTERS = {
   standard: standardAdapter,
@@ -27,9 +29,7 @@ export const ADAPTERS = {
   "rust-analyzer": rustAnalyzerAdapter,
   typescript: typescriptAdapter,
   tsserver: tsserverAdapter,
-} as const satisfies Record<string, AdapterFactory>;
-
-export type AdapterName = keyof typeof ADAPTERS;
+} as const satisfies Record<AdapterName, AdapterFactory>;
 
 /**
  * The adapters that choose the program a workspace runs (the compiler the workspace may bring);
