@@ -3,6 +3,7 @@ import { compareStrings } from "../../contract/compare.js";
 import { compareDiagnostics, type BridgeDiagnostic } from "../../contract/diagnostic-order.js";
 import { severityRank, type SeverityName } from "../../contract/names.js";
 import type { SinceAnswers } from "../since/diagnose-since.js";
+import { matchEqualKeys } from "./match-equal-keys.js";
 import { splitSince } from "./match-findings.js";
 import { fingerprint } from "./fingerprint.js";
 import { placeCurrent, placeRevision, type ServerFinding } from "./place-findings.js";
@@ -93,12 +94,13 @@ export interface CheckReport {
   readonly summary: CheckSummary;
 }
 
-/** Fingerprint → how many findings with it the baseline accepts. */
-export type Baseline = ReadonlyMap<string, number>;
+/** The fingerprints of a baseline's findings, in its order: each accepts one finding of now. */
+export type Baseline = readonly string[];
 
 /**
- * Builds the report of a finished run. With a baseline, each fingerprint there accepts as many
- * findings as it had, taken in report order; the rest are "new". With `since` (the answers of the
+ * Builds the report of a finished run. With a baseline, a finding is "unchanged" when it is one
+ * of the baseline's by fingerprint (`matchEqualKeys`: the k-th finding with a fingerprint in
+ * report order is the baseline's k-th with it); the rest are "new". With `since` (the answers of the
  * revision's snapshot), findings are matched as the `diagnostics` tool matches them (CONTRACT
  * §4.3): each is "introduced" or "unchanged", and the revision's unmatched ones are listed apart as
  * "resolved". Only findings that are neither in the baseline nor unchanged since the revision and
@@ -119,12 +121,12 @@ export function buildReport(
   const then = placeRevision(since?.revision ?? []).sort(order);
   const split = since === null ? null : splitSince(placed, then, since.currentPath);
   const introduced = new Set(split?.introduced ?? []);
-  const remaining = new Map(baseline ?? []);
-  const finding = ({ workspace, server, diagnostic: d, line }: ServerFinding, state: Finding["since_state"]): Finding => {
-    const print = fingerprint({ workspace, path: d.path, code: d.code, message: d.message, line });
-    const accepted = state === "resolved" ? 0 : (remaining.get(print) ?? 0);
-    if (accepted > 0) remaining.set(print, accepted - 1);
-    const baselineState: Finding["baseline_state"] = baseline === null ? null : accepted > 0 ? "unchanged" : "new";
+  const printOf = ({ workspace, diagnostic: d, line }: ServerFinding) => fingerprint({ workspace, path: d.path, code: d.code, message: d.message, line });
+  // Fingerprinted once: the baseline matches on them, and the report carries them.
+  const prints = placed.map(printOf);
+  const held = baseline === null ? null : matchEqualKeys(prints, baseline).partnerOf.map((partner) => partner !== -1);
+  const finding = ({ workspace, server, diagnostic: d }: ServerFinding, print: string, state: Finding["since_state"], inBaseline: boolean): Finding => {
+    const baselineState: Finding["baseline_state"] = held === null ? null : inBaseline ? "unchanged" : "new";
     const base = {
       workspace,
       server,
@@ -139,8 +141,11 @@ export function buildReport(
     };
     return state === undefined ? base : { ...base, since_state: state };
   };
-  const findings = placed.map((item) => finding(item, split === null ? undefined : introduced.has(item) ? "introduced" : "unchanged"));
-  const resolved = split?.resolved.map((item) => finding(item, "resolved"));
+  const findings = placed.map((item, index) =>
+    finding(item, prints[index]!, split === null ? undefined : introduced.has(item) ? "introduced" : "unchanged", held?.[index] ?? false),
+  );
+  // A resolved finding is gone from now, so no baseline holds it.
+  const resolved = split?.resolved.map((item) => finding(item, printOf(item), "resolved", false));
   const count = (severity: SeverityName) => findings.filter((finding) => finding.severity === severity).length;
   const notChecked = run.files
     .flatMap((result) =>
