@@ -6,6 +6,7 @@ import type { SinceAnswers } from "../since/diagnose-since.js";
 import { matchEqualKeys } from "./match-equal-keys.js";
 import { splitSince } from "./match-findings.js";
 import { fingerprint } from "./fingerprint.js";
+import { notCheckedFiles, type NotCheckedFile } from "./not-checked-files.js";
 import { placeCurrent, placeRevision, type ServerFinding } from "./place-findings.js";
 import type { DiagnosticsRun } from "../run-check.js";
 
@@ -55,14 +56,6 @@ export interface ReportRun {
   readonly files: number;
   /** Only when there are some: files no project includes, answered under the compiler's defaults (TypeScript 7). */
   readonly outside_projects?: number;
-}
-
-/** A file its server did not check at all, and why (the server's notice, never a finding). */
-export interface NotCheckedFile {
-  readonly workspace: string;
-  readonly server: string;
-  readonly path: string;
-  readonly reason: string;
 }
 
 /** `--fail-on`: the least severe finding that fails the run, or "never". */
@@ -147,13 +140,8 @@ export function buildReport(
   // A resolved finding is gone from now, so no baseline holds it.
   const resolved = split?.resolved.map((item) => finding(item, printOf(item), "resolved", false));
   const count = (severity: SeverityName) => findings.filter((finding) => finding.severity === severity).length;
-  const notChecked = run.files
-    .flatMap((result) =>
-      result.notChecked === undefined
-        ? []
-        : [{ workspace: result.workspace.name, server: result.server.name, path: result.file.path, reason: result.notChecked }],
-    )
-    .sort((a, b) => workspaceRank.get(a.workspace)! - workspaceRank.get(b.workspace)! || compareStrings(a.path, b.path) || compareStrings(a.server, b.server));
+  // Sorted by workspace after the builder's path order, which the stable sort keeps within each.
+  const notChecked = notCheckedFiles(run.files).sort((a, b) => workspaceRank.get(a.workspace)! - workspaceRank.get(b.workspace)!);
   const threshold = failOn === "never" ? 0 : severityRank(failOn);
   const old = (f: Finding) => f.baseline_state === "unchanged" || f.since_state === "unchanged";
   return {

@@ -30,4 +30,10 @@ describe("buildReport", () => {
     expect([report.summary.baselined, report.summary.failing]).toEqual([1, 1]);
     expect(buildReport(config, { files: [twoCopies()], sessions: [] }, "error", [print, print]).summary.failing).toBe(0);
   });
+
+  test("not_checked lists files by workspace in configuration order, then path", () => {
+    const files = [answer("v", "gopls", "a.go", "in v"), answer("w", "gopls", "b.go", "in w"), answer("w", "gopls", "a.go", "first")];
+    const report = buildReport(config, { files, sessions: [] }, "error", null);
+    expect(report.summary.not_checked?.map((file) => `${file.workspace}/${file.path}`)).toEqual(["w/a.go", "w/b.go", "v/a.go"]);
+  });
 });
