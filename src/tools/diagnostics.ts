@@ -105,7 +105,7 @@ export const diagnosticsTool = defineTool({
         batchSize: DEFAULT_BATCH_SIZE,
         signal: context.signal,
         onFileDone: (done, total) => context.onProgress?.(done, total),
-        asCheck: false,
+        mode: "tool",
       });
       const result = splitMerged(context.config, answers, (severity) => severityRank(severity) <= threshold);
       const unchecked = notChecked(answers.current.files);
@@ -122,7 +122,7 @@ export const diagnosticsTool = defineTool({
     }
     const answers = await diagnoseTargets(context.config, context.sessions, targets, {
       batchSize: DEFAULT_BATCH_SIZE,
-      close: false,
+      mode: "tool",
       signal: context.signal,
       onFileDone: (done, total) => context.onProgress?.(done, total),
       listings: discovery.listings,

@@ -7,7 +7,7 @@ import { claimingServers, languageFor, type ResolvedTarget } from "../../calls/r
 import { projectStateOf } from "../../calls/watched-files/project-state.js";
 import type { LspClient } from "../../lsp/lsp-client.js";
 import type { SessionRegistry } from "../../sessions/session-registry.js";
-import { diagnoseTargets } from "../diagnose-targets.js";
+import { diagnoseTargets, type DiagnoseTargetsOptions } from "../diagnose-targets.js";
 import type { Discovery } from "../discover-targets.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";
 import type { PreviewChange } from "./resolve-changes.js";
@@ -59,7 +59,13 @@ export async function diagnoseChanges(
   const total = discovery.targets.length + afterTargets.length;
   let done = 0;
   const tick = () => options.onFileDone?.(++done, total);
-  const run = { batchSize: options.batchSize, close: false, onFileDone: tick, ...(options.signal === undefined ? {} : { signal: options.signal }) };
+  // A preview is the tool's alone (`check` has none).
+  const run: DiagnoseTargetsOptions = {
+    batchSize: options.batchSize,
+    mode: "tool",
+    onFileDone: tick,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  };
   return sessions.exclusively(pairs, Deadline.in(config.bridge.request_timeout_ms), async () => {
     const before = await diagnoseTargets(config, sessions, discovery.targets, run);
     const shown: Shown[] = [];
