@@ -115,23 +115,9 @@ async function show(
   if (watched) {
     const state = projectStateOf(client);
     await state.refreshed;
-    const kept = { answers: new Map(state.answers), rendered: new Map(state.rendered), notes: new Map(state.notes) };
-    state.answers.clear();
-    state.rendered.clear();
-    state.notes.clear();
-    state.generation++;
-    shown.undo.push(async () => {
-      // The server's program is the disk's again: the answers kept for it hold again.
-      for (const [map, saved] of [
-        [state.answers, kept.answers],
-        [state.rendered, kept.rendered],
-        [state.notes, kept.notes],
-      ] as [Map<string, unknown>, Map<string, unknown>][]) {
-        map.clear();
-        for (const [key, value] of saved) map.set(key, value);
-      }
-      state.generation++;
-    });
+    const putBack = state.setAsideAnswers();
+    // The server's program is the disk's again: the answers kept for it hold again.
+    shown.undo.push(async () => putBack());
   } else {
     // An open document whose dependency the preview changed may hold a publish made from the
     // preview's text for its unchanged version: every document is closed after, and opened anew.
