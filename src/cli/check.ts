@@ -70,7 +70,7 @@ export async function check(command: CheckCommand, cwd: string = process.cwd()):
           batchSize: command.batchSize,
           ...(shard === null ? {} : { keep: (workspace, path) => pathInShard(workspace.name, path, shard) }),
           onFileDone: (done, total, target) => onProgress(done, total, `${target.workspace.name}/${target.server.name}`),
-          asCheck: true,
+          mode: "check",
         },
       );
       run = since.current;

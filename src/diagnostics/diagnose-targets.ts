@@ -11,6 +11,7 @@ import { FirstFailure, runPool } from "../calls/run-pool.js";
 import type { CallContext } from "../calls/call-context.js";
 import type { LspClient } from "../lsp/lsp-client.js";
 import { FILE_BY_FILE, planProjectRun, type ProjectPlan, type ProjectRunOptions, type RunItem } from "./project/project-run.js";
+import type { RunMode } from "./run-mode.js";
 
 /** How many files of one session are in flight at once when the caller does not say. */
 export const DEFAULT_BATCH_SIZE = 32;
@@ -18,11 +19,8 @@ export const DEFAULT_BATCH_SIZE = 32;
 export interface DiagnoseTargetsOptions {
   /** At most this many files of one session are in flight (synced and awaited) at once. */
   readonly batchSize: number;
-  /**
-   * Close each document once read (`check`, so a large run never holds more than a batch open),
-   * or keep it open (the tool, so a repeated call on unchanged files sends no sync at all).
-   */
-  readonly close: boolean;
+  /** `check` closes each document once read; the `tool` keeps it open (see `RunMode`). */
+  readonly mode: RunMode;
   /** Aborts the run: no file starts after it, and requests in flight are cancelled. */
   readonly signal?: AbortSignal;
   /** After each file is settled: files done so far, of `total`. */
@@ -85,7 +83,7 @@ export async function diagnoseTargets(
       const plan = await planSession(group, {
         config,
         sessions,
-        close: options.close,
+        close: options.mode === "check",
         signal: failure.signal,
         onSynced: options.onSynced,
         overlay: options.overlay,
@@ -97,7 +95,7 @@ export async function diagnoseTargets(
           eachFile(item, async (context) => {
             results[item.index] = plan.placed.has(item)
               ? await plan.answer(item, context)
-              : await fileDiagnostics(context, item.target, { close: options.close, onSynced: options.onSynced, refreshed: plan.refreshed });
+              : await fileDiagnostics(context, item.target, { close: options.mode === "check", onSynced: options.onSynced, refreshed: plan.refreshed });
           }),
         );
       } finally {

@@ -58,7 +58,7 @@ export async function runCheck(
   const runs: SessionRun[] = [];
   const files = await diagnoseTargets(config, sessions, targets, {
     batchSize: options.batchSize,
-    close: true,
+    mode: "check",
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.listings === undefined ? {} : { listings: options.listings }),
     onSynced: ({ workspace, server, client }) => {

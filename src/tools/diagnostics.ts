@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { mergeServerDiagnostics, type BridgeDiagnostic } from "../contract/diagnostic-order.js";
 import { severityRank } from "../contract/names.js";
-import { compareStrings } from "../contract/compare.js";
 import { boundedPage, limitBytes } from "./bounded-answer.js";
 import { limitArg, maxBytesArg, offsetArg, pageFields, pathArg, RangeSchema, serverArg, SeveritySchema, workspaceArg } from "./common-schemas.js";
 import { DEFAULT_BATCH_SIZE, diagnoseTargets } from "../diagnostics/diagnose-targets.js";
@@ -9,6 +8,7 @@ import { discoverForCall } from "../diagnostics/discover-targets.js";
 import type { FileDiagnostics } from "../diagnostics/file-diagnostics.js";
 import { BridgeError } from "../contract/errors.js";
 import { diagnoseSince } from "../diagnostics/since/diagnose-since.js";
+import { notCheckedFiles } from "../diagnostics/findings/not-checked-files.js";
 import { splitMerged, splitPreview } from "../diagnostics/findings/place-findings.js";
 import { resolveChanges } from "../diagnostics/changes/resolve-changes.js";
 import { diagnoseChanges, type NotPreviewed } from "../diagnostics/changes/diagnose-changes.js";
@@ -105,7 +105,7 @@ export const diagnosticsTool = defineTool({
         batchSize: DEFAULT_BATCH_SIZE,
         signal: context.signal,
         onFileDone: (done, total) => context.onProgress?.(done, total),
-        asCheck: false,
+        mode: "tool",
       });
       const result = splitMerged(context.config, answers, (severity) => severityRank(severity) <= threshold);
       const unchecked = notChecked(answers.current.files);
@@ -122,7 +122,7 @@ export const diagnosticsTool = defineTool({
     }
     const answers = await diagnoseTargets(context.config, context.sessions, targets, {
       batchSize: DEFAULT_BATCH_SIZE,
-      close: false,
+      mode: "tool",
       signal: context.signal,
       onFileDone: (done, total) => context.onProgress?.(done, total),
       listings: discovery.listings,
@@ -197,11 +197,9 @@ async function preview(args: z.infer<typeof inputSchema>, context: CallContext, 
   }));
 }
 
-/** The files a server did not check, in path order, as the result's `not_checked` (left out when none). */
+/** The files a server did not check, as the result's `not_checked` (left out when none). */
 function notChecked(answers: readonly FileDiagnostics[]): { not_checked?: string[] } {
-  const files = answers
-    .flatMap((answer) => (answer.notChecked === undefined ? [] : [{ path: answer.file.path, server: answer.server.name, reason: answer.notChecked }]))
-    .sort((a, b) => compareStrings(a.path, b.path) || compareStrings(a.server, b.server));
+  const files = notCheckedFiles(answers);
   return files.length === 0 ? {} : { not_checked: files.map((file) => `${file.path} (${file.server}): ${file.reason}`) };
 }
 

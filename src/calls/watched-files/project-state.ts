@@ -51,6 +51,31 @@ export class ProjectState implements KeptTexts {
       client.adapter.watchedFiles.test(path),
     );
   }
+
+  /**
+   * Sets the kept answers (`answers`, `rendered`, `notes`) aside while the server's program is
+   * not the disk's (a preview of changes), and returns what puts them back once it is again: any
+   * kept in between are dropped then. Both bump `generation`, so no answer asked on one side of
+   * either switch is kept on the other.
+   */
+  setAsideAnswers(): () => void {
+    const aside = [moveOut(this.answers), moveOut(this.rendered), moveOut(this.notes)];
+    this.generation++;
+    return () => {
+      for (const putBack of aside) putBack();
+      this.generation++;
+    };
+  }
+}
+
+/** Empties `map` and returns what makes it hold exactly its entries of now again. */
+function moveOut<K, V>(map: Map<K, V>): () => void {
+  const entries = [...map];
+  map.clear();
+  return () => {
+    map.clear();
+    for (const [key, value] of entries) map.set(key, value);
+  };
 }
 
 const states = new WeakMap<LspClient, ProjectState>();

@@ -7,7 +7,7 @@ import { claimingServers, languageFor, type ResolvedTarget } from "../../calls/r
 import { projectStateOf } from "../../calls/watched-files/project-state.js";
 import type { LspClient } from "../../lsp/lsp-client.js";
 import type { SessionRegistry } from "../../sessions/session-registry.js";
-import { diagnoseTargets } from "../diagnose-targets.js";
+import { diagnoseTargets, type DiagnoseTargetsOptions } from "../diagnose-targets.js";
 import type { Discovery } from "../discover-targets.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";
 import type { PreviewChange } from "./resolve-changes.js";
@@ -59,9 +59,15 @@ export async function diagnoseChanges(
   const total = discovery.targets.length + afterTargets.length;
   let done = 0;
   const tick = () => options.onFileDone?.(++done, total);
-  const run = { batchSize: options.batchSize, close: false, onFileDone: tick, ...(options.signal === undefined ? {} : { signal: options.signal }) };
+  // A preview is the tool's alone (`check` has none).
+  const run: DiagnoseTargetsOptions = {
+    batchSize: options.batchSize,
+    mode: "tool",
+    onFileDone: tick,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  };
   return sessions.exclusively(pairs, Deadline.in(config.bridge.request_timeout_ms), async () => {
-    const before = await diagnoseTargets(config, sessions, discovery.targets, run);
+    const before = await diagnoseTargets(config, sessions, discovery.targets, { ...run, listings: discovery.listings });
     const shown: Shown[] = [];
     try {
       for (const pair of pairs) await show(config, sessions, pair, changes, shown);
@@ -109,23 +115,9 @@ async function show(
   if (watched) {
     const state = projectStateOf(client);
     await state.refreshed;
-    const kept = { answers: new Map(state.answers), rendered: new Map(state.rendered), notes: new Map(state.notes) };
-    state.answers.clear();
-    state.rendered.clear();
-    state.notes.clear();
-    state.generation++;
-    shown.undo.push(async () => {
-      // The server's program is the disk's again: the answers kept for it hold again.
-      for (const [map, saved] of [
-        [state.answers, kept.answers],
-        [state.rendered, kept.rendered],
-        [state.notes, kept.notes],
-      ] as [Map<string, unknown>, Map<string, unknown>][]) {
-        map.clear();
-        for (const [key, value] of saved) map.set(key, value);
-      }
-      state.generation++;
-    });
+    const putBack = state.setAsideAnswers();
+    // The server's program is the disk's again: the answers kept for it hold again.
+    shown.undo.push(async () => putBack());
   } else {
     // An open document whose dependency the preview changed may hold a publish made from the
     // preview's text for its unchanged version: every document is closed after, and opened anew.

@@ -24,9 +24,7 @@ export async function readBaseline(path: string): Promise<Baseline> {
   } catch {
     throw new BridgeError("InvalidArguments", `baseline ${path} is not a json report of lspmcp check (items[].fingerprint)`, { path });
   }
-  const counts = new Map<string, number>();
-  for (const { fingerprint } of parsed.items) counts.set(fingerprint, (counts.get(fingerprint) ?? 0) + 1);
-  return counts;
+  return parsed.items.map((item) => item.fingerprint);
 }
 
 /** Writes `json` (a `formatJson` report) as the next baseline. */

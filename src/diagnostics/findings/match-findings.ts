@@ -1,4 +1,5 @@
 import type { BridgeDiagnostic } from "../../contract/diagnostic-order.js";
+import { matchEqualKeys } from "./match-equal-keys.js";
 
 /** A diagnostic with what matching needs beside it: its workspace and its start line's content. */
 export interface PlacedDiagnostic {
@@ -19,34 +20,23 @@ export interface SinceSplit<T> {
  * Matches the findings of now against those of the revision as `check --baseline` matches
  * (CONTRACT §4.3): the same finding is in the same file (an old path is first carried through
  * `currentPath`, git's renames), with the same severity, source, code and message, on a line with
- * the same content. Among equal findings the k-th of now takes the k-th of the revision, both
- * lists in canonical order, so code that moved keeps its findings unchanged while a second copy
- * of an error is introduced. Order within each result is the order of its input.
+ * the same content. Among equal findings the k-th of now is the k-th of the revision
+ * (`matchEqualKeys`), both lists in canonical order, so code that moved keeps its findings
+ * unchanged while a second copy of an error is introduced. Order within each result is the order
+ * of its input.
  */
 export function splitSince<T extends PlacedDiagnostic>(
   current: readonly T[],
   revision: readonly T[],
   currentPath: (workspace: string, revisionPath: string) => string,
 ): SinceSplit<T> {
-  const waiting = new Map<string, number[]>();
-  revision.forEach((item, index) => {
-    const key = identity(item, currentPath(item.workspace, item.diagnostic.path));
-    const queue = waiting.get(key);
-    if (queue) queue.push(index);
-    else waiting.set(key, [index]);
-  });
-  const matched = new Set<number>();
-  const introduced: T[] = [];
-  const unchanged: T[] = [];
-  for (const item of current) {
-    const partner = waiting.get(identity(item, item.diagnostic.path))?.shift();
-    if (partner === undefined) introduced.push(item);
-    else {
-      matched.add(partner);
-      unchanged.push(item);
-    }
-  }
-  const resolved = revision.filter((_, index) => !matched.has(index));
+  const { partnerOf, untaken } = matchEqualKeys(
+    current.map((item) => identity(item, item.diagnostic.path)),
+    revision.map((item) => identity(item, currentPath(item.workspace, item.diagnostic.path))),
+  );
+  const introduced = current.filter((_, index) => partnerOf[index] === -1);
+  const unchanged = current.filter((_, index) => partnerOf[index] !== -1);
+  const resolved = untaken.map((index) => revision[index]!);
   return { introduced, unchanged, resolved };
 }
 

@@ -3,8 +3,10 @@ import { compareStrings } from "../../contract/compare.js";
 import { compareDiagnostics, type BridgeDiagnostic } from "../../contract/diagnostic-order.js";
 import { severityRank, type SeverityName } from "../../contract/names.js";
 import type { SinceAnswers } from "../since/diagnose-since.js";
+import { matchEqualKeys } from "./match-equal-keys.js";
 import { splitSince } from "./match-findings.js";
 import { fingerprint } from "./fingerprint.js";
+import { notCheckedFiles, type NotCheckedFile } from "./not-checked-files.js";
 import { placeCurrent, placeRevision, type ServerFinding } from "./place-findings.js";
 import type { DiagnosticsRun } from "../run-check.js";
 
@@ -56,14 +58,6 @@ export interface ReportRun {
   readonly outside_projects?: number;
 }
 
-/** A file its server did not check at all, and why (the server's notice, never a finding). */
-export interface NotCheckedFile {
-  readonly workspace: string;
-  readonly server: string;
-  readonly path: string;
-  readonly reason: string;
-}
-
 /** `--fail-on`: the least severe finding that fails the run, or "never". */
 export type FailOn = SeverityName | "never";
 
@@ -93,12 +87,13 @@ export interface CheckReport {
   readonly summary: CheckSummary;
 }
 
-/** Fingerprint → how many findings with it the baseline accepts. */
-export type Baseline = ReadonlyMap<string, number>;
+/** The fingerprints of a baseline's findings, in its order: each accepts one finding of now. */
+export type Baseline = readonly string[];
 
 /**
- * Builds the report of a finished run. With a baseline, each fingerprint there accepts as many
- * findings as it had, taken in report order; the rest are "new". With `since` (the answers of the
+ * Builds the report of a finished run. With a baseline, a finding is "unchanged" when it is one
+ * of the baseline's by fingerprint (`matchEqualKeys`: the k-th finding with a fingerprint in
+ * report order is the baseline's k-th with it); the rest are "new". With `since` (the answers of the
  * revision's snapshot), findings are matched as the `diagnostics` tool matches them (CONTRACT
  * §4.3): each is "introduced" or "unchanged", and the revision's unmatched ones are listed apart as
  * "resolved". Only findings that are neither in the baseline nor unchanged since the revision and
@@ -119,12 +114,12 @@ export function buildReport(
   const then = placeRevision(since?.revision ?? []).sort(order);
   const split = since === null ? null : splitSince(placed, then, since.currentPath);
   const introduced = new Set(split?.introduced ?? []);
-  const remaining = new Map(baseline ?? []);
-  const finding = ({ workspace, server, diagnostic: d, line }: ServerFinding, state: Finding["since_state"]): Finding => {
-    const print = fingerprint({ workspace, path: d.path, code: d.code, message: d.message, line });
-    const accepted = state === "resolved" ? 0 : (remaining.get(print) ?? 0);
-    if (accepted > 0) remaining.set(print, accepted - 1);
-    const baselineState: Finding["baseline_state"] = baseline === null ? null : accepted > 0 ? "unchanged" : "new";
+  const printOf = ({ workspace, diagnostic: d, line }: ServerFinding) => fingerprint({ workspace, path: d.path, code: d.code, message: d.message, line });
+  // Fingerprinted once: the baseline matches on them, and the report carries them.
+  const prints = placed.map(printOf);
+  const held = baseline === null ? null : matchEqualKeys(prints, baseline).partnerOf.map((partner) => partner !== -1);
+  const finding = ({ workspace, server, diagnostic: d }: ServerFinding, print: string, state: Finding["since_state"], inBaseline: boolean): Finding => {
+    const baselineState: Finding["baseline_state"] = held === null ? null : inBaseline ? "unchanged" : "new";
     const base = {
       workspace,
       server,
@@ -139,16 +134,14 @@ export function buildReport(
     };
     return state === undefined ? base : { ...base, since_state: state };
   };
-  const findings = placed.map((item) => finding(item, split === null ? undefined : introduced.has(item) ? "introduced" : "unchanged"));
-  const resolved = split?.resolved.map((item) => finding(item, "resolved"));
+  const findings = placed.map((item, index) =>
+    finding(item, prints[index]!, split === null ? undefined : introduced.has(item) ? "introduced" : "unchanged", held?.[index] ?? false),
+  );
+  // A resolved finding is gone from now, so no baseline holds it.
+  const resolved = split?.resolved.map((item) => finding(item, printOf(item), "resolved", false));
   const count = (severity: SeverityName) => findings.filter((finding) => finding.severity === severity).length;
-  const notChecked = run.files
-    .flatMap((result) =>
-      result.notChecked === undefined
-        ? []
-        : [{ workspace: result.workspace.name, server: result.server.name, path: result.file.path, reason: result.notChecked }],
-    )
-    .sort((a, b) => workspaceRank.get(a.workspace)! - workspaceRank.get(b.workspace)! || compareStrings(a.path, b.path) || compareStrings(a.server, b.server));
+  // Sorted by workspace after the builder's path order, which the stable sort keeps within each.
+  const notChecked = notCheckedFiles(run.files).sort((a, b) => workspaceRank.get(a.workspace)! - workspaceRank.get(b.workspace)!);
   const threshold = failOn === "never" ? 0 : severityRank(failOn);
   const old = (f: Finding) => f.baseline_state === "unchanged" || f.since_state === "unchanged";
   return {

@@ -4,6 +4,7 @@ import { startLines } from "../findings/fingerprint.js";
 import { diagnoseTargets } from "../diagnose-targets.js";
 import { discoverInWorkspace, type Discovery } from "../discover-targets.js";
 import { runCheck, type DiagnosticsRun } from "../run-check.js";
+import type { RunMode } from "../run-mode.js";
 import type { ResolvedTarget } from "../../calls/resolve-target.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";
 import type { SessionRegistry } from "../../sessions/session-registry.js";
@@ -22,12 +23,8 @@ export interface DiagnoseSinceOptions {
   readonly onFileDone?: (done: number, total: number, target: ResolvedTarget) => void;
   /** Which of the revision's files to check, by workspace and path now (`check --shard`); default all. */
   readonly keep?: (workspace: ResolvedWorkspace, currentPath: string) => boolean;
-  /**
-   * How the working tree is checked: as `check` checks it (`runCheck`: each document closed once
-   * read, each session stopped after its last file and reported), or as the tool does (documents
-   * kept open, so a repeated call sends only what changed; no session reported).
-   */
-  readonly asCheck: boolean;
+  /** How the working tree is checked: as `check` checks it (`runCheck`), or as the tool does. */
+  readonly mode: RunMode;
 }
 
 /** One file's answer at the revision, placed in its configured workspace at its old path. */
@@ -41,7 +38,7 @@ export interface RevisionFile {
 
 export interface SinceAnswers {
   readonly since: { readonly revision: string; readonly commit: string };
-  /** The working tree's run: its answers in target order, and with `asCheck` its sessions. */
+  /** The working tree's run: its answers in target order, and in `check`'s mode its sessions. */
   readonly current: DiagnosticsRun;
   /** The revision's answers, in target order. */
   readonly revision: RevisionFile[];
@@ -88,7 +85,7 @@ export async function diagnoseSince(
   // beside the working tree's, the working tree starts now, while the snapshot is made: on a cold
   // first call that hides the snapshot's making behind the servers' start.
   const sideBySide = sessions.liveCount() + 2 * sessionCount(current) <= config.bridge.max_sessions;
-  const runCurrent = (): Promise<DiagnosticsRun> => runWorkingTree(config, sessions, current, options, signal, tick);
+  const runCurrent = (): Promise<DiagnosticsRun> => runWorkingTree(config, sessions, current, discovery.listings, options, signal, tick);
   const early = sideBySide ? failing(runCurrent()) : null;
   early?.catch(() => {});
 
@@ -145,7 +142,8 @@ export async function diagnoseSince(
         toRun.map(({ target }) => target),
         {
           batchSize: options.batchSize,
-          close: true,
+          // Whoever asked, a snapshot's answers are kept (`remember`) and its documents never asked about again.
+          mode: "check",
           signal,
           onFileDone: (_done, _total, target) => tick(target),
         },
@@ -253,20 +251,22 @@ function revisionAnswer(answer: FileDiagnostics): RevisionAnswer {
   return { diagnostics: answer.diagnostics, lines: startLines(answer) };
 }
 
-/** The working tree's targets, checked as `options.asCheck` says, `tick` after each file. */
+/** The working tree's targets, checked in `options.mode`, `tick` after each file. */
 async function runWorkingTree(
   config: ResolvedConfig,
   sessions: SessionRegistry,
   targets: readonly ResolvedTarget[],
+  listings: Discovery["listings"],
   options: DiagnoseSinceOptions,
   signal: AbortSignal,
   tick: (target: ResolvedTarget) => void,
 ): Promise<DiagnosticsRun> {
-  if (options.asCheck) return runCheck(config, sessions, targets, { batchSize: options.batchSize, signal, onFileDone: tick });
+  if (options.mode === "check") return runCheck(config, sessions, targets, { batchSize: options.batchSize, signal, onFileDone: tick, listings });
   const files = await diagnoseTargets(config, sessions, targets, {
     batchSize: options.batchSize,
-    close: false,
+    mode: options.mode,
     signal,
+    listings,
     onFileDone: (_done, _total, target) => tick(target),
   });
   return { files, sessions: [] };

@@ -3,7 +3,6 @@ import { describe, expect, test } from "vitest";
 import { loadConfig } from "../../../src/config/load-config.js";
 import { loadProfile } from "../../../src/config/profiles.js";
 import { ADAPTER_NAMES, REPLACED_SERVER_KEYS } from "../../../src/config/schema.js";
-import { ADAPTERS } from "../../../src/lsp/adapters/index.js";
 import { REPO } from "../../helpers/paths.js";
 import { configDir, fakeExecutable, problemsOf, serverToml, tempDir, WORKSPACE_OF_ONE, writeFiles } from "./fixture.js";
 
@@ -63,10 +62,6 @@ describe("the adapter key", () => {
     const [problem] = await problemsOf(unknown);
     expect(problem).toMatchObject({ path: "server[0].adapter" });
     expect(problem!.message).toContain('"rust-analyzer"');
-  });
-
-  test("the schema's names are exactly the adapters of src/lsp/adapters/", () => {
-    expect([...ADAPTER_NAMES].sort()).toEqual(Object.keys(ADAPTERS).sort());
   });
 
   test.each([
