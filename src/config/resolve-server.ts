@@ -25,7 +25,7 @@ export interface ServerOutcome {
   readonly problems: ConfigProblem[];
 }
 
-type Field = Exclude<keyof RawProfile, "install">;
+type Field = Exclude<keyof RawProfile, "install" | "default">;
 
 /**
  * Resolves `[[server]]` number `index`: merges its profile (keys set in the server replace the

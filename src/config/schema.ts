@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EmbeddedDefaultSchema } from "./embedded-default-schema.js";
 import { InstallSchema } from "./install-schema.js";
 
 /**
@@ -192,9 +193,10 @@ const ServerFieldsSchema = z.strictObject(serverFields).partial();
 
 /**
  * A `servers/NAME.toml` file: the top-level keys of a `[[server]]` minus `name` and `profile`, and
- * `install` (where the server comes from), which only a shipped profile has.
+ * two keys only a shipped profile has: `install` (where the server comes from) and `default` (how
+ * the embedded default detects and orders it).
  */
-export const ServerProfileSchema = ServerFieldsSchema.extend({ install: InstallSchema.optional() });
+export const ServerProfileSchema = ServerFieldsSchema.extend({ install: InstallSchema.optional(), default: EmbeddedDefaultSchema.optional() });
 
 /** `[[server]]`: only `name` is required as written; the rest may come from its profile. */
 export const ServerSchema = z

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadProfile, profileNames } from "../../src/config/profiles.js";
+import { EmbeddedDefaultSchema } from "../../src/config/embedded-default-schema.js";
 import { ADAPTER_NAMES, ConfigSchema, type RawProfile } from "../../src/config/schema.js";
 import { ERROR_CODES } from "../../src/contract/errors.js";
 import { REPO } from "../helpers/paths.js";
@@ -82,6 +83,41 @@ describe("docs/configuration.md", () => {
     const at = text.indexOf("what its initialization options must hold (");
     const part = text.slice(at, text.indexOf("for every other server)", at));
     expect(sorted([...part.matchAll(/`"([a-z-]+)"`/g)].map((match) => match[1]!))).toEqual(sorted(ADAPTER_NAMES));
+  });
+});
+
+describe("the embedded default's pages", () => {
+  test("docs/configuration.md names each profile's markers, the order of preference, the yielding and what is never planned, as the [default] tables say", () => {
+    const text = flat("docs/configuration.md");
+    const at = text.indexOf("or one of the markers of its `[default]` table");
+    const list = text.slice(at, text.indexOf("A marker `FILE [TABLE]`", at));
+    const said = [...list.matchAll(/((?:`[^`]+`, )*`[^`]+`) \(([a-z-]+)\)/g)].map((match) => [
+      match[2],
+      [...match[1]!.matchAll(/`([^`]+)`/g)].map((name) => name[1]),
+    ]);
+    const markers = [...profiles].flatMap(([name, profile]) => {
+      const keys = [...(profile.default?.markers ?? []), ...(profile.default?.configured_by ?? [])];
+      return keys.length > 0 ? [[name, keys]] : [];
+    });
+    expect(Object.fromEntries(said)).toEqual(Object.fromEntries(markers));
+
+    const preference = (name: string) => profiles.get(name)!.default?.preference ?? 0;
+    const byPreference = (names: string[]) => names.sort((a, b) => preference(b) - preference(a) || a.localeCompare(b));
+    const order = text.slice(text.indexOf("in the order of their `preference` ("));
+    const first = order.slice(order.indexOf("(") + 1, order.indexOf(", then the others by name")).split(", ");
+    const alternatives = order.slice(order.indexOf("then the alternatives (") + "then the alternatives (".length, order.indexOf(")")).split(", ");
+    expect(first).toEqual(byPreference([...profiles.keys()].filter((name) => preference(name) > 0)));
+    expect(alternatives).toEqual(byPreference([...profiles.keys()].filter((name) => preference(name) < 0)));
+
+    for (const [name, profile] of profiles) {
+      const yieldsTo = profile.default?.yields_to;
+      if (yieldsTo !== undefined) expect(text, name).toContain(`the first of ${yieldsTo.slice(0, -1).join(", ")} and ${yieldsTo.at(-1)} that the project`);
+      expect(text.includes(`\`${name}\` is never in the default`), name).toBe(profile.default?.never === true);
+    }
+  });
+
+  test("docs/servers.md's table of [default] keys names every key of the schema", () => {
+    expect(firstColumn(page("docs/servers.md"), "key | what it says")).toEqual(Object.keys(EmbeddedDefaultSchema.shape));
   });
 });
 

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { stringify } from "smol-toml";
 import { describe, expect, test } from "vitest";
 import { planDefault } from "../../../src/config/default-plan.js";
 import { loadDefaultConfig } from "../../../src/config/default-config.js";
@@ -12,7 +13,10 @@ import { answeringClause, answeringComment } from "../../../src/lsp/adapters/lau
 import { REPO } from "../../helpers/paths.js";
 import { tempDir, writeFiles } from "./fixture.js";
 
-/** A package root with profiles claiming the given extensions; `missing` ones name a command that does not exist. */
+/**
+ * A package root with profiles claiming the given extensions; `missing` ones name a command that
+ * does not exist. Each takes the `[default]` table of the shipped profile of its name, if any.
+ */
 async function packageWith(profiles: Record<string, { extensions: string[]; missing?: boolean; install?: string }>): Promise<string> {
   const root = await tempDir();
   const files: Record<string, string> = {};
@@ -22,9 +26,16 @@ async function packageWith(profiles: Record<string, { extensions: string[]; miss
       'version = "1.0.0"',
       `languages = [{ id = "${name}", extensions = ${JSON.stringify(extensions)} }]`,
       ...(install === undefined ? [] : [`install = ${install}`]),
+      ...(await shippedDefault(name)),
     ].join("\n");
   }
   return writeFiles(root, files);
+}
+
+/** The shipped profile's `[default]` table as TOML lines: how the embedded default detects and orders a profile of that name. */
+async function shippedDefault(name: string): Promise<string[]> {
+  const shipped = await loadProfile(REPO, name);
+  return shipped.ok && shipped.profile.default ? ["[default]", stringify(shipped.profile.default)] : [];
 }
 
 function gitInit(dir: string): string {
