@@ -3,15 +3,16 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
+import { cliTruth, previewAgainstCli, TSC } from "../helpers/preview-oracle.js";
 import { expectAttached } from "../helpers/shared-attachment.js";
 import { tempDir } from "../helpers/temp.js";
 import { tempRepo, type TempRepo } from "../helpers/temp-repo.js";
 import { profilesConfig } from "../helpers/workspace.js";
 import { type PreviewAnswer, startedInFile } from "./helpers/preview-answer.js";
 
-// `changes` beyond the equality of tests/changes/preview.test.ts: the patch form, a call racing a
-// preview (same peer and another peer of a shared bridge), a deletion a server cannot be shown,
-// and bad input (typed errors, nothing changed in any server's view).
+// `changes` beyond tests/changes/preview.test.ts: the patch form (held to tsc on the written
+// copy), a call racing a preview (same peer and another peer of a shared bridge), a deletion a
+// server cannot be shown, and bad input (typed errors, nothing changed in any server's view).
 
 /** Many importers, so that a preview's run with the changes lasts long enough for a call to race it. */
 const IMPORTERS = 600;
@@ -52,8 +53,15 @@ const plain = (answer: Answer) => answer.items.map(({ channels: _channels, ...it
 const diagnostics = (bridge: Bridge, args: Record<string, unknown>): Promise<Answer> => bridge.ok("diagnostics", { path: ".", limit: 1000, ...args });
 
 describe("the patch form", () => {
-  test("a git diff (a change, a created file, a rename) previews as the same texts given whole", async () => {
+  test("a git diff (a change, a created file, a rename) previews as the same texts given whole, and as tsc says of them written", async () => {
     const { repo, config } = setUp({ ...TS_FILES }, "typescript");
+    const changes = [
+      { path: "lib.ts", text: BREAKING },
+      { path: "fresh.ts", text: 'export const fresh: number = "no";\n' },
+      { path: "more/use0.ts", text: null },
+      { path: "more/moved0.ts", text: TS_FILES["more/use0.ts"]! },
+    ];
+    const truth = cliTruth(TSC, repo.root, changes);
     const bridge = await bridgeOf(config, false);
     writeFileSync(join(repo.root, "lib.ts"), BREAKING);
     writeFileSync(join(repo.root, "fresh.ts"), 'export const fresh: number = "no";\n');
@@ -65,18 +73,16 @@ describe("the patch form", () => {
     expect(repo.status()).toBe("");
     expect(patch).toMatch(/^rename from more\/use0\.ts$/m);
 
-    const whole = await diagnostics(bridge, {
-      changes: [
-        { path: "lib.ts", text: BREAKING },
-        { path: "fresh.ts", text: 'export const fresh: number = "no";\n' },
-        { path: "more/use0.ts", text: null },
-        { path: "more/moved0.ts", text: TS_FILES["more/use0.ts"]! },
-      ],
-    });
+    const before = await diagnostics(bridge, {});
+    const whole = await diagnostics(bridge, { changes });
     const patched = await diagnostics(bridge, { changes: { patch } });
     expect(whole.introduced).toBe(IMPORTERS + 2);
     expect(plain(patched)).toEqual(plain(whole));
     expect([patched.introduced, patched.resolved, patched.unchanged]).toEqual([whole.introduced, whole.resolved, whole.unchanged]);
+    // The tree on disk is clean, so nothing can be resolved: the resolved list is the empty one its count must then be.
+    const counts = [whole.introduced, whole.resolved, whole.unchanged] as const;
+    const { actual, expected } = previewAgainstCli(TSC, { plain: before.items, introduced: whole.items, resolved: [], counts }, await truth);
+    expect(actual).toEqual(expected);
   }, 300_000);
 });
 

@@ -1,21 +1,22 @@
 import { join } from "node:path";
-import { afterAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startBridge, writeConfig, type Bridge, type ToolResult } from "../helpers/bridge.js";
 import { REPO } from "../helpers/paths.js";
 import { pollUntil } from "../helpers/poll.js";
+import { type CliTruth, cliTruth, PYRIGHT, previewAgainstCli } from "../helpers/preview-oracle.js";
 import { expectAttached } from "../helpers/shared-attachment.js";
 import { tempDir } from "../helpers/temp.js";
 import { vendoredRepo } from "../helpers/vendored-repo.js";
 import { sharedServers } from "../sharing/helpers/shared.js";
 import type { PreviewAnswer, PreviewItem } from "./helpers/preview-answer.js";
 
-// Issue 40's equality on real code nobody here wrote: Flask 3.1.3's src (tests/fixtures/differential)
-// with the pyright profile. An everyday edit — an exported function's signature changed in
+// A preview on real code nobody here wrote: Flask 3.1.3's src (tests/fixtures/differential) with
+// the pyright profile. An everyday edit — an exported function's signature changed in
 // flask/helpers.py, which three other modules call, and a body-only edit in flask/cli.py that fixes
 // one pre-existing error and moves the findings below it — previewed with `changes`, in both forms
-// (whole texts, and `git diff`'s patch of the same edit), equals writing it, `since: "HEAD"` on the
-// clean tree, and restoring it, finding for finding. A plain call after the previews answers byte
-// for byte as the one before them.
+// (whole texts, and `git diff`'s patch of the same edit), equals pyright's own CLI run on a copy of
+// the project and on a copy with the edit written, finding for finding. A plain call after the
+// previews answers byte for byte as the one before them.
 
 const repo = vendoredRepo(join(REPO, "tests/fixtures/differential/python-flask"), ".");
 const HELPERS = "src/flask/helpers.py";
@@ -95,7 +96,7 @@ async function whole(bridge: Bridge, path: string): Promise<string> {
   return JSON.stringify(result);
 }
 
-/** introduced, resolved and the counts of one comparison, both lists asked for. */
+/** introduced, resolved and the counts of one preview, both lists asked for. */
 async function compared(bridge: Bridge, args: Record<string, unknown>) {
   const introduced = await bridge.ok<Answer>("diagnostics", { path: ".", limit: 1000, ...args });
   const resolved = await bridge.ok<Answer>("diagnostics", { path: ".", limit: 1000, ...args, show: "resolved" });
@@ -103,12 +104,29 @@ async function compared(bridge: Bridge, args: Record<string, unknown>) {
   return {
     introduced: plain(introduced.items),
     resolved: plain(resolved.items),
-    counts: [introduced.introduced, introduced.resolved, introduced.unchanged],
-    files: introduced.files,
+    counts: [introduced.introduced, introduced.resolved, introduced.unchanged] as const,
   };
 }
 
-describe("a preview on Flask (pyright) equals writing the edit + since HEAD", () => {
+// pyright's CLI on the two copies, once for both modes (about 20 s each on a quiet machine).
+let cli: CliTruth;
+beforeAll(async () => {
+  cli = await cliTruth(PYRIGHT, repo.root, EDIT);
+}, 300_000);
+
+describe("a preview on Flask (pyright) equals pyright's CLI on the edited copy", () => {
+  test("the CLI's split: the callers of get_debug_flag break, cli.py's `.lower()` on None is resolved", () => {
+    // None of the callers is opened by the edit: flask/app.py, flask/cli.py twice, flask/sansio/app.py.
+    expect(cli.introduced.map((item) => `${item.path}:${item.range.start.line}`).sort()).toEqual([
+      "src/flask/app.py:628",
+      "src/flask/cli.py:369",
+      "src/flask/cli.py:982",
+      "src/flask/sansio/app.py:495",
+    ]);
+    expect(cli.resolved.map((item) => `${item.path}:${item.range.start.line}`)).toEqual(["src/flask/cli.py:814"]);
+    expect(cli.unchanged).toBeGreaterThan(5);
+  });
+
   test.each([
     { mode: "shared", shared: true },
     { mode: "standalone", shared: false },
@@ -120,6 +138,7 @@ describe("a preview on Flask (pyright) equals writing the edit + since HEAD", ()
       const importer = await whole(bridge, IMPORTER);
       if (shared) await expectAttached({ config: CONFIG }, [bridge]);
       const before = await whole(bridge, ".");
+      const untouched = (JSON.parse(before) as { structuredContent: Answer }).structuredContent.items;
 
       const texts = await compared(bridge, { changes: EDIT });
       const patched = await compared(bridge, { changes: { patch: PATCH } });
@@ -130,26 +149,10 @@ describe("a preview on Flask (pyright) equals writing the edit + since HEAD", ()
       expect(await whole(bridge, IMPORTER)).toBe(importer);
       expect(await whole(bridge, ".")).toBe(before);
 
-      for (const { path, text } of EDIT) repo.write(path, text);
-      let truth: Awaited<ReturnType<typeof compared>>;
-      try {
-        truth = await compared(bridge, { since: "HEAD" });
-      } finally {
-        restore();
+      for (const preview of [texts, patched]) {
+        const { actual, expected } = previewAgainstCli(PYRIGHT, { plain: untouched, ...preview }, cli);
+        expect(actual).toEqual(expected);
       }
-
-      // The callers of get_debug_flag break, none of them opened: flask/app.py, flask/cli.py
-      // twice, flask/sansio/app.py; cli.py's `.lower()` on None is resolved; the rest unchanged.
-      expect(truth.introduced.map((item) => `${item.path}:${item.range.start.line}`)).toEqual([
-        "src/flask/app.py:628",
-        "src/flask/cli.py:369",
-        "src/flask/cli.py:982",
-        "src/flask/sansio/app.py:495",
-      ]);
-      expect(truth.resolved.map((item) => `${item.path}:${item.range.start.line}`)).toEqual(["src/flask/cli.py:814"]);
-      expect(truth.counts[2]).toBeGreaterThan(5);
-      expect(texts).toEqual(truth);
-      expect(patched).toEqual(truth);
     },
     300_000,
   );

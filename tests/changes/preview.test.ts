@@ -1,8 +1,6 @@
-import { execFileSync } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { startBridge, writeConfig, type Bridge } from "../helpers/bridge.js";
+import { type CliOracle, type CliTruth, cliTruth, GO, PYRIGHT, previewAgainstCli, TSC, type TextChange } from "../helpers/preview-oracle.js";
 import { requireBinary } from "../helpers/require-binary.js";
 import { expectAttached } from "../helpers/shared-attachment.js";
 import { tempDir } from "../helpers/temp.js";
@@ -13,10 +11,10 @@ import { type PreviewAnswer, type PreviewItem, startedInFile } from "./helpers/p
 
 // `diagnostics` with `changes` (CONTRACT §4.4) on real servers, per server kind: TypeScript 7's
 // project path (files the bridge watches, answers kept per disk state), pyright (push) and gopls
-// (pull with its barrier). The truth is the same change written, `since: "HEAD"` on the clean
-// tree, and the change taken back: the preview must equal it finding for finding. After every
-// preview a plain call must equal the one before it, and a call racing a preview must answer as
-// if there were none.
+// (pull with its barrier). The truth is the compiler's own CLI (tsc 7.0.2, pyright's, go build and
+// go vet) run on a copy of the workspace and on a copy with the change written: the preview's
+// introduced and resolved findings and its counts must be the CLI's split, finding for finding.
+// After every preview a plain call must equal the one before it.
 
 type Item = PreviewItem;
 type Answer = PreviewAnswer;
@@ -24,15 +22,24 @@ type Answer = PreviewAnswer;
 interface Kind {
   readonly name: string;
   readonly profile: string;
+  readonly oracle: CliOracle;
+  /** The files the server claims (its profile's `languages`), to count the files a preview checks. */
+  readonly claims: RegExp;
   readonly needs: () => void;
-  /** Committed: a library, an importer never opened, one old error, a file to delete. */
+  /**
+   * Committed: a library, an importer that breaks, an importer of a name the library lacks (the
+   * edit fixes it), one old error the edit leaves, and a file the edit deletes (with an importer).
+   */
   readonly files: Record<string, string>;
-  /** The library's exported signature changed (its importer breaks), and a file created with an error. */
-  readonly change: Record<string, string>;
-  /** A file whose deletion the server can be shown (the bridge watches its files), else null. */
-  readonly deleted: string | null;
-  /** The files with introduced findings: the importer, never opened, and the created file. */
+  /**
+   * Several files at once: the library's exported signature changed and the missing name added,
+   * a file created with an error, and a deletion where the server can be shown one.
+   */
+  readonly change: TextChange[];
+  /** The files with introduced findings, per the CLI: the importers, never opened, and the created file. */
   readonly breaks: readonly string[];
+  /** The files with resolved findings, per the CLI: the importer the edit fixes, and the deleted file. */
+  readonly fixes: readonly string[];
   readonly importer: string;
 }
 
@@ -40,59 +47,77 @@ const KINDS: Kind[] = [
   {
     name: "TypeScript 7 (project path)",
     profile: "typescript",
+    oracle: TSC,
+    claims: /\.ts$/,
     needs: () => {},
     files: {
       "tsconfig.json": '{ "compilerOptions": { "strict": true, "lib": ["ES2022"], "types": [] } }\n',
       "lib.ts": "export function scale(a: number): number {\n  return a * 2;\n}\n",
       "use.ts": 'import { scale } from "./lib";\n\nexport const twice = scale(3);\n',
+      "fixme.ts": 'import { half } from "./lib";\n\nexport const quarter = half(half(8));\n',
       "old.ts": 'export const count: number = "three";\n',
       "gone.ts": 'export const gone: number = "x";\n',
+      "keep.ts": 'import { gone } from "./gone";\n\nexport const kept = gone;\n',
     },
-    change: {
-      "lib.ts": "export function scale(a: string): number {\n  return a.length * 2;\n}\n",
-      "new.ts": 'export const fresh: number = "no";\n',
-    },
-    deleted: "gone.ts",
-    breaks: ["new.ts", "use.ts"],
+    change: [
+      {
+        path: "lib.ts",
+        text: "export function scale(a: string): number {\n  return a.length * 2;\n}\n\nexport function half(a: number): number {\n  return a / 2;\n}\n",
+      },
+      { path: "fresh/new.ts", text: 'export const fresh: number = "no";\n' },
+      { path: "gone.ts", text: null },
+    ],
+    breaks: ["fresh/new.ts", "keep.ts", "use.ts"],
+    fixes: ["fixme.ts", "gone.ts"],
     importer: "use.ts",
   },
   {
     name: "pyright (push)",
     profile: "pyright",
+    oracle: PYRIGHT,
+    claims: /\.py$/,
     needs: () => {},
     files: {
       "pyrightconfig.json": '{ "typeCheckingMode": "strict" }\n',
       "lib.py": "def scale(a: int) -> int:\n    return a * 2\n",
       "use.py": "from lib import scale\n\ntwice = scale(3)\n",
+      "fixme.py": "from lib import half\n\nquarter = half(half(8))\n",
       "old.py": 'count: int = "three"\n',
     },
-    change: {
-      "lib.py": "def scale(a: str) -> int:\n    return len(a) * 2\n",
-      "new.py": 'fresh: int = "no"\n',
-    },
-    deleted: null,
+    // pyright cannot be shown a deletion (tests/changes/preview-edges.test.ts).
+    change: [
+      { path: "lib.py", text: "def scale(a: str) -> int:\n    return len(a) * 2\n\n\ndef half(a: float) -> float:\n    return a / 2\n" },
+      { path: "new.py", text: 'fresh: int = "no"\n' },
+    ],
     breaks: ["new.py", "use.py"],
+    fixes: ["fixme.py"],
     importer: "use.py",
   },
   {
     name: "gopls (pull)",
     profile: "gopls",
+    oracle: GO,
+    claims: /(\.go|^go\.mod)$/,
     needs: () => {
       requireBinary("go");
       requireCachedTool("go/bin/gopls");
     },
+    // go build skips the importers of a package that does not compile: the library keeps
+    // compiling, and the created file's error is in the package that has one already, which nothing imports.
     files: {
       "go.mod": "module example.com/m\n\ngo 1.22\n",
       "lib/lib.go": "package lib\n\nfunc Scale(a int) int {\n\treturn a * 2\n}\n",
       "use/use.go": 'package use\n\nimport "example.com/m/lib"\n\nvar Twice = lib.Scale(3)\n',
+      "fixme/fixme.go": 'package fixme\n\nimport "example.com/m/lib"\n\nvar Quarter = lib.Half(8)\n',
       "old/old.go": 'package old\n\nvar Count int = "three"\n',
     },
-    change: {
-      "lib/lib.go": "package lib\n\nfunc Scale(a string) int {\n\treturn len(a) * 2\n}\n",
-      "lib/new.go": 'package lib\n\nvar Fresh int = "no"\n',
-    },
-    deleted: null,
-    breaks: ["lib/new.go", "use/use.go"],
+    // gopls reads a deletion from the disk only (tests/changes/preview-edges.test.ts shows pyright's).
+    change: [
+      { path: "lib/lib.go", text: "package lib\n\nfunc Scale(a string) int {\n\treturn len(a) * 2\n}\n\nfunc Half(a int) int {\n\treturn a / 2\n}\n" },
+      { path: "old/fresh.go", text: 'package old\n\nvar Fresh int = "no"\n' },
+    ],
+    breaks: ["old/fresh.go", "use/use.go"],
+    fixes: ["fixme/fixme.go"],
     importer: "use/use.go",
   },
 ];
@@ -110,10 +135,11 @@ async function diagnostics(bridge: Bridge, args: Record<string, unknown>): Promi
 async function compared(bridge: Bridge, args: Record<string, unknown>) {
   const introduced = await diagnostics(bridge, args);
   const resolved = await diagnostics(bridge, { ...args, show: "resolved" });
+  expect(introduced.not_previewed).toBeUndefined();
   return {
     introduced: plain(introduced.items),
     resolved: plain(resolved.items),
-    counts: [introduced.introduced, introduced.resolved, introduced.unchanged],
+    counts: [introduced.introduced, introduced.resolved, introduced.unchanged] as const,
     files: introduced.files,
   };
 }
@@ -134,56 +160,80 @@ async function bridgeOf(config: string, shared: boolean): Promise<Bridge> {
   return bridge;
 }
 
-/** Writes the change (and the deletion) into the work tree. */
-function write(repo: TempRepo, kind: Kind): void {
-  for (const [path, text] of Object.entries(kind.change)) writeFileSync(join(repo.root, path), text);
-  if (kind.deleted) rmSync(join(repo.root, kind.deleted));
+/** The CLI's truth of a kind, run once for both modes (every repository of a kind holds the same files). */
+const truths = new Map<string, Promise<CliTruth>>();
+function truthOf(kind: Kind, root: string): Promise<CliTruth> {
+  const truth = truths.get(kind.name) ?? cliTruth(kind.oracle, root, kind.change);
+  truths.set(kind.name, truth);
+  return truth;
 }
 
-/** Takes the change back: the tree as committed, created files gone. */
-function restore(repo: TempRepo): void {
-  execFileSync("git", ["checkout", "--", "."], { cwd: repo.root });
-  execFileSync("git", ["clean", "-fdq"], { cwd: repo.root });
-  expect(repo.status()).toBe("");
+/** The files a preview checks: the kind's files its server claims, less the deleted, with the created. */
+function filesAfter(kind: Kind): number {
+  const paths = new Set(Object.keys(kind.files).filter((path) => kind.claims.test(path)));
+  for (const { path, text } of kind.change) text === null ? paths.delete(path) : paths.add(path);
+  return paths.size;
 }
 
-function changesOf(kind: Kind): { path: string; text: string | null }[] {
-  return [...Object.entries(kind.change).map(([path, text]) => ({ path, text })), ...(kind.deleted ? [{ path: kind.deleted, text: null }] : [])];
-}
+const pathsOf = (findings: readonly { path: string }[]) => [...new Set(findings.map((finding) => finding.path))].sort();
 
 describe.each(KINDS)("changes on $name", (kind) => {
   test.each([
     { mode: "standalone", shared: false },
     { mode: "shared", shared: true },
   ])(
-    "a preview equals writing the change + since HEAD, finding for finding, and leaves nothing behind ($mode)",
+    "a preview equals the CLI on the changed copy, finding for finding, and leaves nothing behind ($mode)",
     async ({ shared }) => {
       const { repo, config } = setUp(kind);
+      const truth = truthOf(kind, repo.root);
       const bridge = await bridgeOf(config, shared);
-      const untouched = plain((await diagnostics(bridge, {})).items);
-      expect(untouched.length).toBeGreaterThan(0);
+      const untouched = (await diagnostics(bridge, {})).items;
       if (shared) await expectAttached({ config }, [bridge]);
       const importer = plain((await diagnostics(bridge, { path: kind.importer })).items);
 
-      const preview = await compared(bridge, { changes: changesOf(kind) });
+      const preview = await compared(bridge, { changes: kind.change });
       expect(repo.status()).toBe("");
       // Nothing left behind: a plain call answers as before the preview.
       // The importer alone first: its server would still hold the library's new text, or an answer made from it.
       expect(plain((await diagnostics(bridge, { path: kind.importer })).items)).toEqual(importer);
-      expect(plain((await diagnostics(bridge, {})).items)).toEqual(untouched);
+      expect(plain((await diagnostics(bridge, {})).items)).toEqual(plain(untouched));
 
-      write(repo, kind);
-      const truth = await compared(bridge, { since: "HEAD" });
-      restore(repo);
-      expect(plain((await diagnostics(bridge, {})).items)).toEqual(untouched);
-
-      // The importer (never opened) breaks, the created file's error is new, the old error unchanged.
-      expect([...new Set(truth.introduced.map((item) => item.path))].sort()).toEqual(kind.breaks);
-      expect(preview.introduced).toEqual(truth.introduced);
-      expect(preview.resolved).toEqual(truth.resolved);
-      expect(preview.counts).toEqual(truth.counts);
-      expect(preview.files).toBe(truth.files);
+      // The CLI's own split is what the scenario is for, so that a preview that misses a part cannot pass:
+      // the importers (never opened) and the created file break, the fixed importer (and the deleted file) resolve.
+      const cli = await truth;
+      expect(pathsOf(cli.introduced)).toEqual(kind.breaks);
+      expect(pathsOf(cli.resolved)).toEqual(kind.fixes);
+      expect(cli.unchanged).toBeGreaterThan(0);
+      const { actual, expected } = previewAgainstCli(
+        kind.oracle,
+        { plain: untouched, introduced: preview.introduced, resolved: preview.resolved, counts: preview.counts },
+        cli,
+      );
+      expect(actual).toEqual(expected);
+      expect(preview.files).toBe(filesAfter(kind));
     },
     300_000,
   );
+});
+
+describe("gopls: a file created in a folder that does not exist yet", () => {
+  // BUG (preview of a new Go package): a `changes` entry that creates a .go file in a folder not on
+  // disk (a new package) is answered by gopls with no findings at all, and the preview counts the
+  // file as checked (`files`) and clean: its error is neither introduced nor listed in
+  // not_previewed or not_checked, so the preview reads clean for a source that could not look
+  // (CONTRACT §4.4). A file created in a folder that exists (tests above) is answered. Remove
+  // `.fails` when the preview either answers such a file or lists it as not previewed.
+  test.fails("its error is introduced, as go build says of the written copy", async () => {
+    const kind = KINDS.find((entry) => entry.profile === "gopls")!;
+    const { config, repo } = setUp(kind);
+    const change = [{ path: "fresh/fresh.go", text: 'package fresh\n\nvar Fresh int = "no"\n' }];
+    const truth = cliTruth(GO, repo.root, change);
+    const bridge = await bridgeOf(config, false);
+    const untouched = (await diagnostics(bridge, {})).items;
+    const preview = await compared(bridge, { changes: change });
+    const cli = await truth;
+    expect(pathsOf(cli.introduced)).toEqual(["fresh/fresh.go"]);
+    const { actual, expected } = previewAgainstCli(GO, { plain: untouched, ...preview }, cli);
+    expect(actual).toEqual(expected);
+  }, 300_000);
 });
