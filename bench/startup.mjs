@@ -7,7 +7,9 @@
 //    0.7.0, a peer bridge (installed once into a temp folder; skipped when npm cannot);
 //  - `lspmcp check` with ty and pyrefly on the vendored Flask and httpx sources, against each
 //    server's own CLI on the same folder: the median of the pair ratios, wall and CPU.
-// Usage: node bench/startup.mjs [--rounds 10] [--check-rounds 5] [--ready 1|0] [--check 1|0]
+// With --other-build PATH (another build's dist/lspmcp/main.js, e.g. main's), that build's figures
+// are measured beside this one's in the same rounds.
+// Usage: node bench/startup.mjs [--rounds 10] [--check-rounds 5] [--ready 1|0] [--check 1|0] [--other-build PATH]
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,6 +25,9 @@ const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name
 const ROUNDS = Number(option("--rounds", "10"));
 const CHECK_ROUNDS = Number(option("--check-rounds", "5"));
 const CCLSP_VERSION = "0.7.0";
+const OTHER = option("--other-build", null);
+/** The builds measured: this one, and the other one when given. */
+const BUILDS = [{ tag: "", main: MAIN }, ...(OTHER ? [{ tag: " [other build]", main: resolve(OTHER) }] : [])];
 const median = (xs) => {
   const sorted = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -125,18 +130,20 @@ if (option("--ready", "1") !== "0") {
   const contenders = [
     { name: "floor (node, answering only)", run: () => ready(process.execPath, [FLOOR], project, {}) },
     ...(peer ? [{ name: `cclsp ${CCLSP_VERSION}`, run: () => ready(process.execPath, [peer], project, { CCLSP_CONFIG_PATH: peerConfig }) }] : []),
-    { name: "lspmcp serve --standalone", run: () => ready(MAIN, ["serve", "--standalone"], project, { LSPMCP_LOG_LEVEL: "error" }) },
-    {
-      name: "lspmcp serve (default, first)",
-      run: async () => {
-        // A runtime folder of its own: no shared server yet, as a new user meets it.
-        const runtime = mkdtempSync(join(tmpdir(), "lspmcp-bench-runtime-"));
-        const ms = await ready(MAIN, ["serve"], project, { LSPMCP_LOG_LEVEL: "error", XDG_RUNTIME_DIR: runtime });
-        await endSharedServers(runtime);
-        rmSync(runtime, { recursive: true, force: true });
-        return ms;
+    ...BUILDS.flatMap(({ tag, main }) => [
+      { name: `lspmcp serve --standalone${tag}`, run: () => ready(main, ["serve", "--standalone"], project, { LSPMCP_LOG_LEVEL: "error" }) },
+      {
+        name: `lspmcp serve (default)${tag}`,
+        run: async () => {
+          // A runtime folder of its own: no shared server yet, as a new user meets it.
+          const runtime = mkdtempSync(join(tmpdir(), "lspmcp-bench-runtime-"));
+          const ms = await ready(main, ["serve"], project, { LSPMCP_LOG_LEVEL: "error", XDG_RUNTIME_DIR: runtime });
+          await endSharedServers(runtime);
+          rmSync(runtime, { recursive: true, force: true });
+          return ms;
+        },
       },
-    },
+    ]),
   ];
   const times = contenders.map(() => []);
   await contenders[0].run(); // warm the page cache once
@@ -168,19 +175,24 @@ if (option("--check", "1") !== "0") {
     for (const [profile, [command, argv]] of Object.entries(clis)) {
       writeFileSync(join(folder, "bridge.toml"), config(profile));
       const own = [];
-      const check = [];
+      const checks = BUILDS.map(() => []);
       await timed(command, argv, folder); // warm the page cache and the checker's own caches once
       for (let round = 0; round < CHECK_ROUNDS; round++) {
         own.push(await timed(command, argv, folder));
-        check.push(await timed(process.execPath, [MAIN, "check", "--config", "bridge.toml", "--quiet", "--format", "json"], folder));
+        for (const [b, { main }] of BUILDS.entries())
+          checks[b].push(await timed(process.execPath, [main, "check", "--config", "bridge.toml", "--quiet", "--format", "json"], folder));
       }
-      const failed = check.find((run) => run.status !== 0 && run.status !== 1);
-      if (failed) throw new Error(`check with ${profile} on ${fixture} exited ${failed.status}`);
-      const wall = median(check.map((run, i) => run.ms / own[i].ms));
-      const cpu = median(check.map((run, i) => run.cpuMs / own[i].cpuMs));
-      console.log(
-        `  ${fixture} ${profile.padEnd(8)} CLI ${median(own.map((r) => r.ms)).toFixed(0)} ms (${median(own.map((r) => r.cpuMs)).toFixed(0)} cpu); check ${median(check.map((r) => r.ms)).toFixed(0)} ms (${median(check.map((r) => r.cpuMs)).toFixed(0)} cpu); ratio ${wall.toFixed(2)}x wall, ${cpu.toFixed(2)}x cpu`,
-      );
+      const cli = `CLI ${median(own.map((r) => r.ms)).toFixed(0)} ms (${median(own.map((r) => r.cpuMs)).toFixed(0)} cpu)`;
+      for (const [b, { tag }] of BUILDS.entries()) {
+        const check = checks[b];
+        const failed = check.find((run) => run.status !== 0 && run.status !== 1);
+        if (failed) throw new Error(`check with ${profile} on ${fixture} exited ${failed.status}`);
+        const wall = median(check.map((run, i) => run.ms / own[i].ms));
+        const cpu = median(check.map((run, i) => run.cpuMs / own[i].cpuMs));
+        console.log(
+          `  ${fixture} ${profile.padEnd(8)} ${cli}; check${tag} ${median(check.map((r) => r.ms)).toFixed(0)} ms (${median(check.map((r) => r.cpuMs)).toFixed(0)} cpu); ratio ${wall.toFixed(2)}x wall, ${cpu.toFixed(2)}x cpu`,
+        );
+      }
     }
     rmSync(folder, { recursive: true, force: true });
   }
