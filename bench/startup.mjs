@@ -106,6 +106,16 @@ function cclsp() {
   return existsSync(entry) ? entry : null;
 }
 
+/** Whether `pid` runs (a zombie that an init never reaps does not). */
+function running(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+    return !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3));
+  } catch {
+    return false;
+  }
+}
+
 /** Ends the shared server a default serve launched in `runtime` (its lease names it), and waits until it is gone. */
 async function endSharedServers(runtime) {
   const folder = join(runtime, "lspmcp");
@@ -114,7 +124,7 @@ async function endSharedServers(runtime) {
     try {
       const { pid } = JSON.parse(readFileSync(join(folder, name), "utf8"));
       process.kill(pid, "SIGTERM");
-      while (existsSync(`/proc/${pid}`)) await new Promise((r) => setTimeout(r, 20));
+      while (running(pid)) await new Promise((r) => setTimeout(r, 20));
     } catch {}
   }
 }
