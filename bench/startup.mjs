@@ -55,7 +55,20 @@ process.stdin.on("data", (chunk) => {
 `,
 );
 
-/** Spawn to the answer of tools/list (sent once initialize is answered), in ms; then stdin ends and the process is reaped. */
+/** CPU time `pid` has used so far, in ms (/proc/PID/schedstat: ns on a CPU, its threads included). */
+function cpuMsOf(pid) {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, "latin1").split(" ")[0]) / 1e6;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * Spawn to the answer of tools/list (sent once initialize is answered), in ms, and the CPU the
+ * process had used by then (its own, not a shared server's it launched); then stdin ends and the
+ * process is reaped.
+ */
 function ready(command, argv, cwd, env) {
   return new Promise((done, fail) => {
     const start = performance.now();
@@ -72,7 +85,7 @@ function ready(command, argv, cwd, env) {
           send({ jsonrpc: "2.0", method: "notifications/initialized" });
           send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
         } else if (message.id === 2 && answered === undefined) {
-          answered = performance.now() - start;
+          answered = { ms: performance.now() - start, cpuMs: cpuMsOf(child.pid) };
           if (!Array.isArray(message.result?.tools) || message.result.tools.length === 0)
             fail(new Error(`${command}: no tools in ${JSON.stringify(message).slice(0, 200)}`));
           child.stdin.end();
@@ -147,10 +160,10 @@ if (option("--ready", "1") !== "0") {
         run: async () => {
           // A runtime folder of its own: no shared server yet, as a new user meets it.
           const runtime = mkdtempSync(join(tmpdir(), "lspmcp-bench-runtime-"));
-          const ms = await ready(main, ["serve"], project, { LSPMCP_LOG_LEVEL: "error", XDG_RUNTIME_DIR: runtime });
+          const answered = await ready(main, ["serve"], project, { LSPMCP_LOG_LEVEL: "error", XDG_RUNTIME_DIR: runtime });
           await endSharedServers(runtime);
           rmSync(runtime, { recursive: true, force: true });
-          return ms;
+          return answered;
         },
       },
     ]),
@@ -158,13 +171,20 @@ if (option("--ready", "1") !== "0") {
   const times = contenders.map(() => []);
   await contenders[0].run(); // warm the page cache once
   for (let round = 0; round < ROUNDS; round++) for (const [i, contender] of contenders.entries()) times[i].push(await contender.run());
-  console.log(`ready: spawn to tools/list answered, ${ROUNDS} rounds in turn, median (range) ms; ratio = median of the per-round ratios`);
-  const floor = times[0];
-  const peerTimes = peer ? times[1] : null;
-  for (const [i, contender] of contenders.entries()) {
-    const perFloor = median(times[i].map((ms, round) => ms / floor[round]));
-    const perPeer = peerTimes ? ` ${median(times[i].map((ms, round) => ms / peerTimes[round])).toFixed(2)}x cclsp` : "";
-    console.log(`  ${contender.name.padEnd(32)} ${median(times[i]).toFixed(0).padStart(5)} ms (${range(times[i])})  ${perFloor.toFixed(2)}x floor${perPeer}`);
+  console.log(
+    `ready: spawn to tools/list answered, ${ROUNDS} rounds in turn: median (range) ms wall, median ms CPU by then; ratios = medians of the per-round ratios`,
+  );
+  for (const key of ["ms", "cpuMs"]) {
+    const floor = times[0].map((t) => t[key]);
+    const peerTimes = peer ? times[1].map((t) => t[key]) : null;
+    for (const [i, contender] of contenders.entries()) {
+      const own = times[i].map((t) => t[key]);
+      const perFloor = median(own.map((ms, round) => ms / floor[round]));
+      const perPeer = peerTimes ? ` ${median(own.map((ms, round) => ms / peerTimes[round])).toFixed(2)}x cclsp` : "";
+      console.log(
+        `  ${key === "ms" ? "wall" : "cpu "} ${contender.name.padEnd(44)} ${median(own).toFixed(0).padStart(5)} ms (${range(own)})  ${perFloor.toFixed(2)}x floor${perPeer}`,
+      );
+    }
   }
   if (!peer) console.log("  (cclsp not measured: npm could not install it)");
   console.log("  target: lspmcp < 80 ms and below cclsp");
