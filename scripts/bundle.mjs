@@ -6,7 +6,7 @@
 // runs) halve it. The language servers are not bundled: they are separate programs, spawned from
 // node_modules.
 //
-// The supervisor is bundled apart, as one self-contained file: a bridge reads it once at start and
+// The supervisor is bundled apart, as one self-contained CommonJS file: a bridge reads it once at start and
 // starts every supervisor from that copy in memory, so an upgrade that replaces dist/lspmcp under a
 // running bridge cannot take its supervisor away (issue 26). Last, `build-id.json` names this build
 // (a digest of every file bundled): a shared server's lease carries it, and only a `serve` of the
@@ -23,7 +23,13 @@ rmSync(out, { recursive: true, force: true });
 const common = { platform: "node", logLevel: "warn" };
 const output = { dir: out, format: "esm", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js", sourcemap: false };
 await build({ ...common, input: { main: join(repo, "dist/src/cli/main.js") }, output });
-await build({ ...common, input: { "supervisor-main": join(repo, "dist/src/supervision/supervisor-main.js") }, output: { ...output, codeSplitting: false } });
+// CommonJS: a supervisor runs it from memory as a script (supervisor-boot.ts), which spares every
+// supervisor the start of Node's ES module loader.
+await build({
+  ...common,
+  input: { "supervisor-main": join(repo, "dist/src/supervision/supervisor-main.js") },
+  output: { ...output, format: "cjs", entryFileNames: "[name].cjs", codeSplitting: false },
+});
 // `lspmcp` runs as a program (package.json `bin`, its `#!` line).
 chmodSync(join(out, "main.js"), 0o755);
 

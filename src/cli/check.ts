@@ -13,7 +13,7 @@ import { answeringClause } from "../lsp/adapters/launch.js";
 import { judgeConfig, requireTrusted, trustContextFor } from "../config/config-trust.js";
 import { asBridgeError, BridgeError, isCallersFault } from "../contract/errors.js";
 import { SessionRegistry } from "../sessions/session-registry.js";
-import { sweepOrphans } from "../supervision/index.js";
+import { discardPrestarted, sweepOrphans } from "../supervision/index.js";
 import { sweepSnapshotsOf } from "../diagnostics/since/revision-snapshot.js";
 import type { Command } from "./parse-args.js";
 import { createStderrLogger } from "./stderr-logger.js";
@@ -35,12 +35,17 @@ export async function check(command: CheckCommand, cwd: string = process.cwd()):
   const level = process.env.LSPMCP_LOG_LEVEL ?? (command.quiet ? "error" : "warn");
   const logger = createStderrLogger({ ...process.env, LSPMCP_LOG_LEVEL: level });
   const source = configSourceFor(command.config, cwd);
-  const config = requireTrusted(await judgeConfig(source, trustContextFor(command.config, source, command.trustConfig, cwd)));
+  const config = await judgeConfig(source, trustContextFor(command.config, source, command.trustConfig, cwd))
+    .then(requireTrusted)
+    .catch(async (error: unknown) => {
+      await discardPrestarted();
+      throw error;
+    });
   // Named on stderr when the user did not name it; --quiet keeps stderr for problems only.
   if (command.config === null && !command.quiet) process.stderr.write(`lspmcp: ${describeConfig(config, answeringClause)}\n`);
   let sessions: SessionRegistry | null = null;
   let closing: Promise<void> | null = null;
-  const closeSessions = (): Promise<void> => (closing ??= sessions?.closeAll() ?? Promise.resolve());
+  const closeSessions = (): Promise<void> => (closing ??= Promise.all([sessions?.closeAll(), discardPrestarted()]).then(() => {}));
   let interrupted: string | null = null;
   const onSignal = (signal: NodeJS.Signals): void => {
     interrupted = signal;
@@ -49,10 +54,13 @@ export async function check(command: CheckCommand, cwd: string = process.cwd()):
   const progress = new ProgressLine(process.stderr, !command.quiet);
   try {
     const baseline = command.baseline === null ? null : await readBaseline(command.baseline);
-    const discovered = await discoverTargets(config, command.paths, cwd);
+    // The sweep reads /proc while discovery's git runs: neither needs the other, and only trees of
+    // dead bridges are reaped, never one this run starts.
+    const discovering = discoverTargets(config, command.paths, cwd);
+    const swept = sweepOrphans((message, fields) => logger.info(message, fields));
+    const [discovered] = await Promise.all([discovering, swept]);
     const shard = command.shard;
     const targets = shard === null ? discovered.targets : discovered.targets.filter((target) => inShard(target, shard));
-    await sweepOrphans((message, fields) => logger.info(message, fields));
     await sweepSnapshotsOf(config, (message, fields) => logger.info(message, fields));
     sessions = new SessionRegistry(config, logger);
     for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, onSignal);

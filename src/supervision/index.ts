@@ -3,6 +3,7 @@
  * a SupervisedServer are bytes.
  */
 export { spawnSupervised } from "./spawn-supervised.js";
+export { discardPrestarted, prestartSupervisor } from "./prestarted-supervisor.js";
 export { scrubbedEnv } from "./server-env.js";
 export { sweepOrphans, type SweepLog } from "./orphan-sweep.js";
 export { DEFAULT_TIMINGS, resolveTimings } from "./types.js";
