@@ -2,7 +2,7 @@ import { pathToFileURL } from "node:url";
 import type { SeverityName } from "../contract/names.js";
 import type { NotCheckedFile } from "../diagnostics/findings/not-checked-files.js";
 import type { CheckReport, Finding, ReportRun } from "../diagnostics/findings/report.js";
-import type { Shard } from "../diagnostics/findings/shard.js";
+import type { Shard } from "../diagnostics/findings/shard-spec.js";
 
 const SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 /** The base every artifact URI is relative to: the run's workspace root. */

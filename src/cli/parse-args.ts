@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { parseShard, type Shard } from "../diagnostics/findings/shard.js";
+import { parseShard, type Shard } from "../diagnostics/findings/shard-spec.js";
 import { BridgeError, errorText } from "../contract/errors.js";
 import { parseListenAddress } from "../http/listen-address.js";
 import type { HttpOptions } from "./serve.js";

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { inShard, parseShard } from "../../../src/diagnostics/findings/shard.js";
+import { inShard } from "../../../src/diagnostics/findings/shard.js";
+import { parseShard } from "../../../src/diagnostics/findings/shard-spec.js";
 import type { ResolvedTarget } from "../../../src/calls/resolve-target.js";
 
 const target = (path: string, workspace = "app") => ({ workspace: { name: workspace }, server: { name: "ts" }, file: { path } }) as unknown as ResolvedTarget;
