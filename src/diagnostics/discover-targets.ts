@@ -4,8 +4,16 @@ import { resolve } from "node:path";
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { compareStrings } from "../contract/compare.js";
 import { BridgeError } from "../contract/errors.js";
-import { claimingServers, languageFor, pickServerForFile, pickWorkspace, resolveFile, type FileTarget, type ResolvedTarget } from "../calls/resolve-target.js";
-import { filesUnder, workspaceFiles } from "../calls/workspace-files.js";
+import {
+  claimingServers,
+  languageFor,
+  pickServerForFile,
+  pickWorkspace,
+  resolveFile,
+  type FileTarget,
+  type ResolvedTarget,
+} from "../targets/resolve-target.js";
+import { filesUnder, workspaceFiles } from "../files/workspace-files.js";
 
 /** What one workspace adds to a discovery's scope: the paths asked for, relative to its root ("" is the root). */
 export interface WorkspaceScope {

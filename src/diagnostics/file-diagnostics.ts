@@ -1,11 +1,11 @@
 import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { mergeDiagnostics, type BridgeDiagnostic } from "../contract/diagnostic-order.js";
 import { settleDiagnostics } from "../lsp/features/diagnostics-settle.js";
-import type { FileTarget, ResolvedTarget } from "../calls/resolve-target.js";
+import type { FileTarget, ResolvedTarget } from "../targets/resolve-target.js";
 import { convertDiagnostic } from "./convert-diagnostic.js";
 import { splitNotChecked } from "./not-checked-notice.js";
-import { openTarget, type OpenTarget } from "../calls/open-target.js";
-import type { CallContext } from "../calls/call-context.js";
+import { openTarget, type OpenTarget } from "../targets/open-target.js";
+import type { CallContext } from "../targets/call-context.js";
 
 export interface FileDiagnosticsOptions {
   /**

@@ -1,6 +1,6 @@
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import type { SessionRegistry } from "../sessions/session-registry.js";
-import type { ResolvedTarget } from "../calls/resolve-target.js";
+import type { ResolvedTarget } from "../targets/resolve-target.js";
 import { diagnoseTargets } from "./diagnose-targets.js";
 import type { FileDiagnostics } from "./file-diagnostics.js";
 

@@ -133,7 +133,7 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
  * The same, for a server whose files the bridge watches (its adapter says so): it declares
  * dynamic registration of `workspace/didChangeWatchedFiles` with relative patterns (what
  * typescript-language-server requires before it lets tsserver hand its file watching to the
- * client), and the bridge sends the changes it finds on disk (src/calls/watched-files/).
+ * client), and the bridge sends the changes it finds on disk (src/disk-sync/).
  */
 export const WATCHING_CLIENT_CAPABILITIES: ClientCapabilities = {
   ...CLIENT_CAPABILITIES,

@@ -3,7 +3,7 @@ import { asBridgeError, type BridgeError } from "../contract/errors.js";
 import type { Logger } from "../contract/logger.js";
 import { Deadline } from "../contract/deadline.js";
 import { toolResultShape } from "../tools/bounded-answer.js";
-import type { CallContext } from "../calls/call-context.js";
+import type { CallContext } from "../targets/call-context.js";
 import type { Tool } from "../tools/index.js";
 import { CallScope } from "../contract/call-scope.js";
 

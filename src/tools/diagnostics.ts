@@ -12,9 +12,9 @@ import { notCheckedFiles } from "../diagnostics/findings/not-checked-files.js";
 import { splitMerged, splitPreview } from "../diagnostics/findings/place-findings.js";
 import { resolveChanges } from "../diagnostics/changes/resolve-changes.js";
 import { diagnoseChanges, type NotPreviewed } from "../diagnostics/changes/diagnose-changes.js";
-import { pickWorkspace, resolveFile } from "../calls/resolve-target.js";
+import { pickWorkspace, resolveFile } from "../targets/resolve-target.js";
 import { defineTool } from "./tool-definition.js";
-import type { CallContext } from "../calls/call-context.js";
+import type { CallContext } from "../targets/call-context.js";
 import type { ChangesArg } from "../diagnostics/changes/resolve-changes.js";
 
 const DiagnosticItemSchema = z.object({

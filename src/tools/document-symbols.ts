@@ -3,9 +3,9 @@ import { flattenSymbols, type FlatSymbol } from "../contract/symbol-order.js";
 import { requestOpenDocumentSymbols } from "../lsp/features/document-symbols.js";
 import { boundedPage, limitBytes, pageHeading, type PageEnvelope } from "./bounded-answer.js";
 import { filePathArg, limitArg, maxBytesArg, offsetArg, pageFields, RangeSchema, serverArg, wholeNumber, workspaceArg } from "./common-schemas.js";
-import { convertDocumentSymbols } from "../calls/convert-symbols.js";
-import { openTarget } from "../calls/open-target.js";
-import { resolveTarget } from "../calls/resolve-target.js";
+import { convertDocumentSymbols } from "../navigation/convert-symbols.js";
+import { openTarget } from "../targets/open-target.js";
+import { resolveTarget } from "../targets/resolve-target.js";
 import { defineTool } from "./tool-definition.js";
 
 const SymbolItemSchema = z.object({

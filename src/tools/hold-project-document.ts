@@ -3,9 +3,9 @@ import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { compareStrings } from "../contract/compare.js";
 import { awaitNavigationReady } from "../lsp/features/navigation-readiness.js";
 import type { LspClient } from "../lsp/lsp-client.js";
-import type { CallContext } from "../calls/call-context.js";
+import type { CallContext } from "../targets/call-context.js";
 import { discoverInWorkspace } from "../diagnostics/discover-targets.js";
-import { openTarget } from "../calls/open-target.js";
+import { openTarget } from "../targets/open-target.js";
 
 /**
  * Makes sure a workspace-wide request answers from the whole project, so that the first search

@@ -2,9 +2,9 @@ import { z } from "zod";
 import { requestHover } from "../lsp/features/hover.js";
 import { boundedSingle, limitBytes } from "./bounded-answer.js";
 import { filePathArg, maxBytesArg, positionArgs, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";
-import { openTarget } from "../calls/open-target.js";
-import { resolveTarget } from "../calls/resolve-target.js";
-import { resolvePosition } from "../calls/resolve-position.js";
+import { openTarget } from "../targets/open-target.js";
+import { resolveTarget } from "../targets/resolve-target.js";
+import { resolvePosition } from "../navigation/resolve-position.js";
 import { positionAbout } from "./location-tool.js";
 import { defineTool } from "./tool-definition.js";
 

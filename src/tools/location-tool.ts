@@ -4,10 +4,10 @@ import { sortLocations, type LocationItem } from "../contract/location-order.js"
 import type { BridgePosition } from "../contract/positions.js";
 import type { TargetLocation } from "../lsp/features/location-answer.js";
 import type { LspClient, RequestOptions } from "../lsp/lsp-client.js";
-import { openNavigation, type NavigationFeature, type OpenNavigation } from "../calls/open-navigation.js";
+import { openNavigation, type NavigationFeature, type OpenNavigation } from "../navigation/open-navigation.js";
 import { boundedPage, limitBytes, pageHeading } from "./bounded-answer.js";
 import { limitArg, LocationItemSchema, maxBytesArg, offsetArg, pageFields, filePathArg, positionArgs, serverArg, workspaceArg } from "./common-schemas.js";
-import type { CallContext } from "../calls/call-context.js";
+import type { CallContext } from "../targets/call-context.js";
 import { defineTool, type Tool, type ToolAnswer } from "./tool-definition.js";
 
 /** The arguments every location tool takes. */

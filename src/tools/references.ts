@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { REFERENCES_FEATURE, requestReferences } from "../lsp/features/references.js";
-import { openNavigation } from "../calls/open-navigation.js";
+import { openNavigation } from "../navigation/open-navigation.js";
 import { locationAnswer, locationInputFields, LocationPageSchema } from "./location-tool.js";
 import { defineTool } from "./tool-definition.js";
 

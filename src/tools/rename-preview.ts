@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { sortPreviewFiles, type PreviewFile } from "../contract/location-order.js";
 import { RENAME_FEATURE, requestRename } from "../lsp/features/rename.js";
-import { openNavigation } from "../calls/open-navigation.js";
+import { openNavigation } from "../navigation/open-navigation.js";
 import { boundedSingle, limitBytes } from "./bounded-answer.js";
 import { filePathArg, maxBytesArg, positionArgs, RangeSchema, serverArg, wholeNumber, workspaceArg } from "./common-schemas.js";
 import { defineTool } from "./tool-definition.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { namedServer, pickWorkspace } from "../calls/resolve-target.js";
+import { namedServer, pickWorkspace } from "../targets/resolve-target.js";
 import { boundedSingle } from "./bounded-answer.js";
 import { serverArg, workspaceArg } from "./common-schemas.js";
 import { renderStatusLine, SessionStatusSchema } from "./session-status.js";

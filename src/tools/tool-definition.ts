@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { BridgeError } from "../contract/errors.js";
-import type { CallContext } from "../calls/call-context.js";
+import type { CallContext } from "../targets/call-context.js";
 
 /** A tool's answer: the structured result and a short text rendering of the same content. */
 export interface ToolAnswer<O> {

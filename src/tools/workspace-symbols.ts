@@ -7,12 +7,12 @@ import { BridgeError } from "../contract/errors.js";
 import { offersWorkspaceSymbols, requestWorkspaceSymbols, requireWorkspaceSymbols, type RawWorkspaceSymbol } from "../lsp/features/workspace-symbols.js";
 import { CallScope } from "../contract/call-scope.js";
 import { holdProjectDocument } from "./hold-project-document.js";
-import { pickWorkspace, serversToAsk } from "../calls/resolve-target.js";
-import { FirstFailure, runPool } from "../calls/run-pool.js";
-import { TargetTexts } from "../calls/target-texts.js";
+import { pickWorkspace, serversToAsk } from "../targets/resolve-target.js";
+import { FirstFailure, runPool } from "../targets/run-pool.js";
+import { TargetTexts } from "../navigation/target-texts.js";
 import { boundedPage, limitBytes, pageHeading } from "./bounded-answer.js";
 import { limitArg, maxBytesArg, offsetArg, pageFields, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";
-import type { CallContext } from "../calls/call-context.js";
+import type { CallContext } from "../targets/call-context.js";
 import { defineTool } from "./tool-definition.js";
 
 const WorkspaceSymbolSchema = z.object({

@@ -2,8 +2,8 @@ import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ResolvedConfig, ResolvedWorkspace } from "../../config/types.js";
 import { BridgeError } from "../../contract/errors.js";
-import { MAX_SOURCE_BYTES, readSourceFile } from "../../calls/read-source-file.js";
-import { pickWorkspace, resolveFile, type FileTarget } from "../../calls/resolve-target.js";
+import { MAX_SOURCE_BYTES, readSourceFile } from "../../files/read-source-file.js";
+import { pickWorkspace, resolveFile, type FileTarget } from "../../targets/resolve-target.js";
 import { runGit } from "../../git/run-git.js";
 import { applyHunks, parseUnifiedDiff } from "./unified-diff.js";
 

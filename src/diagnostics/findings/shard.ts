@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { ResolvedTarget } from "../../calls/resolve-target.js";
+import type { ResolvedTarget } from "../../targets/resolve-target.js";
 import type { Shard } from "./shard-spec.js";
 
 /**

@@ -2,12 +2,12 @@ import { pathToFileURL } from "node:url";
 import { mergeDiagnostics } from "../../contract/diagnostic-order.js";
 import { LineIndex } from "../../contract/positions.js";
 import type { LspClient } from "../../lsp/lsp-client.js";
-import type { CallContext } from "../../calls/call-context.js";
+import type { CallContext } from "../../targets/call-context.js";
 import { convertDiagnostic } from "../convert-diagnostic.js";
-import type { ResolvedTarget } from "../../calls/resolve-target.js";
+import type { ResolvedTarget } from "../../targets/resolve-target.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";
-import { readSourceFile } from "../../calls/read-source-file.js";
-import type { CachedAnswer, ProjectState } from "../../calls/watched-files/project-state.js";
+import { readSourceFile } from "../../files/read-source-file.js";
+import type { CachedAnswer, ProjectState } from "../../disk-sync/project-state.js";
 import type { RequestOptions } from "../../lsp/request-options.js";
 
 /** Asks the server's program for one file's diagnostics (absolute path). */

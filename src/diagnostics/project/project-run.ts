@@ -4,11 +4,11 @@ import { BridgeError } from "../../contract/errors.js";
 import type { ProjectHost } from "../../lsp/adapters/server-adapter.js";
 import type { LspClient } from "../../lsp/lsp-client.js";
 import type { SessionRegistry } from "../../sessions/session-registry.js";
-import type { CallContext } from "../../calls/call-context.js";
-import { openTarget, type OpenTarget } from "../../calls/open-target.js";
-import type { ResolvedTarget } from "../../calls/resolve-target.js";
-import { projectStateOf } from "../../calls/watched-files/project-state.js";
-import { refreshFromDisk } from "../../calls/watched-files/refresh-from-disk.js";
+import type { CallContext } from "../../targets/call-context.js";
+import { openTarget, type OpenTarget } from "../../targets/open-target.js";
+import type { ResolvedTarget } from "../../targets/resolve-target.js";
+import { projectStateOf } from "../../disk-sync/project-state.js";
+import { refreshFromDisk } from "../../disk-sync/refresh-from-disk.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";
 import { answerFromProject } from "./project-answer.js";
 

@@ -5,7 +5,7 @@ import { diagnoseTargets } from "../diagnose-targets.js";
 import { discoverInWorkspace, type Discovery } from "../discover-targets.js";
 import { runCheck, type DiagnosticsRun } from "../run-check.js";
 import type { RunMode } from "../run-mode.js";
-import type { ResolvedTarget } from "../../calls/resolve-target.js";
+import type { ResolvedTarget } from "../../targets/resolve-target.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";
 import type { SessionRegistry } from "../../sessions/session-registry.js";
 import { renamesSince } from "./renames.js";

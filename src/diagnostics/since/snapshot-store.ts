@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { ResolvedConfig, ResolvedWorkspace } from "../../config/types.js";
 import type { BridgeDiagnostic } from "../../contract/diagnostic-order.js";
 import { BridgeError } from "../../contract/errors.js";
-import type { ResolvedTarget } from "../../calls/resolve-target.js";
+import type { ResolvedTarget } from "../../targets/resolve-target.js";
 import type { SessionRegistry } from "../../sessions/session-registry.js";
 import { configDigest } from "../../config/config-digest.js";
 import { makeSnapshot, removeSnapshot, snapshotParent, type RevisionSnapshot } from "./revision-snapshot.js";

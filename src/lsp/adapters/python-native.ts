@@ -7,7 +7,7 @@ import { standardAdapter } from "./standard.js";
  * offers none), and without it a file the bridge never opened stays as the server first read it,
  * so an importer of a file changed on disk reads clean against its old text. So the bridge
  * watches their files: it declares client-side watching and tells the server of every change it
- * finds before the server answers (src/calls/watched-files/), as for TypeScript. ty's diagnostics
+ * finds before the server answers (src/disk-sync/), as for TypeScript. ty's diagnostics
  * are pulls, settled by the standard rule (ty cancels a pull that a change overtook and asks for
  * it again, which the rule sends again); pyrefly's adapter starts from this one (`pyrefly.ts`).
  */

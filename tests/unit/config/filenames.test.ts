@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { loadConfig } from "../../../src/config/load-config.js";
-import { claimingServers, resolveFile, pickServerForFile } from "../../../src/calls/resolve-target.js";
+import { claimingServers, resolveFile, pickServerForFile } from "../../../src/targets/resolve-target.js";
 import { fakeExecutable, problemsOf, tempDir, writeFiles } from "./fixture.js";
 
 const server = (name: string, languages: string, extra = "") =>

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { inShard } from "../../../src/diagnostics/findings/shard.js";
 import { parseShard } from "../../../src/diagnostics/findings/shard-spec.js";
-import type { ResolvedTarget } from "../../../src/calls/resolve-target.js";
+import type { ResolvedTarget } from "../../../src/targets/resolve-target.js";
 
 const target = (path: string, workspace = "app") => ({ workspace: { name: workspace }, server: { name: "ts" }, file: { path } }) as unknown as ResolvedTarget;
 

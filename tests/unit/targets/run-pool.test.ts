@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { FirstFailure, runPool } from "../../../src/calls/run-pool.js";
+import { FirstFailure, runPool } from "../../../src/targets/run-pool.js";
 
 describe("runPool", () => {
   test("never runs more than the limit at once, and keeps item order", async () => {

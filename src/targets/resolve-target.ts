@@ -1,7 +1,7 @@
 import { basename, extname, isAbsolute, relative, resolve, sep } from "node:path";
 import { BridgeError } from "../contract/errors.js";
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
-import { realPath } from "./real-path.js";
+import { realPath } from "../files/real-path.js";
 
 /** A file inside a workspace, resolved with symlinks followed. */
 export interface FileTarget {

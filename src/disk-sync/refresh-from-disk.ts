@@ -1,11 +1,11 @@
 import { dirname, join } from "node:path";
-import type { ResolvedServer, ResolvedWorkspace } from "../../config/types.js";
-import { Deadline } from "../../contract/deadline.js";
-import type { ServerAdapter } from "../../lsp/adapters/server-adapter.js";
-import type { LspClient, RequestOptions } from "../../lsp/lsp-client.js";
-import type { Session } from "../../sessions/session.js";
-import type { SessionRegistry } from "../../sessions/session-registry.js";
-import { workspaceFiles } from "../workspace-files.js";
+import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
+import { Deadline } from "../contract/deadline.js";
+import type { ServerAdapter } from "../lsp/adapters/server-adapter.js";
+import type { LspClient, RequestOptions } from "../lsp/lsp-client.js";
+import type { Session } from "../sessions/session.js";
+import type { SessionRegistry } from "../sessions/session-registry.js";
+import { workspaceFiles } from "../files/workspace-files.js";
 import { applyDiskChanges } from "./apply-disk-changes.js";
 import type { DiskChange, DiskView } from "./disk-view.js";
 import { projectStateOf, type ProjectState } from "./project-state.js";

@@ -1,9 +1,9 @@
 import type { ServerCapabilities } from "vscode-languageserver-protocol";
 import { requireCapability } from "../lsp/features/capability.js";
 import { awaitNavigationReady } from "../lsp/features/navigation-readiness.js";
-import type { CallContext } from "./call-context.js";
-import { openTarget, type OpenTarget } from "./open-target.js";
-import { resolveTarget } from "./resolve-target.js";
+import type { CallContext } from "../targets/call-context.js";
+import { openTarget, type OpenTarget } from "../targets/open-target.js";
+import { resolveTarget } from "../targets/resolve-target.js";
 import { resolvePosition, type PositionArgs, type ResolvedPosition } from "./resolve-position.js";
 import { TargetTexts } from "./target-texts.js";
 

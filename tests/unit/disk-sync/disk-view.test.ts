@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { DiskView, RACY_MS } from "../../../src/calls/watched-files/disk-view.js";
+import { DiskView, RACY_MS } from "../../../src/disk-sync/disk-view.js";
 import { tempDir } from "../../helpers/temp.js";
 
 const dir = tempDir("lspmcp-disk-view-");

@@ -5,7 +5,7 @@ import { awaitNavigationReady } from "../lsp/features/navigation-readiness.js";
 import { requestSemanticTokens } from "../lsp/features/semantic-tokens.js";
 import type { RequestOptions } from "../lsp/lsp-client.js";
 import { groupBySameDefinition, tokenOccurrences, wordOccurrences, type Occurrence } from "./name-occurrences.js";
-import type { OpenTarget } from "./open-target.js";
+import type { OpenTarget } from "../targets/open-target.js";
 
 // Definition requests in flight at once: enough to keep a server busy, few enough that a name
 // used hundreds of times does not flood its queue ahead of other calls.

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { ProjectState } from "../../../src/calls/watched-files/project-state.js";
+import { ProjectState } from "../../../src/disk-sync/project-state.js";
 import type { LspClient } from "../../../src/lsp/lsp-client.js";
 
 const client = { adapter: { answersManyFiles: false, watchedFiles: /\.ts$/ }, connectedAtMs: 0 } as unknown as LspClient;

@@ -5,10 +5,10 @@ import type { ResolvedWorkspace } from "../config/types.js";
 import { lineExcerpt, type LocationItem } from "../contract/location-order.js";
 import { LineIndex, type BridgePosition, type BridgeRange } from "../contract/positions.js";
 import type { LspClient } from "../lsp/lsp-client.js";
-import { readSourceFile } from "./read-source-file.js";
-import { workspaceRelativePath } from "./resolve-target.js";
-import { realPath } from "./real-path.js";
-import { linesOf } from "./synced-document.js";
+import { readSourceFile } from "../files/read-source-file.js";
+import { workspaceRelativePath } from "../targets/resolve-target.js";
+import { realPath } from "../files/real-path.js";
+import { linesOf } from "../targets/synced-document.js";
 
 /** A target file as one call sees it. */
 interface TargetFile {

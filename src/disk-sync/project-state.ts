@@ -1,7 +1,7 @@
-import type { KeptTexts, ProjectAnswer } from "../../lsp/adapters/server-adapter.js";
-import type { LspClient } from "../../lsp/lsp-client.js";
+import type { KeptTexts, ProjectAnswer } from "../lsp/adapters/server-adapter.js";
+import type { LspClient } from "../lsp/lsp-client.js";
 import { DiskView } from "./disk-view.js";
-import type { BridgeDiagnostic } from "../../contract/diagnostic-order.js";
+import type { BridgeDiagnostic } from "../contract/diagnostic-order.js";
 
 /** A file's answer from the server's current program. */
 export type CachedAnswer = ProjectAnswer;

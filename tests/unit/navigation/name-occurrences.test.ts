@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { LineIndex } from "../../../src/contract/positions.js";
 import { decodeSemanticTokens } from "../../../src/lsp/features/semantic-tokens.js";
-import { groupBySameDefinition, tokenOccurrences, wordOccurrences } from "../../../src/calls/name-occurrences.js";
+import { groupBySameDefinition, tokenOccurrences, wordOccurrences } from "../../../src/navigation/name-occurrences.js";
 
 const TEXT = [
   'import { Base } from "../pipeline/base";',

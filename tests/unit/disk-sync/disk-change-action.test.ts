@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { diskChangeAction } from "../../../src/calls/watched-files/refresh-from-disk.js";
-import type { DiskChange } from "../../../src/calls/watched-files/disk-view.js";
+import { diskChangeAction } from "../../../src/disk-sync/refresh-from-disk.js";
+import type { DiskChange } from "../../../src/disk-sync/disk-view.js";
 import { pyreflyAdapter } from "../../../src/lsp/adapters/pyrefly.js";
 import { pythonNativeAdapter } from "../../../src/lsp/adapters/python-native.js";
 

@@ -1,10 +1,10 @@
 import { pathToFileURL } from "node:url";
 import type { LspClient } from "../lsp/lsp-client.js";
 import type { ResolvedTarget } from "./resolve-target.js";
-import { readSourceFile } from "./read-source-file.js";
+import { readSourceFile } from "../files/read-source-file.js";
 import { syncText, type SyncedDocument } from "./synced-document.js";
 import type { CallContext } from "./call-context.js";
-import { refreshFromDisk } from "./watched-files/refresh-from-disk.js";
+import { refreshFromDisk } from "../disk-sync/refresh-from-disk.js";
 
 /** A file-based call, resolved down to a ready client holding the file's current text. */
 export interface OpenTarget extends ResolvedTarget {

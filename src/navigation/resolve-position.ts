@@ -7,7 +7,7 @@ import { findSymbolByPath, MAX_SYMBOL_CANDIDATES, symbolsNamed, withNamePaths } 
 import type { RequestOptions } from "../lsp/lsp-client.js";
 import { requestOpenDocumentSymbols } from "../lsp/features/document-symbols.js";
 import { convertDocumentSymbols } from "./convert-symbols.js";
-import type { OpenTarget } from "./open-target.js";
+import type { OpenTarget } from "../targets/open-target.js";
 import { findUses } from "./find-uses.js";
 
 /** A position as tools take it (CONTRACT §4.1): `line` + `column`, or `symbol` (with `line` to choose). */
