@@ -7,7 +7,7 @@ const previewing = new AsyncLocalStorage<ReadonlySet<PreviewReservation>>();
 /**
  * One session's turn for previews of changes (CONTRACT §4.4): the calls that have its client now,
  * and the preview, if any, that has it to itself. While a preview holds it, every call but the
- * preview's own waits at {@link waitForTurn}.
+ * preview's own waits while {@link heldByAnother} says so.
  */
 export class PreviewReservation {
   // Calls that have the client now (from `readyClient` to the end of their scope): what a
@@ -16,12 +16,15 @@ export class PreviewReservation {
   private drained: (() => void)[] = [];
   private reservation: Promise<void> | null = null;
 
-  /** `key`: the session's, for the wait's message. */
+  /** `key`: the session's, for the waits' messages. */
   constructor(private readonly key: string) {}
 
-  /** Waits while a preview other than the running call's own has the session. */
-  async waitForTurn(deadline: Deadline): Promise<void> {
-    while (this.reservation && !previewing.getStore()?.has(this)) await deadline.race(this.reservation, `${this.key} to end a preview of changes`);
+  /**
+   * The end of the preview that has the session, when it is not the running call's own; else
+   * null. A value, not a wait: a call that need not wait goes on in the same turn.
+   */
+  heldByAnother(): Promise<void> | null {
+    return this.reservation && !previewing.getStore()?.has(this) ? this.reservation : null;
   }
 
   /** Counts a call that has the client until the returned release runs. */
@@ -35,7 +38,7 @@ export class PreviewReservation {
 
   /**
    * Takes the session for one preview: waits for another preview's reservation to end, reserves
-   * it (every later call of anyone else waits at `waitForTurn`), and waits until no call still
+   * it (every later call of anyone else waits at `readyClient`), and waits until no call still
    * has the client. Returns the release; the deadline bounds the waits (`Timeout`, nothing
    * reserved).
    */

@@ -96,7 +96,9 @@ export class Session implements LoadWatch {
    * call's) keeps the session from counting as idle until it releases it.
    */
   async readyClient(deadline: Deadline, scope?: CallScope): Promise<LspClient> {
-    await this.preview.waitForTurn(deadline);
+    // No await unless a preview holds the session: the registry counts a start as live in the turn it allowed it.
+    for (let held = this.preview.heldByAnother(); held; held = this.preview.heldByAnother())
+      await deadline.race(held, `${this.key} to end a preview of changes`);
     this.lastUsedAt = Date.now();
     if (scope) {
       scope.defer(this.hold());
