@@ -1,12 +1,11 @@
 import { relative, sep } from "node:path";
 import { pathToFileURL } from "node:url";
-import { CancellationTokenSource, createMessageConnection, ResponseError, StreamMessageReader, type MessageConnection } from "vscode-jsonrpc/node";
+import { CancellationTokenSource, createMessageConnection, StreamMessageReader, type MessageConnection } from "vscode-jsonrpc/node";
 import {
   DidChangeWatchedFilesNotification,
   ExitNotification,
   InitializedNotification,
   InitializeRequest,
-  LSPErrorCodes,
   ShutdownRequest,
   type FileEvent,
   type InitializeResult,
@@ -16,7 +15,7 @@ import {
   type ServerCapabilities,
 } from "vscode-languageserver-protocol";
 import type { Readable, Writable } from "node:stream";
-import { BridgeError, errorText } from "../contract/errors.js";
+import { BridgeError } from "../contract/errors.js";
 import type { PositionEncoding } from "../contract/positions.js";
 import type { AdapterFactory, ServerAdapter, ServerLink } from "./adapters/server-adapter.js";
 import { CLIENT_CAPABILITIES, WATCHING_CLIENT_CAPABILITIES } from "./client-capabilities.js";
@@ -24,7 +23,9 @@ import type { Deadline } from "../contract/deadline.js";
 import { DocumentSync } from "./document-sync.js";
 import { DynamicRegistrations } from "./dynamic-registrations.js";
 import { FramedMessageWriter } from "./framed-message-writer.js";
-import { FrameGuard, OVERSIZED_RESPONSE_CODE } from "./frame-guard.js";
+import { cancelledByServer, translateRequestError } from "./error-translation.js";
+import { FrameGuard } from "./frame-guard.js";
+import { ListenerSet } from "./listener-set.js";
 import { ProgressTracker } from "./progress-tracker.js";
 import type { RequestOptions } from "./request-options.js";
 import { PushDiagnosticsStore } from "./push-diagnostics-store.js";
@@ -82,10 +83,12 @@ export class LspClient implements ServerLink {
   // The bridge ended the connection for a reason of its own (the server's tree passed its memory
   // cap): every call that finds the connection closed fails with this error.
   private endError: BridgeError | null = null;
-  private readonly closeListeners = new Set<() => void>();
-  private readonly logListeners = new Set<(line: string) => void>();
-  private readonly publishListeners = new Set<(params: PublishDiagnosticsParams) => void>();
-  private readonly progressListeners = new Set<(token: string | number, value: unknown) => void>();
+  private readonly closeListeners = new ListenerSet<[]>();
+  // The raw news an adapter may hear beside `events` (which carries only what bears on settling,
+  // and whose listeners are all waits that end).
+  private readonly logListeners = new ListenerSet<[line: string]>();
+  private readonly publishListeners = new ListenerSet<[params: PublishDiagnosticsParams]>();
+  private readonly progressListeners = new ListenerSet<[token: string | number, value: unknown]>();
   private initializeResult: InitializeResult | null = null;
   private pending = 0;
   private answeredAny = false;
@@ -135,15 +138,11 @@ export class LspClient implements ServerLink {
       pushDiagnostics: client.pushDiagnostics,
       events: client.events,
       log: (line) => {
-        for (const listener of [...client.logListeners]) listener(line);
+        client.logListeners.emit(line);
         options.log(line);
       },
-      onPublish: (params) => {
-        for (const listener of [...client.publishListeners]) listener(params);
-      },
-      onProgress: (token, value) => {
-        for (const listener of [...client.progressListeners]) listener(token, value);
-      },
+      onPublish: (params) => client.publishListeners.emit(params),
+      onProgress: (token, value) => client.progressListeners.emit(token, value),
       onWork: () => client.markAnswered(),
       ignoredProgress: client.adapter.ignoredProgress,
     });
@@ -233,8 +232,7 @@ export class LspClient implements ServerLink {
 
   /** Hears every log line the server sends (`window/logMessage`, `window/showMessage`). */
   onLog(listener: (line: string) => void): () => void {
-    this.logListeners.add(listener);
-    return () => this.logListeners.delete(listener);
+    return this.logListeners.add(listener);
   }
 
   /**
@@ -242,14 +240,12 @@ export class LspClient implements ServerLink {
    * drops it (rust-analyzer's flycheck sets are kept whatever their version).
    */
   onPublish(listener: (params: PublishDiagnosticsParams) => void): () => void {
-    this.publishListeners.add(listener);
-    return () => this.publishListeners.delete(listener);
+    return this.publishListeners.add(listener);
   }
 
   /** Hears every `$/progress` value as the server sent it, before the client tracks it (bacon-ls's runs end with a message saying how). */
   onProgress(listener: (token: string | number, value: unknown) => void): () => void {
-    this.progressListeners.add(listener);
-    return () => this.progressListeners.delete(listener);
+    return this.progressListeners.add(listener);
   }
 
   /**
@@ -282,8 +278,7 @@ export class LspClient implements ServerLink {
 
   /** Called once when the connection closes (server exit, pipe gone, or shutdown). */
   onClose(listener: () => void): () => void {
-    this.closeListeners.add(listener);
-    return () => this.closeListeners.delete(listener);
+    return this.closeListeners.add(listener);
   }
 
   private markClosed(): void {
@@ -291,7 +286,7 @@ export class LspClient implements ServerLink {
     this.closed = true;
     this.progress.clear();
     this.markAnswered();
-    for (const listener of [...this.closeListeners]) listener();
+    this.closeListeners.emit();
     this.events.emit({ type: "close" });
   }
 
@@ -429,55 +424,4 @@ export class LspClient implements ServerLink {
     this.markClosed();
     this.connection.dispose();
   }
-}
-
-/** A server's error message without its stack frames, on one line, at most 500 characters. */
-export function withoutStack(text: string): string {
-  const said = text
-    .split(/\r?\n|\r/)
-    .map((line) => line.trim())
-    .filter((line) => line !== "" && !/^at\s/.test(line))
-    .join(" ");
-  return said.length > 500 ? `${said.slice(0, 500)}…` : said;
-}
-
-/** LSP's ServerCancelled: the server cancelled the request itself. */
-export const SERVER_CANCELLED = -32802;
-
-/**
- * A RequestCancelled the server chose: the bridge's own cancels (deadline, abort) end the call as
- * `Timeout` before any answer is read.
- */
-function cancelledByServer(error: unknown): boolean {
-  return error instanceof BridgeError && error.details.lsp_error_code === LSPErrorCodes.RequestCancelled;
-}
-
-function translateRequestError(method: string, error: unknown): BridgeError {
-  if (error instanceof BridgeError) return error;
-  if (error instanceof ResponseError) {
-    if (error.code === -32601) {
-      return new BridgeError("NotSupported", `the server does not implement ${method}`, { method });
-    }
-    if (error.code === OVERSIZED_RESPONSE_CODE) {
-      // Put in place of the server's answer by FrameGuard; the connection goes on.
-      return new BridgeError("ServerCrashed", `the server's answer to ${method} was not read: ${error.message}`, {
-        method,
-        reason: error.message,
-        message_bytes: (error.data as { message_bytes?: number } | undefined)?.message_bytes ?? null,
-      });
-    }
-    // Servers put their own stack traces in the message (tsserver does); they are for the
-    // server's log, not for the caller.
-    const said = withoutStack(error.message);
-    return new BridgeError("ServerCrashed", `the server answered ${method} with error ${error.code}: ${said}`, {
-      method,
-      lsp_error_code: error.code,
-      lsp_message: said,
-      // ServerCancelled of a diagnostic pull says whether the client is to ask again (LSP 3.17,
-      // DiagnosticServerCancellationData): the settle wait reads it.
-      ...(error.code === SERVER_CANCELLED ? { retrigger_request: (error.data as { retriggerRequest?: unknown } | undefined)?.retriggerRequest === true } : {}),
-    });
-  }
-  const message = errorText(error);
-  return new BridgeError("ServerCrashed", `${method} failed: ${message}`, { method }, { cause: error });
 }

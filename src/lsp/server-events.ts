@@ -1,4 +1,5 @@
 import type { Diagnostic, ProgressToken } from "vscode-languageserver-protocol";
+import { ListenerSet } from "./listener-set.js";
 
 /**
  * What a server told the client that bears on whether its diagnostics are final, in arrival
@@ -39,15 +40,14 @@ export type ServerEvent =
  * stop listening, and `listenerCount` lets tests prove that every wait let go.
  */
 export class ServerEvents {
-  private readonly listeners = new Set<(event: ServerEvent) => void>();
+  private readonly listeners = new ListenerSet<[event: ServerEvent]>();
 
   emit(event: ServerEvent): void {
-    for (const listener of [...this.listeners]) listener(event);
+    this.listeners.emit(event);
   }
 
   subscribe(listener: (event: ServerEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   get listenerCount(): number {

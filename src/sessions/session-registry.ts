@@ -4,8 +4,16 @@ import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../confi
 import type { Deadline } from "../contract/deadline.js";
 import type { LspClient } from "../lsp/lsp-client.js";
 import type { SupervisionTimings } from "../supervision/index.js";
-import { previewing, Session } from "./session.js";
+import { previewHolding } from "./preview-reservation.js";
+import { Session } from "./session.js";
+import type { SessionTimings } from "./session-timings.js";
 import type { CallScope } from "../contract/call-scope.js";
+
+/** The waits of a registry's sessions and of their supervisors, each with its defaults: tests shorten them. */
+export interface RegistryTimings {
+  readonly session?: Partial<SessionTimings>;
+  readonly supervision?: Partial<SupervisionTimings>;
+}
 
 /**
  * Every configured (workspace, server) pair, each a `Session` created idle. It enforces
@@ -20,7 +28,7 @@ export class SessionRegistry {
   constructor(
     readonly config: ResolvedConfig,
     private readonly logger: Logger,
-    private readonly timings?: Partial<SupervisionTimings>,
+    private readonly timings: RegistryTimings = {},
   ) {
     for (const workspace of config.workspaces) {
       for (const serverName of workspace.servers) {
@@ -32,7 +40,8 @@ export class SessionRegistry {
             workspace,
             server,
             logger,
-            timings,
+            timings: timings.session,
+            supervision: timings.supervision,
             maxOpenDocuments: config.bridge.max_open_documents,
             idleStopMs: config.bridge.idle_stop_s * 1000,
             startTimeoutMs: config.bridge.start_timeout_ms,
@@ -64,20 +73,18 @@ export class SessionRegistry {
 
   /**
    * Runs `work` with the sessions of `pairs` to itself (a preview of changes, CONTRACT §4.4): each
-   * reserved (`Session.reserve`) in key order, so that two previews never wait on each other in a
+   * reserved (`PreviewReservation`) in key order, so that two previews never wait on each other in a
    * circle; every other call on them waits until `work` has ended, however it ends.
    */
   async exclusively<T>(pairs: readonly { workspace: ResolvedWorkspace; server: ResolvedServer }[], deadline: Deadline, work: () => Promise<T>): Promise<T> {
     const sessions = [...new Set(pairs.map(({ workspace, server }) => this.get(workspace, server)))].sort((a, b) =>
       a.key < b.key ? -1 : a.key > b.key ? 1 : 0,
     );
-    const releases: (() => void)[] = [];
-    try {
-      for (const session of sessions) releases.push(await session.reserve(deadline));
-      return await previewing.run(new Set(sessions), work);
-    } finally {
-      for (const release of releases) release();
-    }
+    return previewHolding(
+      sessions.map((session) => session.preview),
+      deadline,
+      work,
+    );
   }
 
   /** Restarts a pair (`reason`, for the log: why the bridge did); a restart of a session that is not live needs a slot too. */
@@ -117,7 +124,8 @@ export class SessionRegistry {
           workspace,
           server,
           logger: this.logger,
-          timings: this.timings,
+          timings: this.timings.session,
+          supervision: this.timings.supervision,
           maxOpenDocuments: this.config.bridge.max_open_documents,
           startTimeoutMs: this.config.bridge.start_timeout_ms,
         }),

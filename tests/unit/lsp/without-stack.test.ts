@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { withoutStack } from "../../../src/lsp/lsp-client.js";
+import { withoutStack } from "../../../src/lsp/error-translation.js";
 
 describe("a server's error message as the caller sees it", () => {
   test("tsserver's stack frames are dropped, what it said is kept on one line", () => {

@@ -1,0 +1,100 @@
+import { join } from "node:path";
+import { findProjectRoots } from "../config/project-roots.js";
+import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
+import { expandWorkspaceCache } from "../config/workspace-cache.js";
+import type { Deadline } from "../contract/deadline.js";
+import type { Logger } from "../contract/logger.js";
+import { ADAPTERS } from "../lsp/adapters/index.js";
+import { launchFor } from "../lsp/adapters/launch.js";
+import type { CompilerReport } from "../lsp/adapters/server-adapter.js";
+import { LspClient } from "../lsp/lsp-client.js";
+import { scrubbedEnv, spawnSupervised, type SupervisedServer, type SupervisionTimings } from "../supervision/index.js";
+import type { StderrTail } from "./stderr-tail.js";
+import { assertPinned, runVersionCommand } from "./version-pin.js";
+
+/** What one start of a session's server is made of. */
+export interface StartInputs {
+  readonly workspace: ResolvedWorkspace;
+  readonly server: ResolvedServer;
+  /** The session's key, `workspace/server`: the tree's label and the log's. */
+  readonly key: string;
+  readonly logger: Logger;
+  readonly maxOpenDocuments: number;
+  /** Follows the server's stderr from its spawn: a server that exits before its start is confirmed said why. */
+  readonly stderr: StderrTail;
+  readonly supervision?: Partial<SupervisionTimings>;
+}
+
+/**
+ * What the session keeps of a start as it goes, each as soon as it is known: an exit, a status or
+ * a failure midway sees what the start had got to.
+ */
+export interface StartRecord {
+  /** The compiler that will answer (TypeScript), or null. */
+  compilerChosen(compiler: CompilerReport | null): void;
+  /** The project roots found, relative to the workspace root; null for a server that takes none. */
+  projectsFound(projects: string[] | null): void;
+  /** The server's tree runs: its exit and its memory are the session's to watch from now on. */
+  spawned(server: SupervisedServer): void;
+  /** The client on `server`'s stdio, before `initialize`, so that a server exit during the handshake ends it at once. */
+  connected(client: LspClient, server: SupervisedServer): void;
+  /** The version the server reports (again, when its adapter confirmed the compiler that answers). */
+  reported(version: string | null): void;
+}
+
+/**
+ * Starts a session's server within `deadline`: what `launchFor` says it runs, the version command
+ * beside the spawn, the connection and `initialize`, the version pin, and the adapter's check of
+ * the compiler that answers. Resolves with the initialized client and the version that passed the
+ * pin; a failure is thrown as it came (the session judges it, see `start-failure.ts`).
+ */
+export async function startServer(inputs: StartInputs, record: StartRecord, deadline: Deadline): Promise<{ client: LspClient; reported: string | null }> {
+  const { server, workspace, key, logger } = inputs;
+  const env = scrubbedEnv(await expandWorkspaceCache(server.env, workspace), server.inherit_env);
+  // Which server this workspace needs (its own compiler, for TypeScript) is chosen afresh at
+  // every start, so a reinstall in the workspace is seen by the next start.
+  const launch = launchFor(server, workspace.root);
+  record.compilerChosen(launch.compiler);
+  // Found afresh at every start, as the compiler is: a package added since is then seen.
+  const projects = server.projects === null ? null : await findProjectRoots(workspace.root, server.projects);
+  record.projectsFound(projects);
+  // The version command runs beside the server start: both must finish within the deadline.
+  const versionFromCommand = launch.versionCommand
+    ? runVersionCommand(server.name, launch.versionCommand, env, Math.max(1, deadline.remainingMs()))
+    : Promise.resolve(null);
+  versionFromCommand.catch(() => {});
+  const spawned = await spawnSupervised(
+    {
+      command: launch.command,
+      args: launch.args,
+      env,
+      cwd: workspace.root,
+      label: key,
+      maxRssMb: server.max_rss_mb,
+      onStderr: (stream) => inputs.stderr.follow(stream),
+    },
+    inputs.supervision,
+  );
+  record.spawned(spawned);
+  const client = LspClient.connect({
+    input: spawned.stdout,
+    output: spawned.stdin,
+    rootPath: workspace.root,
+    workspaceName: workspace.name,
+    initializationOptions: launch.initializationOptions,
+    projects: (projects ?? []).map((folder) => join(workspace.root, folder)),
+    settings: launch.settings,
+    positionEncoding: server.position_encoding,
+    adapter: ADAPTERS[launch.adapter],
+    maxOpenDocuments: inputs.maxOpenDocuments,
+    log: (line) => logger.debug("server log", { session: key, line }),
+  });
+  record.connected(client, spawned);
+  await client.initialize(deadline);
+  const reported = (await versionFromCommand) ?? client.serverInfo?.version ?? null;
+  record.reported(reported);
+  assertPinned(server.name, launch.version, reported);
+  // A server that runs a compiler it was given (typescript-language-server's tsserver): the one that answers is asked.
+  if (client.adapter.confirmCompiler && launch.compiler !== null) record.reported(await client.adapter.confirmCompiler(launch.compiler, deadline));
+  return { client, reported };
+}
