@@ -1,6 +1,6 @@
 import { DocumentDiagnosticRequest } from "vscode-languageserver-protocol";
-import { decideCargoRun, NO_CARGO_RUN_YET, stepCargoRun } from "./settle-cargo-run.js";
-import { decideFlycheck, NO_FLYCHECK_YET, stepFlycheck } from "./settle-flycheck.js";
+import { decideCargoRun, NO_CARGO_RUN_YET, stepCargoRun } from "./adapters/bacon-ls/settle-cargo-run.js";
+import { decideFlycheck, NO_FLYCHECK_YET, stepFlycheck } from "./adapters/rust-analyzer/settle-flycheck.js";
 import type { SettleDecision, SettleEvent, SettleState, SettleTarget } from "./settle-state.js";
 
 /**

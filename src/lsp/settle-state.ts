@@ -12,12 +12,12 @@ import type { ServerEvent } from "./server-events.js";
  * - `barrier` (gopls): a document's diagnostics depend on other documents, so before the push
  *   rule may settle, every sync the session sent (of any document) is covered by a barrier, a
  *   request sent after it and answered; a sync during the wait asks for another.
- * - `flycheck` (rust-analyzer, `settle-flycheck.ts`): its analysis answers pulls once it is
+ * - `flycheck` (rust-analyzer, `adapters/rust-analyzer/settle-flycheck.ts`): its analysis answers pulls once it is
  *   quiescent, and `cargo check` runs publish. Settled once a run that began after the sync has
  *   ended, none runs or is still to begin, and then pulls sent after that end have answered `full`
  *   twice in a row; the flycheck part is the file's last published set. The caller is asked for a
  *   run (`flycheck`) when none began after the sync, except before rust-analyzer's own first run.
- * - `cargo-run` (bacon-ls, `settle-cargo-run.ts`): only `cargo check` runs publish. The caller is
+ * - `cargo-run` (bacon-ls, `adapters/bacon-ls/settle-cargo-run.ts`): only `cargo check` runs publish. The caller is
  *   asked for a run (`cargo-run`) after the sync; settled once a run begun after that request has
  *   ended with its findings published, none runs, and none asked for is still to begin. The answer
  *   is the file's last published set.

@@ -1,11 +1,11 @@
 import type { AdapterName } from "../../config/types.js";
-import { baconLsAdapter } from "./bacon-ls.js";
+import { baconLsAdapter } from "./bacon-ls/adapter.js";
 import { biomeAdapter } from "./biome.js";
 import { cclsAdapter } from "./ccls.js";
 import { goplsAdapter } from "./gopls.js";
 import { pythonNativeAdapter } from "./python-native.js";
 import { pyreflyAdapter } from "./pyrefly.js";
-import { rustAnalyzerAdapter } from "./rust-analyzer.js";
+import { rustAnalyzerAdapter } from "./rust-analyzer/adapter.js";
 import type { AdapterFactory } from "./server-adapter.js";
 import { standardAdapter } from "./standard.js";
 import type { AdapterLaunch } from "./launch.js";

@@ -1,7 +1,7 @@
 import { DidSaveTextDocumentNotification, LogMessageNotification, MessageType, PublishDiagnosticsNotification } from "vscode-languageserver-protocol";
 import { afterEach, describe, expect, test } from "vitest";
 import { Deadline } from "../../../src/contract/deadline.js";
-import { BACON_LS_READY_LOG, baconLsAdapter } from "../../../src/lsp/adapters/bacon-ls.js";
+import { BACON_LS_READY_LOG, baconLsAdapter } from "../../../src/lsp/adapters/bacon-ls/adapter.js";
 import type { ServerEvent } from "../../../src/lsp/server-events.js";
 import { connectInProcess, disposePeers } from "../../helpers/in-process-server.js";
 import { pollUntil } from "../../helpers/poll.js";

@@ -4,7 +4,7 @@ import { Deadline } from "../../../src/contract/deadline.js";
 import { ADAPTERS } from "../../../src/lsp/adapters/index.js";
 import { biomeAdapter } from "../../../src/lsp/adapters/biome.js";
 import { goplsAdapter } from "../../../src/lsp/adapters/gopls.js";
-import { rustAnalyzerAdapter } from "../../../src/lsp/adapters/rust-analyzer.js";
+import { rustAnalyzerAdapter } from "../../../src/lsp/adapters/rust-analyzer/adapter.js";
 import type { AdapterFactory } from "../../../src/lsp/adapters/server-adapter.js";
 import type { ServerEvent } from "../../../src/lsp/server-events.js";
 import { connectInProcess, disposePeers } from "../../helpers/in-process-server.js";

@@ -1,5 +1,5 @@
 import type { ProgressToken } from "vscode-languageserver-protocol";
-import type { FlycheckProgress, SettleDecision, SettleEvent, SettleState } from "./settle-state.js";
+import type { FlycheckProgress, SettleDecision, SettleEvent, SettleState } from "../../settle-state.js";
 
 /**
  * The settle rule's `flycheck` strategy (rust-analyzer), pure like the rule: its analysis answers

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { FlycheckState } from "./flycheck-state.js";
-import { noSuchAction, standardAdapter } from "./standard.js";
-import type { ServerAdapter, ServerLink } from "./server-adapter.js";
+import { noSuchAction, standardAdapter } from "../standard.js";
+import type { ServerAdapter, ServerLink } from "../server-adapter.js";
 
 /**
  * rust-analyzer: diagnostics from its own analysis (pulled, final once it is quiescent) and from

@@ -1,4 +1,4 @@
-import type { CargoRunProgress, SettleDecision, SettleEvent, SettleState } from "./settle-state.js";
+import type { CargoRunProgress, SettleDecision, SettleEvent, SettleState } from "../../settle-state.js";
 
 /**
  * The settle rule's `cargo-run` strategy (bacon-ls), pure like the rule. bacon-ls publishes only

@@ -1,7 +1,7 @@
 import type { Diagnostic } from "vscode-languageserver-protocol";
-import { whenLogged } from "./ready-log.js";
-import { noSuchAction, standardAdapter } from "./standard.js";
-import type { ServerAdapter, ServerLink } from "./server-adapter.js";
+import { whenLogged } from "../ready-log.js";
+import { noSuchAction, standardAdapter } from "../standard.js";
+import type { ServerAdapter, ServerLink } from "../server-adapter.js";
 
 /**
  * What bacon-ls logs once its cargo backend exists: a didOpen or didSave before then is dropped

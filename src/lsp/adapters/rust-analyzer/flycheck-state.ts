@@ -1,5 +1,5 @@
 import type { Diagnostic, ProgressToken } from "vscode-languageserver-protocol";
-import { isFlycheckToken } from "../settle-flycheck.js";
+import { isFlycheckToken } from "./settle-flycheck.js";
 
 /**
  * What a rust-analyzer session knows of its two diagnostics sources: whether its own analysis is
