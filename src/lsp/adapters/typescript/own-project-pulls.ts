@@ -17,9 +17,10 @@ import { requestTypescriptProject } from "./project-info.js";
  * needs it.
  *
  * So, per nearest config, the first file asked is opened and held for the run (an anchor: its
- * project stays loaded). Every other file is asked which project would answer it; when that is its
- * nearest config's, the closed pull is its own project's answer, and otherwise it is opened too,
- * so that the server chooses as for an editor. The documents opened are closed when the run ends.
+ * project stays loaded). Every other file is asked which project would answer it, beside its
+ * closed pull; when that is its nearest config's, the pull is its own project's answer, and
+ * otherwise it is opened and pulled again, so that the server chooses as for an editor. The
+ * documents opened are closed when the run ends.
  */
 export class OwnProjectPulls implements ProjectPulls {
   private readonly configs = new Map<string, string | null>();
@@ -66,12 +67,16 @@ export class OwnProjectPulls implements ProjectPulls {
       });
     } else if (this.link.documents.get(uri)) {
       project = await requestTypescriptProject(this.link, uri, options);
+    } else if (anchor === "held") {
+      // Asked together (one round trip): the pull is the file's own project's answer when the
+      // server says that project answers it, and is thrown away when it names another.
+      const [asked, pulled] = await Promise.all([requestTypescriptProject(this.link, uri, options), requestPullDiagnostics(this.link, uri, options)]);
+      if (sameFile(asked, expected)) return { diagnostics: pulled, project: asked };
+      await this.open(path, options);
+      project = await requestTypescriptProject(this.link, uri, options);
     } else {
-      project = anchor === "held" ? await requestTypescriptProject(this.link, uri, options) : "";
-      if (anchor === "open" || !sameFile(project, expected)) {
-        await this.open(path, options);
-        project = await requestTypescriptProject(this.link, uri, options);
-      }
+      await this.open(path, options);
+      project = await requestTypescriptProject(this.link, uri, options);
     }
     return { diagnostics: await requestPullDiagnostics(this.link, uri, options), project: project! };
   }
