@@ -6,7 +6,8 @@
 // equal). Runs alternate, floor first; wall time and CPU (user+sys of the whole process tree) are
 // both printed, the CPU ratio being the steadier one on a shared machine. Target: check <= 1.3x
 // the better floor. With --cold, each run gets an empty Go build cache and gopls cache of its own
-// (GOCACHE, GOPLSCACHE); otherwise both use the user's (warmed by an untimed first check).
+// (GOCACHE, GOPLSCACHE) and check's session no memory cap (a cold load of this module passes the
+// profile's); otherwise both use the user's caches (warmed by an untimed first check).
 // Usage: node bench/gopls.mjs [--rounds 1] [--cold] (after `npm run build`; needs Go, the module
 // proxy or golang.org/x/text@v0.21.0 and its requirements in the module cache, and gopls installed)
 import { execFileSync } from "node:child_process";
@@ -51,7 +52,7 @@ function writeConfig(env) {
   const extra = Object.entries({ GOPROXY: "off", GOTOOLCHAIN: "local", ...env }).map(([k, v]) => `${k} = ${JSON.stringify(v)}`);
   writeFileSync(
     config,
-    `[bridge]\nrequest_timeout_ms = 600000\nmax_result_bytes = 64000000\n\n[[server]]\nname = "gopls"\nprofile = "gopls"\nenv = { ${extra.join(", ")} }\n\n[[workspace]]\nname = "text"\nroot = ${JSON.stringify(root)}\nservers = ["gopls"]\n`,
+    `[bridge]\nrequest_timeout_ms = 600000\nmax_result_bytes = 64000000\n\n[[server]]\nname = "gopls"\nprofile = "gopls"\nenv = { ${extra.join(", ")} }\n${cold ? "max_rss_mb = 0\n" : ""}\n[[workspace]]\nname = "text"\nroot = ${JSON.stringify(root)}\nservers = ["gopls"]\n`,
   );
 }
 
