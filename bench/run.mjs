@@ -5,7 +5,22 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
-const all = ["floor", "startup", "bridge", "supervision", "maude", "typescript", "monorepo", "check", "since", "changes", "shared", "detect", "big-file", "gopls"];
+const all = [
+  "floor",
+  "startup",
+  "bridge",
+  "supervision",
+  "maude",
+  "typescript",
+  "monorepo",
+  "check",
+  "since",
+  "changes",
+  "shared",
+  "detect",
+  "big-file",
+  "gopls",
+];
 const chosen = process.argv.slice(2).filter((name) => all.includes(name));
 let failed = 0;
 for (const name of chosen.length > 0 ? chosen : all) {
