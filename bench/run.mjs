@@ -1,11 +1,26 @@
 // `npm run bench`: every benchmark in turn, each printing its figures as ratios against a baseline
-// measured in the same run. Pass a name (floor, startup, bridge, supervision, maude, typescript, monorepo, check, since, changes, shared, detect, big-file) to run only that one.
+// measured in the same run. Pass a name (floor, startup, bridge, supervision, maude, typescript, monorepo, check, since, changes, shared, detect, big-file, gopls) to run only that one.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
-const all = ["floor", "startup", "bridge", "supervision", "maude", "typescript", "monorepo", "check", "since", "changes", "shared", "detect", "big-file"];
+const all = [
+  "floor",
+  "startup",
+  "bridge",
+  "supervision",
+  "maude",
+  "typescript",
+  "monorepo",
+  "check",
+  "since",
+  "changes",
+  "shared",
+  "detect",
+  "big-file",
+  "gopls",
+];
 const chosen = process.argv.slice(2).filter((name) => all.includes(name));
 let failed = 0;
 for (const name of chosen.length > 0 ? chosen : all) {
