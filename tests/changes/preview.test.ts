@@ -216,24 +216,47 @@ describe.each(KINDS)("changes on $name", (kind) => {
   );
 });
 
-describe("gopls: a file created in a folder that does not exist yet", () => {
-  // BUG (preview of a new Go package): a `changes` entry that creates a .go file in a folder not on
-  // disk (a new package) is answered by gopls with no findings at all, and the preview counts the
-  // file as checked (`files`) and clean: its error is neither introduced nor listed in
-  // not_previewed or not_checked, so the preview reads clean for a source that could not look
-  // (CONTRACT §4.4). A file created in a folder that exists (tests above) is answered. Remove
-  // `.fails` when the preview either answers such a file or lists it as not previewed.
-  test.fails("its error is introduced, as go build says of the written copy", async () => {
+describe("gopls: a file created in a folder with no Go file on disk", () => {
+  // gopls takes its packages from the disk: a document of a package the disk does not have yet (a
+  // folder that does not exist, or holds no Go file) is published with no diagnostics and never
+  // checked, with no notice (checked only when a later change happens to be diagnosed after gopls
+  // loaded it: timing). The preview must not read it as clean: it is listed in not_checked, with
+  // why and no findings, every time, while go build finds its error in the written copy.
+  test("is listed as not checked, never clean, and the rest equals go build and go vet", async () => {
     const kind = KINDS.find((entry) => entry.profile === "gopls")!;
-    const { config, repo } = setUp(kind);
-    const change = [{ path: "fresh/fresh.go", text: 'package fresh\n\nvar Fresh int = "no"\n' }];
+    const { config, repo } = setUp({ ...kind, files: { ...kind.files, "docs/README.md": "notes\n" } });
+    const change = [
+      { path: "fresh/fresh.go", text: 'package fresh\n\nvar Fresh int = "no"\n' },
+      { path: "docs/docs.go", text: 'package docs\n\nvar Docs int = "no"\n' },
+      // In a folder with a package on disk: answered, and its error introduced.
+      { path: "old/fresh.go", text: 'package old\n\nvar Fresh int = "no"\n' },
+    ];
     const truth = cliTruth(GO, repo.root, change);
     const bridge = await bridgeOf(config, false);
     const untouched = (await diagnostics(bridge, {})).items;
-    const preview = await compared(bridge, { changes: change });
+    const answer = await diagnostics(bridge, { changes: change });
     const cli = await truth;
-    expect(pathsOf(cli.introduced)).toEqual(["fresh/fresh.go"]);
-    const { actual, expected } = previewAgainstCli(GO, { plain: untouched, ...preview }, cli);
+    // Silence would be a false clean: go build finds an error in each new package.
+    expect(pathsOf(cli.introduced)).toEqual(["docs/docs.go", "fresh/fresh.go", "old/fresh.go"]);
+    const why = "a new package: gopls reads packages from the disk, and this folder holds no Go file there yet";
+    expect(answer.not_checked).toEqual([`docs/docs.go (gopls): ${why}`, `fresh/fresh.go (gopls): ${why}`]);
+    expect(answer.not_previewed).toBeUndefined();
+    // The files gopls did check are the CLI's, finding for finding.
+    const checked = <T extends { path: string }>(findings: readonly T[]) =>
+      findings.filter((finding) => finding.path !== "docs/docs.go" && finding.path !== "fresh/fresh.go");
+    const resolved = await diagnostics(bridge, { changes: change, show: "resolved" });
+    const { actual, expected } = previewAgainstCli(
+      GO,
+      {
+        plain: untouched,
+        introduced: plain(answer.items),
+        resolved: plain(resolved.items),
+        counts: [answer.introduced, answer.resolved, answer.unchanged],
+      },
+      { ...cli, introduced: checked(cli.introduced) },
+    );
     expect(actual).toEqual(expected);
+    // Nothing left behind.
+    expect(plain((await diagnostics(bridge, {})).items)).toEqual(plain(untouched));
   }, 300_000);
 });

@@ -73,7 +73,7 @@ export async function diagnoseChanges(
       for (const pair of pairs) await show(config, sessions, pair, changes, shown);
       const overlay = new Map(changes.flatMap((change) => (change.after === null ? [] : [[change.file.absolutePath, change.after] as const])));
       const after = await diagnoseTargets(config, sessions, afterTargets, { ...run, overlay });
-      return { before, after, notPreviewed: notPreviewed(shown) };
+      return { before, after: withCreatedNotChecked(after, changes, shown), notPreviewed: notPreviewed(shown) };
     } finally {
       await restoreAll(shown);
     }
@@ -84,6 +84,7 @@ export async function diagnoseChanges(
 interface Shown {
   /** Stops the session: what a restore that failed on a live server leaves is never answered from. */
   readonly stop: () => Promise<void>;
+  readonly workspace: ResolvedWorkspace;
   readonly server: ResolvedServer;
   readonly client: LspClient;
   /** Sources of the server whose findings the preview cannot count. */
@@ -109,7 +110,15 @@ async function show(
   }
   // Recorded before anything is shown: a step that fails half-way is taken back with the rest.
   const stop = () => sessions.get(workspace, server).stop();
-  const shown: Shown = { stop, server, client, blind: [...client.adapter.diskOnlySources].map((source) => ({ server: server.name, source })), undo: [], scope };
+  const shown: Shown = {
+    stop,
+    workspace,
+    server,
+    client,
+    blind: [...client.adapter.diskOnlySources].map((source) => ({ server: server.name, source })),
+    undo: [],
+    scope,
+  };
   all.push(shown);
   const watched = client.bridgeWatchesFiles;
   if (watched) {
@@ -176,6 +185,22 @@ async function restoreAll(shown: readonly Shown[]): Promise<void> {
     if (failed && !session.client.isClosed) await session.stop().catch(() => {});
   }
   if (failure !== null) throw failure;
+}
+
+/**
+ * The answers with each created file that its server cannot check without it on disk marked not
+ * checked (`ServerAdapter.createdNotChecked`): such a server's silence is no clean answer. Its
+ * findings are left out too: whether the server looked at it after all is a matter of timing
+ * (gopls does when a later change of the same preview is diagnosed), and one edit gets one answer.
+ */
+function withCreatedNotChecked(answers: readonly FileDiagnostics[], changes: readonly PreviewChange[], shown: readonly Shown[]): FileDiagnostics[] {
+  const created = new Set(changes.flatMap((change) => (change.before === null && change.after !== null ? [change.file.absolutePath] : [])));
+  return answers.map((answer) => {
+    if (answer.notChecked !== undefined || !created.has(answer.file.absolutePath)) return answer;
+    const session = shown.find((entry) => entry.workspace.name === answer.workspace.name && entry.server.name === answer.server.name);
+    const reason = session?.client.adapter.createdNotChecked(answer.file.absolutePath) ?? null;
+    return reason === null ? answer : { ...answer, diagnostics: [], notChecked: reason };
+  });
 }
 
 function notPreviewed(shown: readonly Shown[]): NotPreviewed[] {

@@ -1,3 +1,5 @@
+import { readdirSync } from "node:fs";
+import { dirname } from "node:path";
 import { ProtocolRequestType0 } from "vscode-languageserver-protocol";
 import { BridgeError } from "../../contract/errors.js";
 import { noSuchAction, standardAdapter } from "./standard.js";
@@ -26,6 +28,10 @@ export function goplsAdapter(link: ServerLink): ServerAdapter {
       diagnostic.source === "go list" && diagnostic.message.startsWith("No packages found for open file")
         ? "no package of the build includes it (its build constraints leave it out)"
         : null,
+    createdNotChecked: (path) =>
+      path.endsWith(".go") && !holdsGoFile(dirname(path))
+        ? "a new package: gopls reads packages from the disk, and this folder holds no Go file there yet"
+        : null,
     perform: async (action, options) => {
       if (action !== "barrier") throw noSuchAction("gopls", action);
       try {
@@ -39,4 +45,19 @@ export function goplsAdapter(link: ServerLink): ServerAdapter {
       return { type: "barrier-answer" };
     },
   };
+}
+
+/**
+ * Whether `folder` holds a Go file on disk. gopls (with `diagnosticsDelay` 0) diagnoses the
+ * packages it knows when a document opens, and loads an open file that none of them holds only
+ * afterwards, for its orphaned-file check: a file of a package the disk does not have yet is
+ * published with no diagnostics and not checked again, with no notice.
+ */
+function holdsGoFile(folder: string): boolean {
+  try {
+    return readdirSync(folder).some((name) => name.endsWith(".go"));
+  } catch {
+    // No such folder (or none that can be read): no package gopls could know there.
+    return false;
+  }
 }

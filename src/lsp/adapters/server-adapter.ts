@@ -182,6 +182,13 @@ export interface ServerAdapter {
    */
   notChecked(diagnostic: { readonly source: string | null; readonly message: string }): string | null;
   /**
+   * Why the server cannot check a document that a preview creates at `path` (absolute) and that is
+   * not on disk, when it takes what a file belongs to from the disk alone and says nothing of a
+   * document it could not place (gopls: a package in a folder with no Go file yet); null: it
+   * checks such a document. The file is then reported as not checked, never as clean.
+   */
+  createdNotChecked(path: string): string | null;
+  /**
    * How an open document's diagnostics are read when one request answers them completely
    * (TypeScript's servers); null: by the settle rule, from the server's pushes and pulls.
    */

@@ -23,6 +23,7 @@ export function standardAdapter(): ServerAdapter {
     whenReady: async () => {},
     startingEvents: () => [],
     notChecked: () => null,
+    createdNotChecked: () => null,
     documentDiagnostics: null,
     awaitProjectLoaded: null,
     projectPulls: null,

@@ -24,6 +24,7 @@ export interface PreviewAnswer {
   resolved?: number;
   unchanged?: number;
   not_previewed?: { server: string; source: string | null }[];
+  not_checked?: string[];
 }
 
 /**

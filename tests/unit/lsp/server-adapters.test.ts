@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { InitializeRequest, PublishDiagnosticsNotification, ResponseError, type Diagnostic } from "vscode-languageserver-protocol";
 import { afterEach, describe, expect, test } from "vitest";
 import { Deadline } from "../../../src/contract/deadline.js";
@@ -8,6 +10,7 @@ import { rustAnalyzerAdapter } from "../../../src/lsp/adapters/rust-analyzer/ada
 import type { AdapterFactory } from "../../../src/lsp/adapters/server-adapter.js";
 import type { ServerEvent } from "../../../src/lsp/server-events.js";
 import { connectInProcess, disposePeers } from "../../helpers/in-process-server.js";
+import { tempDir } from "../../helpers/temp.js";
 
 // Each server's ways, as its adapter says them to the client and to the settle wait.
 afterEach(disposePeers);
@@ -103,6 +106,22 @@ describe("gopls's barrier", () => {
     await expect(client.adapter.perform("barrier", options())).resolves.toEqual({ type: "barrier-answer" });
     toClient.end();
     await expect(client.adapter.perform("barrier", options())).rejects.toMatchObject({ code: "ServerCrashed" });
+  });
+});
+
+describe("gopls and a file a preview creates", () => {
+  test("a Go file in a folder with no Go file on disk is not checked; one beside a package, or a go.mod, is", () => {
+    const { client } = connectInProcess({}, () => {}, goplsAdapter);
+    const root = tempDir("lspmcp-gopls-created-");
+    writeFileSync(join(root, "lib.go"), "package lib\n");
+    mkdirSync(join(root, "docs"));
+    writeFileSync(join(root, "docs", "README.md"), "notes\n");
+    const { createdNotChecked } = client.adapter;
+    expect(createdNotChecked(join(root, "new.go"))).toBeNull();
+    expect(createdNotChecked(join(root, "fresh", "go.mod"))).toBeNull();
+    for (const path of [join(root, "docs", "docs.go"), join(root, "fresh", "fresh.go"), join(root, "a", "b", "c_test.go")]) {
+      expect(createdNotChecked(path)).toMatch(/^a new package: /);
+    }
   });
 });
 
