@@ -1,22 +1,16 @@
-import type { ChildProcess } from "node:child_process";
-import type { Duplex, Readable, Writable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import { writeMessage, type SupervisorMessage } from "./control-channel.js";
 import { reapTree, signal } from "./kill-tree.js";
 import type { ProcessIdentity } from "./proc-table.js";
+import type { BootedSupervisor } from "./supervisor-boot.js";
 import { scanTree } from "./tree-scan.js";
 import type { ExitInfo, MemoryOverCap, MemorySample, SupervisedServer, SupervisionTimings } from "./types.js";
 
 /** Slack on top of the supervisor's own reap budget before the bridge takes over. */
 const SUPERVISOR_SLACK_MS = 300;
 
-export interface SupervisedProcessParts {
-  readonly supervisor: ChildProcess;
-  readonly supervisorId: ProcessIdentity;
-  readonly control: Duplex;
-  readonly stdin: Writable;
-  readonly stdout: Readable;
-  readonly stderr: Readable;
-  readonly token: string;
+/** A booted supervisor that was given its server, and the timings of its reaping. */
+export interface SupervisedProcessParts extends Omit<BootedSupervisor, "owner"> {
   readonly timings: SupervisionTimings;
 }
 
