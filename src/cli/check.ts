@@ -13,7 +13,7 @@ import { answeringClause } from "../lsp/adapters/launch.js";
 import { judgeConfig, requireTrusted, trustContextFor } from "../config/config-trust.js";
 import { asBridgeError, BridgeError, isCallersFault } from "../contract/errors.js";
 import { SessionRegistry } from "../sessions/session-registry.js";
-import { discardPrestarted, sweepOrphans } from "../supervision/index.js";
+import { discardPrestarted, prestartSupervisor, sweepOrphans } from "../supervision/index.js";
 import { sweepSnapshotsOf } from "../diagnostics/since/revision-snapshot.js";
 import type { Command } from "./parse-args.js";
 import { createStderrLogger } from "./stderr-logger.js";
@@ -35,12 +35,11 @@ export async function check(command: CheckCommand, cwd: string = process.cwd()):
   const level = process.env.LSPMCP_LOG_LEVEL ?? (command.quiet ? "error" : "warn");
   const logger = createStderrLogger({ ...process.env, LSPMCP_LOG_LEVEL: level });
   const source = configSourceFor(command.config, cwd);
-  const config = await judgeConfig(source, trustContextFor(command.config, source, command.trustConfig, cwd))
-    .then(requireTrusted)
-    .catch(async (error: unknown) => {
-      await discardPrestarted();
-      throw error;
-    });
+  const config = requireTrusted(await judgeConfig(source, trustContextFor(command.config, source, command.trustConfig, cwd)));
+  // Its first session's supervisor starts its Node now, once nothing stops the config from
+  // running (a refused check starts no process at all), beside discovery rather than after it;
+  // `closeSessions` ends it if no session takes it.
+  prestartSupervisor();
   // Named on stderr when the user did not name it; --quiet keeps stderr for problems only.
   if (command.config === null && !command.quiet) process.stderr.write(`lspmcp: ${describeConfig(config, answeringClause)}\n`);
   let sessions: SessionRegistry | null = null;

@@ -70,9 +70,6 @@ async function main(argv: readonly string[]): Promise<number> {
       case "status":
         return await (await import("./status.js")).status(await judgedConfig(command.config, command.trustConfig), command.format);
       case "check":
-        // Its first session's supervisor starts its Node now, beside the loading of check's
-        // modules and config rather than after them (check.ts ends it if no session takes it).
-        (await import("../supervision/prestarted-supervisor.js")).prestartSupervisor();
         return await (await import("./check.js")).check(command);
     }
   } catch (error) {
