@@ -5,11 +5,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { loadProfile, profileNames } from "../../src/config/profiles.js";
 import { EmbeddedDefaultSchema } from "../../src/config/embedded-default-schema.js";
 import { ADAPTER_NAMES, ConfigSchema, type RawProfile } from "../../src/config/schema.js";
 import { ERROR_CODES } from "../../src/contract/errors.js";
 import { REPO } from "../helpers/paths.js";
+import { shippedProfiles } from "../helpers/shipped-profiles.js";
 
 const page = (path: string): string => readFileSync(join(REPO, path), "utf8");
 /** The page's text with every run of whitespace made one space, so lists may wrap. */
@@ -35,12 +35,7 @@ const TOOL_CACHE_SOURCES = ["go", "pypi", "npm", "cargo"];
 let profiles: Map<string, RawProfile>;
 
 beforeAll(async () => {
-  profiles = new Map();
-  for (const name of await profileNames(REPO)) {
-    const loaded = await loadProfile(REPO, name);
-    if (!loaded.ok) throw new Error(loaded.problems.join("\n"));
-    profiles.set(name, loaded.profile);
-  }
+  profiles = await shippedProfiles();
 });
 
 /** The profiles installed into the tool cache (from `sources`, by default all of them). */

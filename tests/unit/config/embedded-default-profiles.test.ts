@@ -8,20 +8,15 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { planDefault } from "../../../src/config/default-plan.js";
 import { EmbeddedDefaultSchema } from "../../../src/config/embedded-default-schema.js";
-import { loadProfile, profileNames } from "../../../src/config/profiles.js";
 import type { RawProfile } from "../../../src/config/schema.js";
 import { REPO } from "../../helpers/paths.js";
 import { tempDir, writeFiles } from "./fixture.js";
+import { shippedProfiles } from "../../helpers/shipped-profiles.js";
 
 let profiles: Map<string, RawProfile>;
 
 beforeAll(async () => {
-  profiles = new Map();
-  for (const name of await profileNames(REPO)) {
-    const loaded = await loadProfile(REPO, name);
-    if (!loaded.ok) throw new Error(loaded.problems.join("\n"));
-    profiles.set(name, loaded.profile);
-  }
+  profiles = await shippedProfiles();
 });
 
 describe("the shipped profiles' [default] tables", () => {
