@@ -9,12 +9,6 @@ import { StartupResponder } from "../mcp/startup-responder.js";
 
 /** Exit code of a listen address that cannot be had (CONTRACT §2: usage). */
 const EXIT_USAGE = 2;
-/**
- * Longest wait for the agent's handshake before the config is loaded anyway: an agent that never
- * asks for `tools/list` (a 2026-07-28 client has it answered at the revision gate) is not kept
- * waiting past this for its first call.
- */
-const HANDSHAKE_WAIT_MS = 250;
 
 /** `serve --http HOST:PORT [--token-file FILE]`. */
 export interface HttpOptions {
@@ -48,21 +42,7 @@ export async function serve(
     return rest(config, standalone, logger, version, stdio, responder);
   }
   const { stdio, responder } = await front(new BoundedLineTransport(process.stdin, process.stdout), version);
-  await handshakeOrDeadline(responder);
   return rest(await trustedConfig(judgedConfig, logger), standalone, logger, version, stdio, responder);
-}
-
-/**
- * Waits for the agent's handshake (see StartupResponder.handshake), at most HANDSHAKE_WAIT_MS. Why:
- * loading the config and the modules behind it holds the event loop in stretches of tens of ms,
- * and an agent's `tools/list`, sent as soon as `initialize` is answered, would wait behind them;
- * none of that work is needed for the handshake, and an agent calls a tool only after it.
- */
-async function handshakeOrDeadline(responder: StartupResponder): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, HANDSHAKE_WAIT_MS)));
-  await Promise.race([responder.handshake, deadline]);
-  clearTimeout(timer);
 }
 
 async function trustedConfig(judgedConfig: () => Promise<JudgedConfig>, logger: Logger): Promise<ResolvedConfig> {

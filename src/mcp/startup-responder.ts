@@ -27,12 +27,6 @@ export class StartupResponder {
   #initialize: JSONRPCRequest | undefined;
   readonly #queued: JSONRPCMessage[] = [];
   #closed = false;
-  #handshakeDone!: () => void;
-  /**
-   * Settles once the agent's handshake is through: `tools/list` answered, a request this
-   * responder cannot answer held (the agent wants more than the handshake), or stdin closed.
-   */
-  readonly handshake = new Promise<void>((resolve) => (this.#handshakeDone = resolve));
 
   constructor(stdio: MessageChannel, version: string) {
     this.#stdio = stdio;
@@ -40,7 +34,6 @@ export class StartupResponder {
     stdio.onmessage = (message) => this.#take(message);
     stdio.onclose = () => {
       this.#closed = true;
-      this.#handshakeDone();
     };
   }
 
@@ -57,12 +50,10 @@ export class StartupResponder {
       if (local) {
         if (local.initialize) this.#initialize = message;
         this.#stdio.send(local.reply).catch(() => {});
-        if (message.method === "tools/list") this.#handshakeDone();
         return;
       }
     }
     this.#queued.push(message);
-    if ("method" in message && "id" in message) this.#handshakeDone();
   }
 }
 

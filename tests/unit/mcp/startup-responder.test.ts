@@ -32,34 +32,6 @@ async function responderOnStreams() {
 }
 
 describe("the startup responder", () => {
-  // Whether `handshake` has settled by now.
-  const settled = async (responder: StartupResponder): Promise<boolean> => {
-    let done = false;
-    void responder.handshake.then(() => (done = true));
-    await tick();
-    return done;
-  };
-
-  test("its handshake settles once tools/list is answered, not on initialize or a notification", async () => {
-    const { input, responder } = await responderOnStreams();
-    input.write(line(INITIALIZE));
-    input.write(line({ jsonrpc: "2.0", method: "notifications/initialized" }));
-    input.write(line({ jsonrpc: "2.0", id: 2, method: "ping" }));
-    expect(await settled(responder)).toBe(false);
-    input.write(line({ jsonrpc: "2.0", id: 3, method: "tools/list" }));
-    expect(await settled(responder)).toBe(true);
-  });
-
-  test("its handshake settles on a request it holds for the server, and on stdin's end", async () => {
-    const held = await responderOnStreams();
-    held.input.write(line(INITIALIZE));
-    held.input.write(line({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "hover", arguments: {} } }));
-    expect(await settled(held.responder)).toBe(true);
-    const ended = await responderOnStreams();
-    ended.input.end();
-    expect(await settled(ended.responder)).toBe(true);
-  });
-
   test("answers initialize, tools/list and ping as the SDK's server does, and holds everything else in order", async () => {
     const { input, responder, replies, raw } = await responderOnStreams();
     input.write(line(INITIALIZE));
