@@ -1,3 +1,5 @@
+import { withOverrides } from "../contract/timings.js";
+
 /** The waits of a session's stop and failed start, injectable so that tests can shorten them. */
 export interface SessionTimings {
   /** How long an orderly LSP shutdown, and then the server's own exit, may take before the supervisor reaps the tree anyway. */
@@ -16,10 +18,5 @@ export const DEFAULT_SESSION_TIMINGS: SessionTimings = {
 
 /** Defaults with the caller's overrides; negative or non-numeric values fall back to the default. */
 export function resolveSessionTimings(overrides: Partial<SessionTimings> = {}): SessionTimings {
-  const pick = (value: number | undefined, fallback: number): number => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : fallback);
-  return {
-    shutdownGraceMs: pick(overrides.shutdownGraceMs, DEFAULT_SESSION_TIMINGS.shutdownGraceMs),
-    exitReportMs: pick(overrides.exitReportMs, DEFAULT_SESSION_TIMINGS.exitReportMs),
-    stderrDrainMs: pick(overrides.stderrDrainMs, DEFAULT_SESSION_TIMINGS.stderrDrainMs),
-  };
+  return withOverrides(DEFAULT_SESSION_TIMINGS, overrides);
 }

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from "node:stream";
+import { withOverrides } from "../contract/timings.js";
 
 /**
  * What to start. Callers pass the scrubbed environment (`scrubbedEnv`); supervision adds only
@@ -68,13 +69,9 @@ export const DEFAULT_TIMINGS: SupervisionTimings = {
 
 /** Defaults with the caller's overrides; negative or non-numeric values fall back to the default. */
 export function resolveTimings(overrides: Partial<SupervisionTimings> = {}): SupervisionTimings {
-  const pick = (value: number | undefined, fallback: number): number => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : fallback);
-  return {
-    termGraceMs: pick(overrides.termGraceMs, DEFAULT_TIMINGS.termGraceMs),
-    confirmDeadlineMs: pick(overrides.confirmDeadlineMs, DEFAULT_TIMINGS.confirmDeadlineMs),
-    // An interval of 0 would be a busy loop.
-    memorySampleMs: pick(overrides.memorySampleMs, DEFAULT_TIMINGS.memorySampleMs) || DEFAULT_TIMINGS.memorySampleMs,
-  };
+  const timings = withOverrides(DEFAULT_TIMINGS, overrides);
+  // An interval of 0 would be a busy loop.
+  return timings.memorySampleMs === 0 ? { ...timings, memorySampleMs: DEFAULT_TIMINGS.memorySampleMs } : timings;
 }
 
 /**
