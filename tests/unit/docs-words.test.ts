@@ -2,7 +2,7 @@
 // (issue or stop numbers, helpers, sessions of work, commit hashes, "this machine", the design
 // contract's section marks). The pages are the package's own: README.md, docs/, the server
 // profiles and their READMEs, bridge.toml.example, and the CLI's --help text.
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { USAGE } from "../../src/cli/parse-args.js";
@@ -48,4 +48,14 @@ test("no shipped page tells how lspmcp was made", () => {
     });
   }
   expect(found).toEqual([]);
+});
+
+test("every path of lspmcp's own sources a shipped page names exists", () => {
+  // A page's example project has its files at the top of its src/ (src/app.ts); a path deeper
+  // than that is lspmcp's own, and a renamed or moved file must take its mentions along.
+  const missing: string[] = [];
+  for (const [path, text] of shippedPages())
+    for (const [named] of text.matchAll(/(?<![\w/.])src\/[\w-]+\/[\w./-]*[\w/]/g))
+      if (!existsSync(join(REPO, named.replace(/\/$/, "")))) missing.push(`${path}: ${named}`);
+  expect(missing).toEqual([]);
 });
