@@ -23,6 +23,8 @@ export interface Bridge {
    * can put all of them there).
    */
   callWithProgress(name: string, args?: Record<string, unknown>): Promise<{ result: ToolResult; progress: { progress: number; total?: number }[] }>;
+  /** What the bridge wrote to stderr so far (its log, at the level its env sets: warn unless given). */
+  stderr(): string;
   close(): Promise<void>;
 }
 
@@ -69,6 +71,9 @@ export async function startBridge(
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
   });
   const client = new Client({ name: "lspmcp-tests", version: "0" });
+  // Read as it comes: an unread pipe would fill and stall a bridge that logs much.
+  const stderr: string[] = [];
+  transport.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString("utf8")));
   await client.connect(transport);
   // What went out and what came in, in order, before the SDK's client handles it.
   const sent: Record<string, any>[] = [];
@@ -118,6 +123,7 @@ export async function startBridge(
         .map((message) => ({ progress: message.params.progress as number, total: message.params.total as number | undefined }));
       return { result, progress };
     },
+    stderr: () => stderr.join(""),
     close: () => client.close(),
   };
 }

@@ -1,0 +1,60 @@
+// After an edit that keeps a module's exports, a warm `diagnostics "."` asks the server again of
+// that file alone, however often the same file is edited: every other kept answer is one the
+// server would give again (docs/performance.md, "What changed since a revision"). TypeScript 7's
+// own log of each request it handled counts the pulls.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type Bridge, startBridge, writeConfig } from "../helpers/bridge.js";
+import { pollUntil } from "../helpers/poll.js";
+import { tempDir } from "../helpers/temp.js";
+
+const FILES = 12;
+let root: string;
+let bridge: Bridge;
+
+const module = (i: number, body: string) =>
+  `${i > 0 ? `import { value${i - 1} } from "./m${i - 1}";\n` : ""}export function value${i}(): number {\n  return ${i > 0 ? `value${i - 1}() + ` : ""}${body};\n}\n`;
+
+/** How often TypeScript 7 handled `method` since the bridge started, by its own log. */
+const handled = (method: string) => bridge.stderr().split(`handled method '${method}'`).length - 1;
+
+/**
+ * A warm `diagnostics "."`, and then the pulls the server has handled in all; a call that pulled
+ * closes its run's anchor document last, so once the server's log shows that close (the
+ * `closes`-th), every pull before it is in the log too.
+ */
+async function pullsAfterCall(closes: number): Promise<number> {
+  const result = await bridge.ok("diagnostics", { path: "." });
+  expect(result.total).toBe(0);
+  if (closes > 0) expect(await pollUntil(() => handled("textDocument/didClose") >= closes, 30_000)).toBe(true);
+  return handled("textDocument/diagnostic");
+}
+
+beforeAll(async () => {
+  root = tempDir("lspmcp-edits-");
+  mkdirSync(join(root, "src"));
+  writeFileSync(join(root, "tsconfig.json"), '{ "compilerOptions": { "strict": true, "lib": ["ES2022"], "types": [], "noEmit": true }, "include": ["src"] }\n');
+  for (let i = 0; i < FILES; i++) writeFileSync(join(root, "src", `m${i}.ts`), module(i, "1"));
+  execFileSync("git", ["init", "-q"], { cwd: root });
+  const config = writeConfig(
+    `[[server]]\nname = "typescript"\nprofile = "typescript"\n\n[[workspace]]\nname = "chain"\nroot = ${JSON.stringify(root)}\nservers = ["typescript"]\n`,
+  );
+  bridge = await startBridge(config, { LSPMCP_LOG_LEVEL: "debug" });
+});
+afterAll(async () => bridge?.close());
+
+describe("edits that keep a module's exports", () => {
+  test("a cold call pulls every file; the same call again, none; each edit of one file asks again of that file alone", async () => {
+    expect(await pullsAfterCall(1)).toBe(FILES);
+    // Nothing pulled: the next call's count shows it.
+    await pullsAfterCall(0);
+    let closes = 1;
+    for (const body of ["2", "3", "4 + 0"]) {
+      writeFileSync(join(root, "src", "m5.ts"), module(5, body));
+      closes++;
+      expect(await pullsAfterCall(closes), `after the body ${body}`).toBe(FILES + closes - 1);
+    }
+  });
+});
