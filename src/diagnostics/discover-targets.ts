@@ -1,4 +1,3 @@
-import { statSync, type Stats } from "node:fs";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
@@ -10,6 +9,7 @@ import {
   pickServerForFile,
   pickWorkspace,
   resolveFile,
+  resolveListedFile,
   type FileTarget,
   type ResolvedTarget,
 } from "../targets/resolve-target.js";
@@ -188,20 +188,18 @@ async function claimed(
   serverName: string | undefined,
   relativePaths: readonly string[],
 ): Promise<ResolvedTarget[]> {
-  // One synchronous stat each: thousands of files cost less than as many queued promises.
+  // One synchronous look each: thousands of files cost less than as many queued promises.
   return relativePaths.flatMap((relativePath) => {
-    let file: FileTarget;
+    // Deleted-but-tracked files and submodule folders are not sources to check.
+    const file = resolveListedFile(workspace, relativePath);
+    if (file === null) return [];
     let servers: ResolvedServer[];
-    let stats: Stats | undefined;
     try {
-      file = resolveFile(workspace, relativePath);
       servers = serversFor(config, workspace, serverName, file);
-      stats = statSync(file.absolutePath, { throwIfNoEntry: false });
     } catch {
       return [];
     }
-    // Deleted-but-tracked files and submodule folders are not sources to check.
-    return stats === undefined || stats.isDirectory() ? [] : servers.map((server) => ({ workspace, server, languageId: languageFor(server, file)!, file }));
+    return servers.map((server) => ({ workspace, server, languageId: languageFor(server, file)!, file }));
   });
 }
 

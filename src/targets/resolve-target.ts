@@ -1,3 +1,4 @@
+import { lstatSync, statSync } from "node:fs";
 import { basename, extname, isAbsolute, relative, resolve, sep } from "node:path";
 import { BridgeError } from "../contract/errors.js";
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
@@ -81,6 +82,29 @@ export function resolveFile(workspace: ResolvedWorkspace, path: string): FileTar
     });
   }
   return { absolutePath: real, path: workspaceRelativePath(workspace.root, real), extension: extname(real).toLowerCase(), name: basename(real) };
+}
+
+/**
+ * A file of the workspace's listing (`workspaceFiles`), resolved as `resolveFile` would; null for
+ * what is no file to check: gone since it was listed, a folder (a submodule), a link that leaves
+ * the workspace or cannot be followed. A listing never passes through a symlinked folder and the
+ * root is real, so a listed regular file is its own real path: only a link needs resolving.
+ */
+export function resolveListedFile(workspace: ResolvedWorkspace, relativePath: string): FileTarget | null {
+  const lexical = resolve(workspace.root, relativePath);
+  try {
+    const stats = lstatSync(lexical, { throwIfNoEntry: false });
+    if (stats === undefined || stats.isDirectory()) return null;
+    if (!stats.isSymbolicLink()) {
+      const path = lexical === `${workspace.root}${sep}${relativePath}` ? relativePath.split(sep).join("/") : workspaceRelativePath(workspace.root, lexical);
+      return { absolutePath: lexical, path, extension: extname(lexical).toLowerCase(), name: basename(lexical) };
+    }
+    const file = resolveFile(workspace, relativePath);
+    const target = statSync(file.absolutePath, { throwIfNoEntry: false });
+    return target === undefined || target.isDirectory() ? null : file;
+  } catch {
+    return null;
+  }
 }
 
 /** The workspace-relative path of an absolute path, or the absolute path when it lies outside. */
