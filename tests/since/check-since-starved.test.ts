@@ -14,8 +14,13 @@ import { bridgeEnv } from "../helpers/tool-cache.js";
 // few to load lspmcp's own code to enough for the whole run, each outcome must be a report or
 // exit 3 with its reason; an unknown revision is exit 2 or, when git itself cannot run, 3.
 
-/** From too few descriptors to load lspmcp's code, by twos, to one that is plenty (a report). */
-const LIMITS = [...Array.from({ length: 14 }, (_, i) => 20 + 2 * i), 256];
+/**
+ * From too few descriptors to load lspmcp's code, one by one, to one that is plenty (a report).
+ * Between "git can run" and "the supervisor can start" lies a single descriptor, and whether a
+ * limit falls there depends on what else is open at the moment of the spawn: each limit is tried
+ * until the run has passed that window once.
+ */
+const LIMITS = [...Array.from({ length: 21 }, (_, i) => 20 + i), 256];
 
 function fixture() {
   const repo = tempRepo({
@@ -51,16 +56,19 @@ describe("check --since when processes cannot be had", () => {
   test("every limit gives a report (exit 0) or exit 3 with its reason; a start that failed is ServerStartFailed", async () => {
     const { repo, config } = fixture();
     const outcomes: string[] = [];
-    for (const limit of LIMITS) {
-      const run = await starvedCheck(limit, repo.root, ["--config", config, "--quiet", "--since", "HEAD"]);
-      expect([0, 3], `limit ${limit}: exit ${run.code}\n${run.stderr}`).toContain(run.code);
-      if (run.code === 0) expect(run.stdout, `limit ${limit}`).toMatch(/^1 file checked: 0 errors, 0 warnings, 0 information, 0 hints; since HEAD \(/);
-      else expectNoReportSaid(run, limit);
-      outcomes.push(run.code === 0 ? "report" : (/\((\w+)\)$/m.exec(run.stderr)?.[1] ?? "said"));
+    for (let sweep = 0; sweep < 4 && !outcomes.includes("ServerStartFailed"); sweep++) {
+      for (const limit of LIMITS) {
+        const run = await starvedCheck(limit, repo.root, ["--config", config, "--quiet", "--since", "HEAD"]);
+        expect([0, 3], `limit ${limit}: exit ${run.code}\n${run.stderr}`).toContain(run.code);
+        if (run.code === 0) expect(run.stdout, `limit ${limit}`).toMatch(/^1 file checked: 0 errors, 0 warnings, 0 information, 0 hints; since HEAD \(/);
+        else expectNoReportSaid(run, limit);
+        outcomes.push(run.code === 0 ? "report" : (/\((\w+)\)$/m.exec(run.stderr)?.[1] ?? "said"));
+      }
+      // Enough for the whole run.
+      expect(outcomes.at(-1)).toBe("report");
     }
-    // Through a supervisor that cannot be started, to enough for the whole run.
+    // Through a supervisor that cannot be started.
     expect(outcomes).toContain("ServerStartFailed");
-    expect(outcomes.at(-1)).toBe("report");
     expect(repo.status()).toBe("");
   }, 300_000);
 
