@@ -133,15 +133,16 @@ describe("tree gates over a server's children: real Biome", () => {
     leftovers = tree;
     const supervisor = proc(bridge.supervisorPid)!;
     const bridgeProc = proc(bridge.pid)!;
+    // What the server started is frozen first, so that it stays left (a child that sees its
+    // parent go may leave by itself, and a loaded machine gives it the time to), as the leftovers
+    // the sweep exists for do.
+    for (const p of tree.filter((p) => p.pid !== bridge.serverPid && alive(p))) process.kill(p.pid, "SIGSTOP");
     process.kill(bridge.pid, "SIGSTOP");
     process.kill(bridge.supervisorPid, "SIGKILL");
     bridge.child.kill("SIGKILL");
     expect(await waitAllGone([supervisor, bridgeProc], LIMIT_MS)).toEqual([]);
-    // The server dies with its supervisor (pdeathsig); what it started outlives it. Frozen, it
-    // stays left (the proxy could follow the bridge's pipe out meanwhile), as the leftovers the
-    // sweep exists for do.
+    // The server dies with its supervisor (pdeathsig); what it started outlives it.
     expect(await pollUntil(() => !tree.some((p) => p.pid === bridge.serverPid && alive(p)), LIMIT_MS)).toBe(true);
-    for (const p of tree.filter(alive)) process.kill(p.pid, "SIGSTOP");
     const orphans = tree.filter(alive);
     expect(orphans.length).toBeGreaterThan(0);
     const clock = new GateClock();
