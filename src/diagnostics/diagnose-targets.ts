@@ -66,7 +66,16 @@ export async function diagnoseTargets(
     const scope = new CallScope();
     try {
       const deadline = Deadline.in(config.bridge.request_timeout_ms);
-      await work({ config, sessions, deadline, signal: signal.signal, scope, ...(options.overlay === undefined ? {} : { overlay: options.overlay }) });
+      await work({
+        config,
+        sessions,
+        deadline,
+        get signal() {
+          return signal.signal;
+        },
+        scope,
+        ...(options.overlay === undefined ? {} : { overlay: options.overlay }),
+      });
     } catch (error) {
       throw namingFile(error, item.target);
     } finally {

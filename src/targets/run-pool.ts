@@ -34,14 +34,25 @@ export class FirstFailure {
   /**
    * A signal for one item of work, aborted with the run. Every request of the item listens on
    * it rather than on the run's signal, so the run's signal carries one listener per item in
-   * flight instead of one per request ever sent; `done` removes that one.
+   * flight instead of one per request ever sent; `done` removes that one. Made when first read:
+   * an item answered from what the bridge kept sends nothing, and needs none.
    */
-  itemSignal(): { signal: AbortSignal; done: () => void } {
-    const item = new AbortController();
-    const onAbort = (): void => item.abort();
-    if (this.signal.aborted) item.abort();
-    else this.signal.addEventListener("abort", onAbort, { once: true });
-    return { signal: item.signal, done: () => this.signal.removeEventListener("abort", onAbort) };
+  itemSignal(): { readonly signal: AbortSignal; done: () => void } {
+    const run = this.signal;
+    let item: AbortController | null = null;
+    const onAbort = (): void => item?.abort();
+    return {
+      get signal(): AbortSignal {
+        if (item) return item.signal;
+        item = new AbortController();
+        if (run.aborted) item.abort();
+        else run.addEventListener("abort", onAbort, { once: true });
+        return item.signal;
+      },
+      done: () => {
+        if (item) run.removeEventListener("abort", onAbort);
+      },
+    };
   }
 
   /** Throws the first failure, if there was one. */

@@ -30,9 +30,10 @@ export async function answerFromProject(
   ask: AskFileDiagnostics,
 ): Promise<FileDiagnostics> {
   const { file } = target;
-  const open = client.documents.get(pathToFileURL(file.absolutePath).href);
   const kept = state.answers.get(file.absolutePath);
   const rendered = state.rendered.get(file.absolutePath);
+  const uri = rendered?.uri ?? pathToFileURL(file.absolutePath).href;
+  const open = client.documents.get(uri);
   const project = (answer: CachedAnswer) => (answer.project === undefined ? {} : { project: answer.project === "" ? null : answer.project });
   if (kept && rendered?.answer === kept && !changed && !open) {
     return { workspace: target.workspace, server: target.server, file, text: rendered.text, diagnostics: rendered.diagnostics, ...project(kept) };
@@ -49,6 +50,6 @@ export async function answerFromProject(
   const lines = new LineIndex(text);
   const converted = answer.diagnostics.map((diagnostic) => convertDiagnostic(file.path, diagnostic, lines, client.positionEncoding));
   const diagnostics = mergeDiagnostics(converted, null);
-  if (client.adapter.answersManyFiles && !open) state.rendered.set(file.absolutePath, { answer, text, diagnostics });
+  if (client.adapter.answersManyFiles && !open) state.rendered.set(file.absolutePath, { answer, uri, text, diagnostics });
   return { workspace: target.workspace, server: target.server, file, text, diagnostics, ...project(answer) };
 }

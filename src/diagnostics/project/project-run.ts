@@ -75,9 +75,6 @@ export async function planProjectRun(
       );
   if (!client.adapter.projectPulls) return { ...FILE_BY_FILE, refreshed: true };
   const targets = new Map(items.map((item) => [item.target.file.absolutePath, item.target]));
-  // The documents this run opened with nothing else sent since the answers were last brought up
-  // to date: each holds the disk's text, so closing it leaves the server's program as it was.
-  const openedAtLook = new Set<string>();
   const host: ProjectHost = {
     root: first.target.workspace.root,
     fileDeadline: () => Deadline.in(options.config.bridge.request_timeout_ms),
@@ -97,10 +94,7 @@ export async function planProjectRun(
         { refreshed: true },
       );
       // Its own open alone was sent: the server's program is still the one the answers describe.
-      if (atLook && client.documents.sentCount - sentBefore <= 1) {
-        state.sentAtLook = client.documents.sentCount;
-        if (options.overlay === undefined) openedAtLook.add(opened.synced.document.uri);
-      }
+      if (atLook && client.documents.sentCount - sentBefore <= 1) state.sentAtLook = client.documents.sentCount;
       options.onSynced?.(opened);
     },
   };
@@ -114,27 +108,12 @@ export async function planProjectRun(
         answerFromProject(client, state, item.target, context, changed.has(item.target.file.absolutePath), (file, fileOptions) =>
           pulls.pull(file, fileOptions),
         ),
-      end: async () => {
-        const sentBefore = client.documents.sentCount;
-        await pulls.end(options.close);
-        if (state.sentAtLook === sentBefore && onlyClosesOf(client, openedAtLook, sentBefore)) state.sentAtLook = client.documents.sentCount;
-      },
+      end: () => pulls.end(options.close),
     };
   } catch (error) {
     await pulls.end(options.close);
     throw error;
   }
-}
-
-/**
- * Whether every document notification sent after `since` closed one of `uris`: then the server
- * reads those files from the disk they were opened with, and a later change of one of them can
- * still be compared with what its kept answers saw (`applyDiskChanges`).
- */
-function onlyClosesOf(client: LspClient, uris: ReadonlySet<string>, since: number): boolean {
-  let closes = 0;
-  for (const uri of uris) if (client.documents.lastSentFor(uri) > since && !client.documents.get(uri)) closes++;
-  return closes === client.documents.sentCount - since;
 }
 
 /** Every file by file: a single file, a server whose files the bridge does not watch, or one that answers no project. */

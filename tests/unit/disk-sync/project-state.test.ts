@@ -8,7 +8,7 @@ describe("ProjectState.setAsideAnswers", () => {
   test("empties the kept answers, and puts back exactly those, dropping any kept in between", () => {
     const state = new ProjectState(client);
     state.answers.set("/a.ts", { diagnostics: [] });
-    state.rendered.set("/a.ts", { answer: { diagnostics: [] }, text: "a", diagnostics: [] });
+    state.rendered.set("/a.ts", { answer: { diagnostics: [] }, uri: "file:///a.ts", text: "a", diagnostics: [] });
     state.notes.set("/b.ts", "noted");
     const before = state.generation;
     const putBack = state.setAsideAnswers();

@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { describe, expect, test } from "vitest";
 import { FirstFailure, runPool } from "../../../src/targets/run-pool.js";
 
@@ -31,13 +32,21 @@ describe("runPool", () => {
   test("the caller's abort is a cancellation failure that aborts every item signal, and item signals detach when done", async () => {
     const caller = new AbortController();
     const failure = new FirstFailure(caller.signal);
+    const listening = () => getEventListeners(failure.signal, "abort").length;
+    const before = listening();
     const done = failure.itemSignal();
     const live = failure.itemSignal();
+    const unread = failure.itemSignal();
+    const [doneSignal, liveSignal] = [done.signal, live.signal];
+    // Made when first read: an item that sends nothing adds no listener to the run.
+    expect(listening() - before).toBe(2);
     done.done();
+    unread.done();
+    expect(listening() - before).toBe(1);
     caller.abort();
-    expect(live.signal.aborted).toBe(true);
+    expect(liveSignal.aborted).toBe(true);
     // A finished item no longer listens: its signal is left as it was.
-    expect(done.signal.aborted).toBe(false);
+    expect(doneSignal.aborted).toBe(false);
     expect(() => failure.rethrow()).toThrow(expect.objectContaining({ code: "Timeout", details: { cancelled: true } }));
   });
 });

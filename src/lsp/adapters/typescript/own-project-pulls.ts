@@ -19,8 +19,8 @@ import { requestTypescriptProject } from "./project-info.js";
  * So, per nearest config, the first file asked is opened and held for the run (an anchor: its
  * project stays loaded). Every other file is asked which project would answer it, beside its
  * closed pull; when that is its nearest config's, the pull is its own project's answer, and
- * otherwise it is opened and pulled again, so that the server chooses as for an editor. The
- * documents opened are closed when the run ends.
+ * otherwise it is opened and pulled again, so that the server chooses as for an editor. A
+ * `check` closes the documents it opened when the run ends; a serving bridge keeps them (`end`).
  */
 export class OwnProjectPulls implements ProjectPulls {
   private readonly configs = new Map<string, string | null>();
@@ -81,9 +81,16 @@ export class OwnProjectPulls implements ProjectPulls {
     return { diagnostics: await requestPullDiagnostics(this.link, uri, options), project: project! };
   }
 
-  /** Lets go of the anchors and closes every document the run opened that no other call holds now. */
-  async end(): Promise<void> {
+  /**
+   * Lets go of the anchors; `close` (a `check`) also closes every document the run opened that no
+   * other call holds now. A serving bridge keeps them open (the cap closes the least used): the
+   * server keeps their projects loaded, and keeps each anchor's text as it was opened, so that the
+   * shape of a later change of it can still be asked of the program its kept answers came from
+   * (a closed file is read again from the disk, where the change already is).
+   */
+  async end(close: boolean): Promise<void> {
     this.scope.close();
+    if (!close) return;
     for (const uri of this.opened) {
       const { documents } = this.link;
       if (!this.link.isClosed && documents.get(uri) && !documents.isHeld(uri)) await documents.close(uri).catch(() => {});
