@@ -25,17 +25,26 @@ export async function requestDeclarationShape(
   const uri = pathToFileURL(file).href;
   const symbols = (await link.request(DocumentSymbolRequest.type, { textDocument: { uri } }, options)) ?? [];
   if (symbols.some((symbol) => !("selectionRange" in symbol))) return null;
-  const shape: unknown[] = [];
-  const visit = async (items: readonly DocumentSymbol[], depth: number): Promise<boolean> => {
+  // Every declaration in the shape's order; their hovers are asked all at once (one round trip's
+  // wait, not one per declaration).
+  const declarations: { depth: number; item: DocumentSymbol }[] = [];
+  const visit = (items: readonly DocumentSymbol[], depth: number): void => {
     for (const item of items) {
       if (depth === 0 && VALUE_KINDS.has(item.kind) && !exportedNames.has(item.name)) continue;
-      const hover = await link.request(HoverRequest.type, { textDocument: { uri }, position: item.selectionRange.start }, options);
-      const shown = hover ? renderHoverContents(hover.contents) : "";
-      if (/\(\+\d+ overloads?\)|\.\.\. \d+ more \.\.\./.test(shown)) return false;
-      shape.push([depth, item.kind, item.name, shown]);
-      if (!(await visit(item.children ?? [], depth + 1))) return false;
+      declarations.push({ depth, item });
+      visit(item.children ?? [], depth + 1);
     }
-    return true;
   };
-  return (await visit(symbols as DocumentSymbol[], 0)) ? JSON.stringify(shape) : null;
+  visit(symbols as DocumentSymbol[], 0);
+  const hovers = await Promise.all(
+    declarations.map(({ item }) => link.request(HoverRequest.type, { textDocument: { uri }, position: item.selectionRange.start }, options)),
+  );
+  const shape: unknown[] = [];
+  for (const [index, { depth, item }] of declarations.entries()) {
+    const hover = hovers[index];
+    const shown = hover ? renderHoverContents(hover.contents) : "";
+    if (/\(\+\d+ overloads?\)|\.\.\. \d+ more \.\.\./.test(shown)) return null;
+    shape.push([depth, item.kind, item.name, shown]);
+  }
+  return JSON.stringify(shape);
 }
