@@ -20,7 +20,10 @@ export class ProjectState implements KeptTexts {
    * Each kept answer as last given, converted, with the text it was converted on: given again
    * while the disk look finds its file unchanged and its answer is still the kept one.
    */
-  readonly rendered = new Map<string, { readonly answer: CachedAnswer; readonly uri: string; readonly text: string; readonly diagnostics: BridgeDiagnostic[] }>();
+  readonly rendered = new Map<
+    string,
+    { readonly answer: CachedAnswer; readonly uri: string; readonly text: string; readonly diagnostics: BridgeDiagnostic[] }
+  >();
   /** What the adapter's change queries noted of a changed file when the change was told (theirs to read). */
   readonly notes = new Map<string, unknown>();
   /**
