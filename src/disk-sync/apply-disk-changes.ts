@@ -79,16 +79,23 @@ async function reachAfter(queries: ChangeQueries, before: ReadonlyMap<string, Be
       if (after === null) return null;
       if (after !== shape) queue.push(path, ...importers);
     }
+    // Each question costs the server a look through the whole program: past a bound, asking
+    // every file again costs less than finding out which ones to ask. Every file queued is asked
+    // once, so a walk whose asked and waiting files already pass the bound stops before asking.
     const asked = new Set<string>();
+    const waiting = new Set(queue);
     while (queue.length > 0) {
+      if (asked.size + waiting.size > MAX_IMPORTER_QUESTIONS) return null;
       const path = queue.pop()!;
+      waiting.delete(path);
       reached.add(path);
       if (asked.has(path)) continue;
       asked.add(path);
-      // Each question costs the server a look through the whole program: past a bound, asking
-      // every file again costs less than finding out which ones to ask.
-      if (asked.size > MAX_IMPORTER_QUESTIONS) return null;
-      for (const importer of await queries.importers(path)) if (!asked.has(importer)) queue.push(importer);
+      for (const importer of await queries.importers(path)) {
+        if (asked.has(importer) || waiting.has(importer)) continue;
+        waiting.add(importer);
+        queue.push(importer);
+      }
     }
     return reached;
   } catch {

@@ -1,0 +1,54 @@
+// Which kept answers a change on disk reaches, and what finding that out asks of the server: the
+// importers of a file whose declaration shape changed, walked until the bound of questions says
+// asking every file again costs less — known before a question is wasted when the files waiting
+// to be asked already pass it.
+import { describe, expect, test } from "vitest";
+import { applyDiskChanges } from "../../../src/disk-sync/apply-disk-changes.js";
+import { ProjectState } from "../../../src/disk-sync/project-state.js";
+import { Deadline } from "../../../src/contract/deadline.js";
+import type { LspClient } from "../../../src/lsp/lsp-client.js";
+
+/** `importers` by file; the shape of `/f0.ts` changes with the change, every other stays. */
+function setup(importers: Record<string, string[]>) {
+  const asked: string[] = [];
+  let told = false;
+  const queries = {
+    shapeBefore: async () => "before",
+    shapeAfter: async (path: string) => (path === "/f0.ts" && told ? "after" : "before"),
+    importers: async (path: string) => {
+      asked.push(path);
+      return importers[path] ?? [];
+    },
+  };
+  const client = {
+    adapter: { answersManyFiles: true, watchedFiles: /\.ts$/, changeQueries: () => queries },
+    connectedAtMs: 0,
+    documents: { lastSentFor: () => 0, get: () => undefined },
+    notifyWatchedFiles: async () => {
+      told = true;
+    },
+  } as unknown as LspClient;
+  const state = new ProjectState(client);
+  const files = new Set(["/f0.ts", ...Object.keys(importers), ...Object.values(importers).flat()]);
+  for (const file of files) state.answers.set(file, { diagnostics: [] });
+  const apply = () => applyDiskChanges(client, state, [{ path: "/f0.ts", kind: "changed" }], { deadline: Deadline.in(10_000) });
+  return { asked, state, apply };
+}
+
+describe("applyDiskChanges", () => {
+  test("a changed shape reaches its importers, transitively, and no other file", async () => {
+    const { asked, state, apply } = setup({ "/f0.ts": ["/f1.ts"], "/f1.ts": ["/f2.ts"], "/other.ts": ["/far.ts"] });
+    await apply();
+    expect([...state.answers.keys()].sort()).toEqual(["/far.ts", "/other.ts"]);
+    // Before the change (f0), then each file reached, once.
+    expect(asked.sort()).toEqual(["/f0.ts", "/f0.ts", "/f1.ts", "/f2.ts"]);
+  });
+
+  test("importers past the bound drop every kept answer, with no question beyond what shows it", async () => {
+    const direct = Array.from({ length: 40 }, (_, i) => `/g${i}.ts`);
+    const { asked, state, apply } = setup({ "/f0.ts": direct });
+    await apply();
+    expect(state.answers.size).toBe(0);
+    expect(asked).toEqual(["/f0.ts"]);
+  });
+});
