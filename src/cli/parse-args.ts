@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { DEFAULT_BATCH_SIZE } from "../diagnostics/batch-size.js";
 import { parseShard, type Shard } from "../diagnostics/findings/shard-spec.js";
 import { BridgeError, errorText } from "../contract/errors.js";
 import { parseListenAddress } from "../http/listen-address.js";
@@ -195,9 +196,6 @@ function parseServers(argv: readonly string[]): Command {
   }
   return { kind: "servers-install", names: positionals, all, forPath };
 }
-
-/** Documents open at once per session in `check`: enough to keep a server busy, few enough to bound its memory. */
-export const DEFAULT_BATCH_SIZE = 32;
 
 function batchSize(value: string | undefined): number {
   if (value === undefined) return DEFAULT_BATCH_SIZE;

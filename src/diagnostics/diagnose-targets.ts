@@ -13,9 +13,6 @@ import type { LspClient } from "../lsp/lsp-client.js";
 import { FILE_BY_FILE, planProjectRun, type ProjectPlan, type ProjectRunOptions, type RunItem } from "./project/project-run.js";
 import type { RunMode } from "./run-mode.js";
 
-/** How many files of one session are in flight at once when the caller does not say. */
-export const DEFAULT_BATCH_SIZE = 32;
-
 export interface DiagnoseTargetsOptions {
   /** At most this many files of one session are in flight (synced and awaited) at once. */
   readonly batchSize: number;

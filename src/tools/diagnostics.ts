@@ -3,7 +3,8 @@ import { mergeServerDiagnostics, type BridgeDiagnostic } from "../contract/diagn
 import { severityRank } from "../contract/names.js";
 import { boundedPage, limitBytes } from "./bounded-answer.js";
 import { limitArg, maxBytesArg, offsetArg, pageFields, pathArg, RangeSchema, serverArg, SeveritySchema, workspaceArg } from "./common-schemas.js";
-import { DEFAULT_BATCH_SIZE, diagnoseTargets } from "../diagnostics/diagnose-targets.js";
+import { DEFAULT_BATCH_SIZE } from "../diagnostics/batch-size.js";
+import { diagnoseTargets } from "../diagnostics/diagnose-targets.js";
 import { discoverForCall } from "../diagnostics/discover-targets.js";
 import type { FileDiagnostics } from "../diagnostics/file-diagnostics.js";
 import { BridgeError } from "../contract/errors.js";
