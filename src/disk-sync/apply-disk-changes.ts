@@ -13,14 +13,13 @@ const MAX_IMPORTER_QUESTIONS = 32;
  * Tells the server what changed on disk and drops the cached answers a change can reach.
  *
  * A change of a source file that is a module reaches the file itself; when what other files see
- * of it (its declaration shape, the adapter's `ChangeQueries`, asked of the server's program before it hears
- * of the change and after) changed too, it also reaches every file that imports it, transitively
- * (importers asked before the change, for imports it dropped, and after): a superset of the
- * compiler's own rule, which goes past the direct importers only through files whose own
- * declarations changed. That is
- * the compiler's own rule for what a change must re-check. Anything else — a created or deleted
- * file (module resolution may change), a config or JSON file, a file whose shape cannot be told
- * (a script, a global augmentation, overloads...), a file whose document was synced since the
+ * of it (its declaration shape, the adapter's `ChangeQueries`, asked of the server's program
+ * before it hears of the change and after) changed too, it also reaches every file that imports
+ * it, transitively: the changed file's importers as asked before the change, theirs as asked
+ * after. That is a superset of the compiler's own rule, which goes past the direct importers
+ * only through files whose own declarations changed. Anything else — a created or deleted file
+ * (module resolution may change), a config or JSON file, a file whose shape cannot be told (a
+ * script, a global augmentation, overloads...), a file whose document was synced since the
  * answers were made (the server no longer has its old text), a server that cannot say — drops
  * every cached answer. So a kept answer is one the server would give again.
  */
@@ -72,18 +71,28 @@ async function lookBefore(client: LspClient, state: ProjectState, queries: Chang
 async function reachAfter(queries: ChangeQueries, before: ReadonlyMap<string, Before>): Promise<Set<string> | null> {
   try {
     const reached = new Set<string>();
+    // Each question costs the server a look through the whole program: past a bound, asking
+    // every file again costs less than finding out which ones to ask. Every file queued is asked
+    // once, so a walk whose asked and waiting files already pass the bound stops before asking.
+    // A changed file's importers were asked before the change: a change of its text cannot
+    // change which other unchanged files import it (a changed one that now does is reached).
+    const asked = new Set<string>();
+    const waiting = new Set<string>();
     const queue: string[] = [];
+    const enqueue = (path: string): void => {
+      if (asked.has(path) || waiting.has(path)) return;
+      waiting.add(path);
+      queue.push(path);
+    };
     for (const [path, { shape, importers }] of before) {
       reached.add(path);
       const after = await queries.shapeAfter(path);
       if (after === null) return null;
-      if (after !== shape) queue.push(path, ...importers);
+      if (after === shape) continue;
+      asked.add(path);
+      waiting.delete(path);
+      for (const importer of importers) enqueue(importer);
     }
-    // Each question costs the server a look through the whole program: past a bound, asking
-    // every file again costs less than finding out which ones to ask. Every file queued is asked
-    // once, so a walk whose asked and waiting files already pass the bound stops before asking.
-    const asked = new Set<string>();
-    const waiting = new Set(queue);
     while (queue.length > 0) {
       if (asked.size + waiting.size > MAX_IMPORTER_QUESTIONS) return null;
       const path = queue.pop()!;
@@ -91,11 +100,7 @@ async function reachAfter(queries: ChangeQueries, before: ReadonlyMap<string, Be
       reached.add(path);
       if (asked.has(path)) continue;
       asked.add(path);
-      for (const importer of await queries.importers(path)) {
-        if (asked.has(importer) || waiting.has(importer)) continue;
-        waiting.add(importer);
-        queue.push(importer);
-      }
+      for (const importer of await queries.importers(path)) enqueue(importer);
     }
     return reached;
   } catch {
