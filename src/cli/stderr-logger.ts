@@ -1,6 +1,5 @@
-import type { Logger } from "../contract/logger.js";
+import type { LogLevel as Level, Logger } from "../contract/logger.js";
 
-type Level = "debug" | "info" | "warn" | "error";
 const RANK: Record<Level, number> = { debug: 0, info: 1, warn: 2, error: 3 };
 
 /**
@@ -18,6 +17,7 @@ export function createStderrLogger(env: NodeJS.ProcessEnv = process.env): Logger
     process.stderr.write(line + "\n");
   };
   return {
+    enabled: (level) => RANK[level] >= floor,
     debug: (message, fields) => write("debug", message, fields),
     info: (message, fields) => write("info", message, fields),
     warn: (message, fields) => write("warn", message, fields),

@@ -55,6 +55,8 @@ export interface LspClientOptions {
   /** `max_open_documents`: the cap of {@link DocumentSync}. */
   readonly maxOpenDocuments: number;
   readonly log: (line: string) => void;
+  /** Whether `log` keeps the server's informational lines (absent: it does). */
+  readonly logRead?: boolean;
 }
 
 // Its own file so that the adapters' interface needs nothing of the client; its callers take it
@@ -168,7 +170,7 @@ export class LspClient implements ServerLink {
         rootUri: folder!.uri,
         workspaceFolders: this.workspaceFolders(),
         capabilities: this.bridgeWatchesFiles ? WATCHING_CLIENT_CAPABILITIES : CLIENT_CAPABILITIES,
-        initializationOptions: this.adapter.initializationOptions(this.options.initializationOptions, this.options.projects),
+        initializationOptions: this.adapter.initializationOptions(this.options.initializationOptions, this.options.projects, this.options.logRead ?? true),
       },
       { deadline },
     );

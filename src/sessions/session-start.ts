@@ -55,9 +55,9 @@ export async function startServer(inputs: StartInputs, record: StartRecord, dead
   // every start, so a reinstall in the workspace is seen by the next start.
   const launch = launchFor(server, workspace.root);
   record.compilerChosen(launch.compiler);
-  // Found afresh at every start, as the compiler is: a package added since is then seen.
-  const projects = server.projects === null ? null : await findProjectRoots(workspace.root, server.projects);
-  record.projectsFound(projects);
+  // Found afresh at every start, as the compiler is: a package added since is then seen. The
+  // search (a listing of the workspace) runs beside the spawn: only `initialize` needs its answer.
+  const projectsFinding = server.projects === null ? Promise.resolve(null) : findProjectRoots(workspace.root, server.projects);
   // The version command runs beside the server start: both must finish within the deadline.
   const versionFromCommand = launch.versionCommand
     ? runVersionCommand(server.name, launch.versionCommand, env, Math.max(1, deadline.remainingMs()))
@@ -76,6 +76,8 @@ export async function startServer(inputs: StartInputs, record: StartRecord, dead
     inputs.supervision,
   );
   record.spawned(spawned);
+  const projects = await projectsFinding;
+  record.projectsFound(projects);
   const client = LspClient.connect({
     input: spawned.stdout,
     output: spawned.stdin,
@@ -88,6 +90,7 @@ export async function startServer(inputs: StartInputs, record: StartRecord, dead
     adapter: ADAPTERS[launch.adapter],
     maxOpenDocuments: inputs.maxOpenDocuments,
     log: (line) => logger.debug("server log", { session: key, line }),
+    logRead: logger.enabled?.("debug") ?? true,
   });
   record.connected(client, spawned);
   await client.initialize(deadline);

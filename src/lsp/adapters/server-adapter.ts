@@ -166,9 +166,10 @@ export interface ServerAdapter {
   /**
    * The `initializationOptions` sent: the profile's, with what the server needs to be correct
    * merged over them; `projects` are the absolute folders of the project roots found (none when
-   * the profile names no `projects`).
+   * the profile names no `projects`); `logRead`: whether the server's informational log lines
+   * are read (the bridge logs at debug), else a server may be asked for its problems only.
    */
-  initializationOptions(configured: Readonly<Record<string, unknown>>, projects: readonly string[]): Record<string, unknown>;
+  initializationOptions(configured: Readonly<Record<string, unknown>>, projects: readonly string[], logRead: boolean): Record<string, unknown>;
   /**
    * Resolves once the server, after `initialized`, takes documents; the close of the connection
    * or the deadline fails it.

@@ -33,10 +33,17 @@ describe("what each adapter says of its server", () => {
   test("rust-analyzer runs one worker thread whatever the profile says; every other adapter sends the profile's options", () => {
     const configured = { checkOnSave: true, numThreads: 8 };
     const { client } = connectInProcess({}, () => {}, rustAnalyzerAdapter);
-    expect(client.adapter.initializationOptions(configured, [])).toEqual({ checkOnSave: true, numThreads: 1 });
+    expect(client.adapter.initializationOptions(configured, [], true)).toEqual({ checkOnSave: true, numThreads: 1 });
     for (const name of ["standard", "biome", "ccls", "gopls"] as const) {
-      expect(connectInProcess({}, () => {}, ADAPTERS[name]).client.adapter.initializationOptions(configured, [])).toEqual(configured);
+      expect(connectInProcess({}, () => {}, ADAPTERS[name]).client.adapter.initializationOptions(configured, [], true)).toEqual(configured);
     }
+  });
+
+  test("TypeScript 7 is asked for its problems only while nobody reads its log; a profile's own verbosity wins", () => {
+    const { client } = connectInProcess({}, () => {}, ADAPTERS.typescript);
+    expect(client.adapter.initializationOptions({}, [], false)).toEqual({ logVerbosity: 4 });
+    expect(client.adapter.initializationOptions({}, [], true)).toEqual({});
+    expect(client.adapter.initializationOptions({ logVerbosity: 2 }, [], false)).toEqual({ logVerbosity: 2 });
   });
 
   test("initialize sends the adapter's options, not the profile's alone", async () => {
@@ -56,11 +63,11 @@ describe("what each adapter says of its server", () => {
 
   test("rust-analyzer links each project root's Cargo.toml, unless the profile links its own", () => {
     const { client } = connectInProcess({}, () => {}, rustAnalyzerAdapter);
-    expect(client.adapter.initializationOptions({}, ["/w/services/b", "/w/tools/a"])).toEqual({
+    expect(client.adapter.initializationOptions({}, ["/w/services/b", "/w/tools/a"], true)).toEqual({
       linkedProjects: ["/w/services/b/Cargo.toml", "/w/tools/a/Cargo.toml"],
       numThreads: 1,
     });
-    expect(client.adapter.initializationOptions({ linkedProjects: ["/w/x/Cargo.toml"] }, ["/w/tools/a"])).toEqual({
+    expect(client.adapter.initializationOptions({ linkedProjects: ["/w/x/Cargo.toml"] }, ["/w/tools/a"], true)).toEqual({
       linkedProjects: ["/w/x/Cargo.toml"],
       numThreads: 1,
     });

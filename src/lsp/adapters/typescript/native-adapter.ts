@@ -23,11 +23,17 @@ export function typescriptAdapter(link: ServerLink): ServerAdapter {
     answersManyFiles: true,
     // It finds each file's project itself (own-project-pulls.ts); the roots are only reported.
     projectsAsFolders: false,
+    // Its informational log has a line per request handled: as many messages again as answers,
+    // each framed and parsed by the bridge, for a log nobody reads below debug.
+    initializationOptions: (configured, _projects, logRead) => (logRead ? { ...configured } : { logVerbosity: LOG_WARNINGS_AND_ERRORS, ...configured }),
     documentDiagnostics: (uri, options) => requestPullDiagnostics(link, uri, options),
     projectPulls: (host) => new OwnProjectPulls(link, host),
     changeQueries: (kept, options) => nativeChangeQueries(link, kept, options),
   };
 }
+
+/** TypeScript 7's `logVerbosity` that keeps its warnings and errors and drops its informational lines. */
+const LOG_WARNINGS_AND_ERRORS = 4;
 
 /** The files a TypeScript program can depend on: sources, declarations, JSON (modules, tsconfig, package.json). */
 export const TYPESCRIPT_PROGRAM_FILES = /\.(?:[cm]?tsx?|[cm]?jsx?|json)$/;
