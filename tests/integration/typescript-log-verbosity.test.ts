@@ -43,7 +43,10 @@ describe("TypeScript 7's own log, by the bridge's log level", () => {
     await client.adapter.documentDiagnostics!(pathToFileURL(join(repo.root, "src/a.ts")).href, { deadline: Deadline.in(60_000) });
     stop();
     expect(errors).toBe(1);
-    return { pulls: lines.filter((line) => line.includes("handled method 'textDocument/diagnostic'")).length, errors: lines.filter((line) => line.includes("no project found")).length };
+    return {
+      pulls: lines.filter((line) => line.includes("handled method 'textDocument/diagnostic'")).length,
+      errors: lines.filter((line) => line.includes("no project found")).length,
+    };
   };
 
   beforeAll(async () => {
