@@ -44,6 +44,7 @@ export function sortDiagnostics(items: readonly BridgeDiagnostic[]): BridgeDiagn
  * The result is fresh objects in contract key order, sorted canonically.
  */
 export function mergeDiagnostics(pull: readonly ChannelDiagnostic[] | null, push: readonly ChannelDiagnostic[] | null): BridgeDiagnostic[] {
+  if (pull === null || push === null) return oneChannel(pull ?? push ?? [], pull === null ? "push" : "pull");
   const merged = new Map<string, BridgeDiagnostic>();
   const add = (items: readonly ChannelDiagnostic[] | null, channel: DiagnosticChannel): void => {
     for (const d of items ?? []) {
@@ -57,6 +58,15 @@ export function mergeDiagnostics(pull: readonly ChannelDiagnostic[] | null, push
   add(pull, "pull");
   add(push, "push");
   return [...merged.values()].sort(compareDiagnostics);
+}
+
+/**
+ * One channel's answer merged: sorted, each identical diagnostic once. The order compares every
+ * field of the identity, so identical ones are neighbours once sorted: no key is built for each.
+ */
+function oneChannel(items: readonly ChannelDiagnostic[], channel: DiagnosticChannel): BridgeDiagnostic[] {
+  const sorted = items.map((d): BridgeDiagnostic => ({ ...fresh(d), channels: [channel] })).sort(compareChannelDiagnostics);
+  return sorted.filter((d, index) => index === 0 || compareChannelDiagnostics(sorted[index - 1]!, d) !== 0);
 }
 
 function compareChannelDiagnostics(a: ChannelDiagnostic, b: ChannelDiagnostic): number {

@@ -6,7 +6,14 @@ import type { FileDiagnostics } from "../file-diagnostics.js";
  * with runs of whitespace made one space, so that re-indenting code keeps its fingerprints.
  */
 export function lineContents(text: string): string[] {
-  return text.split(/\r\n|\r|\n/).map((line) => line.trim().replace(/\s+/g, " "));
+  return text.split(LINE_BREAK).map(lineContent);
+}
+
+const LINE_BREAK = /\r\n|\r|\n/;
+
+/** One line's content as `lineContents` gives it. */
+function lineContent(line: string): string {
+  return line.trim().replace(/\s+/g, " ");
 }
 
 /**
@@ -14,8 +21,9 @@ export function lineContents(text: string): string[] {
  * and fingerprints need of the text an answer was computed on.
  */
 export function startLines(answer: FileDiagnostics): ReadonlyMap<number, string> {
-  const contents = answer.diagnostics.length > 0 ? lineContents(answer.text) : [];
-  return new Map(answer.diagnostics.map((d) => [d.range.start.line, contents[d.range.start.line - 1] ?? ""]));
+  // Only the start lines are made content: a file's other lines are never looked at.
+  const lines = answer.diagnostics.length > 0 ? answer.text.split(LINE_BREAK) : [];
+  return new Map(answer.diagnostics.map((d) => [d.range.start.line, lineContent(lines[d.range.start.line - 1] ?? "")]));
 }
 
 /**

@@ -10,8 +10,8 @@ import { readSourceFile } from "../../files/read-source-file.js";
 import type { CachedAnswer, ProjectState } from "../../disk-sync/project-state.js";
 import type { RequestOptions } from "../../lsp/request-options.js";
 
-/** Asks the server's program for one file's diagnostics (absolute path). */
-export type AskFileDiagnostics = (file: string, options: RequestOptions) => Promise<CachedAnswer>;
+/** Asks the server's program for one file's diagnostics (absolute path, and its URI). */
+export type AskFileDiagnostics = (file: string, uri: string, options: RequestOptions) => Promise<CachedAnswer>;
 
 /**
  * One file's answer from the server's project: kept from before when no change reached it, else
@@ -43,7 +43,7 @@ export async function answerFromProject(
   let answer = kept;
   if (!answer) {
     const generation = state.generation;
-    answer = await ask(file.absolutePath, { deadline: context.deadline, signal: context.signal });
+    answer = await ask(file.absolutePath, uri, { deadline: context.deadline, signal: context.signal });
     // An answer that raced with a change told to the server may describe either program: not kept.
     if (state.generation === generation) state.answers.set(file.absolutePath, answer);
   }

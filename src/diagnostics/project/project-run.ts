@@ -105,8 +105,8 @@ export async function planProjectRun(
       placed: new Set(items.filter((item) => placedPaths.has(item.target.file.absolutePath))),
       refreshed: true,
       answer: (item, context) =>
-        answerFromProject(client, state, item.target, context, changed.has(item.target.file.absolutePath), (file, fileOptions) =>
-          pulls.pull(file, fileOptions),
+        answerFromProject(client, state, item.target, context, changed.has(item.target.file.absolutePath), (file, uri, fileOptions) =>
+          pulls.pull(file, uri, fileOptions),
         ),
       end: () => pulls.end(options.close),
     };

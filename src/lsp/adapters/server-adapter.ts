@@ -71,8 +71,8 @@ export interface ProjectHost {
 export interface ProjectPulls {
   /** Of `paths` (absolute), those that `pull` answers; the rest are answered file by file. */
   place(paths: readonly string[], options: RequestOptions): Promise<ReadonlySet<string>>;
-  /** A placed file's diagnostics from its own project. */
-  pull(path: string, options: RequestOptions): Promise<ProjectAnswer>;
+  /** A placed file's diagnostics from its own project (`uri`: its file URI, made once by the caller). */
+  pull(path: string, uri: string, options: RequestOptions): Promise<ProjectAnswer>;
   /** Ends the run: lets go of what it held; `close` (a `check`): also closes the documents it opened to load projects. */
   end(close: boolean): Promise<void>;
 }

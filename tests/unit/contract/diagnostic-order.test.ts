@@ -138,6 +138,18 @@ describe("mergeDiagnostics", () => {
     );
   });
 
+  test("one channel alone gives what the merge of both gives with the other empty, repeats included (property)", () => {
+    // A small pool, so that repeats (and null beside "null") are drawn often.
+    const pool = [diag(), diag({ code: null }), diag({ code: "null" }), diag({ message: "b" }), diag({ range: range(1, 1, 1, 1) })];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pool), { maxLength: 12 }), (items) => {
+        expect(JSON.stringify(mergeDiagnostics(items, null))).toBe(JSON.stringify(mergeDiagnostics(items, [])));
+        expect(JSON.stringify(mergeDiagnostics(null, items))).toBe(JSON.stringify(mergeDiagnostics([], items)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   test("gives the same bytes for any input order, with no duplicates (property)", () => {
     fc.assert(
       fc.property(

@@ -45,8 +45,7 @@ export class OwnProjectPulls implements ProjectPulls {
   }
 
   /** `path`'s diagnostics from its own project, and that project. */
-  async pull(path: string, options: RequestOptions): Promise<ProjectAnswer> {
-    const uri = pathToFileURL(path).href;
+  async pull(path: string, uri: string, options: RequestOptions): Promise<ProjectAnswer> {
     const expected = nearestConfig(path, this.host.root, this.configs) ?? "";
     let anchor = this.anchors.get(expected);
     while (anchor instanceof Promise) {

@@ -76,7 +76,7 @@ export class TsserverProjectPulls implements ProjectPulls {
    * Asked of the file's own project by name: a closed file is otherwise answered from the first
    * loaded project that holds it (a package importing it, asked before).
    */
-  async pull(path: string, options: RequestOptions): Promise<ProjectAnswer> {
+  async pull(path: string, _uri: string, options: RequestOptions): Promise<ProjectAnswer> {
     return { diagnostics: await requestTsserverFileDiagnostics(this.link, path, options, this.projectOf.get(path)) };
   }
 
