@@ -12,6 +12,7 @@ import type { CallContext } from "../targets/call-context.js";
 import type { LspClient } from "../lsp/lsp-client.js";
 import { FILE_BY_FILE, planProjectRun, type ProjectPlan, type ProjectRunOptions, type RunItem } from "./project/project-run.js";
 import type { RunMode } from "./run-mode.js";
+import type { WorkspaceListing } from "../files/file-stamp.js";
 
 export interface DiagnoseTargetsOptions {
   /** At most this many files of one session are in flight (synced and awaited) at once. */
@@ -27,7 +28,7 @@ export interface DiagnoseTargetsOptions {
   /** A preview of changes: the files' new texts, taken instead of the disk (see `CallContext.overlay`). */
   readonly overlay?: ReadonlyMap<string, string>;
   /** The workspaces' listings the targets' discovery took (`Discovery.listings`), for the disk look of a project run. */
-  readonly listings?: ReadonlyMap<ResolvedWorkspace, readonly string[]>;
+  readonly listings?: ReadonlyMap<ResolvedWorkspace, WorkspaceListing>;
   /** After the last file of a session: `check` stops the session here to free its slot. */
   readonly onSessionDone?: (group: SessionGroup) => Promise<void>;
 }

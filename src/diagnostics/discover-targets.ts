@@ -13,6 +13,7 @@ import {
   type FileTarget,
   type ResolvedTarget,
 } from "../targets/resolve-target.js";
+import type { FileStamp, WorkspaceListing } from "../files/file-stamp.js";
 import { filesUnder, workspaceFiles } from "../files/workspace-files.js";
 
 /** What one workspace adds to a discovery's scope: the paths asked for, relative to its root ("" is the root). */
@@ -30,11 +31,11 @@ export interface Discovery {
   readonly targets: ResolvedTarget[];
   readonly scope: WorkspaceScope[];
   /**
-   * The listing of each workspace a folder was expanded from (`workspaceFiles`): the runner
-   * hands it to the disk view of a server whose files the bridge watches, so one call lists a
-   * workspace once.
+   * The listing of each workspace a folder was expanded from (`workspaceFiles`), with the stamps
+   * of the files discovery looked at: the runner hands it to the disk view of a server whose files
+   * the bridge watches, so one call lists a workspace, and looks at each file, once.
    */
-  readonly listings: ReadonlyMap<ResolvedWorkspace, readonly string[]>;
+  readonly listings: ReadonlyMap<ResolvedWorkspace, WorkspaceListing>;
 }
 
 /**
@@ -49,7 +50,8 @@ export async function discoverTargets(config: ResolvedConfig, paths: readonly st
   const listing = listingCache();
   const found: ResolvedTarget[] = [];
   if (paths.length === 0) {
-    for (const workspace of config.workspaces) found.push(...(await claimed(config, workspace, undefined, await listing(workspace))));
+    for (const workspace of config.workspaces)
+      found.push(...(await claimed(config, workspace, undefined, await listing(workspace), listing.stampsOf(workspace))));
     return { targets: ordered(config, found), scope: config.workspaces.map((workspace) => ({ workspace, paths: [""] })), listings: listing.taken };
   }
   const asked = new Map<ResolvedWorkspace, string[]>();
@@ -107,7 +109,7 @@ export async function discoverInWorkspace(
   paths: readonly string[],
   files?: readonly string[],
 ): Promise<ResolvedTarget[]> {
-  const listing: Listing = files === undefined ? listingCache() : async () => [...files];
+  const listing: Listing = files === undefined ? listingCache() : Object.assign(async () => [...files], { stampsOf: () => undefined });
   return (await inWorkspace(config, workspace, serverName, paths, listing)).targets;
 }
 
@@ -132,25 +134,28 @@ function scopeOf(config: ResolvedConfig, asked: ReadonlyMap<ResolvedWorkspace, s
   return config.workspaces.flatMap((workspace) => (asked.has(workspace) ? [{ workspace, paths: asked.get(workspace)! }] : []));
 }
 
-type Listing = (workspace: ResolvedWorkspace) => Promise<string[]>;
+/** A workspace's candidate files, and where the stamps of those looked at go (none for a revision's). */
+type Listing = ((workspace: ResolvedWorkspace) => Promise<string[]>) & {
+  readonly stampsOf: (workspace: ResolvedWorkspace) => Map<string, FileStamp> | undefined;
+};
 
 /** One listing per workspace and discovery, however many folders of it are named; `taken` holds each once it is made. */
-function listingCache(): Listing & { readonly taken: Map<ResolvedWorkspace, readonly string[]> } {
+function listingCache(): Listing & { readonly taken: Map<ResolvedWorkspace, WorkspaceListing> } {
   const listings = new Map<ResolvedWorkspace, Promise<string[]>>();
-  const taken = new Map<ResolvedWorkspace, readonly string[]>();
+  const taken = new Map<ResolvedWorkspace, { paths: readonly string[]; stamps: Map<string, FileStamp> }>();
   const listing = (workspace: ResolvedWorkspace): Promise<string[]> => {
     if (!listings.has(workspace)) {
       listings.set(
         workspace,
         workspaceFiles(workspace).then((files) => {
-          taken.set(workspace, files);
+          taken.set(workspace, { paths: files, stamps: new Map() });
           return files;
         }),
       );
     }
     return listings.get(workspace)!;
   };
-  return Object.assign(listing, { taken });
+  return Object.assign(listing, { taken, stampsOf: (workspace: ResolvedWorkspace) => taken.get(workspace)?.stamps });
 }
 
 async function expand(
@@ -165,7 +170,7 @@ async function expand(
   if (stats === null) throw new BridgeError("FileNotFound", `no such file or directory: ${given}`, { path: given });
   // Anything else that cannot be stat'ed (a symlink loop, no permission) is a file, which the
   // read then refuses with the precise reason (FileUnreadable).
-  if (stats?.isDirectory()) return claimed(config, workspace, serverName, filesUnder(await listing(workspace), file.path));
+  if (stats?.isDirectory()) return claimed(config, workspace, serverName, filesUnder(await listing(workspace), file.path), listing.stampsOf(workspace));
   // An explicit file is checked even when `exclude` or .gitignore would skip it in a walk.
   return serversFor(config, workspace, serverName, file).map((server) => ({ workspace, server, languageId: languageFor(server, file)!, file }));
 }
@@ -187,11 +192,12 @@ async function claimed(
   workspace: ResolvedWorkspace,
   serverName: string | undefined,
   relativePaths: readonly string[],
+  stamps: Map<string, FileStamp> | undefined,
 ): Promise<ResolvedTarget[]> {
   // One synchronous look each: thousands of files cost less than as many queued promises.
   return relativePaths.flatMap((relativePath) => {
     // Deleted-but-tracked files and submodule folders are not sources to check.
-    const file = resolveListedFile(workspace, relativePath);
+    const file = resolveListedFile(workspace, relativePath, stamps);
     if (file === null) return [];
     let servers: ResolvedServer[];
     try {

@@ -3,6 +3,7 @@ import type { SessionRegistry } from "../sessions/session-registry.js";
 import type { ResolvedTarget } from "../targets/resolve-target.js";
 import { diagnoseTargets } from "./diagnose-targets.js";
 import type { FileDiagnostics } from "./file-diagnostics.js";
+import type { WorkspaceListing } from "../files/file-stamp.js";
 
 export interface RunCheckOptions {
   /** At most this many documents of one session are open at once. */
@@ -14,7 +15,7 @@ export interface RunCheckOptions {
   /** Aborts the run (`--since`: the revision's run failed). */
   readonly signal?: AbortSignal;
   /** The workspaces' listings the targets' discovery took (`Discovery.listings`). */
-  readonly listings?: ReadonlyMap<ResolvedWorkspace, readonly string[]>;
+  readonly listings?: ReadonlyMap<ResolvedWorkspace, WorkspaceListing>;
 }
 
 /** What one (workspace, server) session did during the run. */

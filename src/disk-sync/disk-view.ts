@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, statSync, type Dirent } from "node:fs";
 import { dirname, join } from "node:path";
+import { fileStamp, type FileStamp } from "../files/file-stamp.js";
 
 /**
  * How long after a write a file's stat cannot be trusted to show the next write: two writes of
@@ -59,13 +60,19 @@ export class DiskView {
    * Compares `files` (absolute; every relevant file now listed) with the record, records what is
    * there now, and returns the changes: files gone since are `deleted`. `folders` are recorded
    * for quick looks (every folder of the listing, not only those holding relevant files, so that
-   * a relevant file new in any of them is found); by default the files' own.
+   * a relevant file new in any of them is found); by default the files' own. `known`: the stamps
+   * the call's discovery took of some of them just before, taken instead of a second look.
    */
-  lookAtAll(files: readonly string[], folders: Iterable<string> = files.map((path) => dirname(path)), nowMs = Date.now()): DiskChange[] {
+  lookAtAll(
+    files: readonly string[],
+    folders: Iterable<string> = files.map((path) => dirname(path)),
+    nowMs = Date.now(),
+    known: ReadonlyMap<string, FileStamp> = new Map(),
+  ): DiskChange[] {
     const changes: DiskChange[] = [];
     const listed = new Set(files);
     for (const path of files) {
-      const change = this.lookAt(path, nowMs);
+      const change = this.lookAt(path, nowMs, known.get(path));
       if (change) changes.push(change);
     }
     for (const path of [...this.records.keys()]) {
@@ -128,9 +135,9 @@ export class DiskView {
     this.records.delete(path);
   }
 
-  private lookAt(path: string, nowMs: number): DiskChange | null {
+  private lookAt(path: string, nowMs: number, known?: FileStamp): DiskChange | null {
     const before = this.records.get(path);
-    const stats = statOf(path);
+    const stats = known ?? statOf(path);
     if (stats === null) {
       if (!before) return null;
       this.records.delete(path);
@@ -167,11 +174,9 @@ function stampOf(folder: string): string | null {
   }
 }
 
-function statOf(path: string): { stamp: string; mtimeMs: number } | null {
+function statOf(path: string): FileStamp | null {
   try {
-    const stats = statSync(path, { bigint: true });
-    if (!stats.isFile()) return null;
-    return { stamp: `${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}:${stats.ino}`, mtimeMs: Number(stats.mtimeNs / 1_000_000n) };
+    return fileStamp(statSync(path, { bigint: true }));
   } catch {
     return null;
   }

@@ -5,6 +5,7 @@ import type { ServerAdapter } from "../lsp/adapters/server-adapter.js";
 import type { LspClient, RequestOptions } from "../lsp/lsp-client.js";
 import type { Session } from "../sessions/session.js";
 import type { SessionRegistry } from "../sessions/session-registry.js";
+import type { WorkspaceListing } from "../files/file-stamp.js";
 import { workspaceFiles } from "../files/workspace-files.js";
 import { applyDiskChanges } from "./apply-disk-changes.js";
 import type { DiskChange, DiskView } from "./disk-view.js";
@@ -47,7 +48,8 @@ const handedOver = new WeakMap<Session, DiskView>();
  * (what a diagnostics answer needs); otherwise the files already seen are looked at again, a stat
  * each, and the folders holding them, for new files (what a navigation call can afford), unless
  * nothing was seen yet; `listed`, when the caller listed the workspace just before (its
- * discovery), is that listing, taken instead of a second one. The changes are told to the server, or restart its session
+ * discovery), is that listing, taken instead of a second one, with the stamps discovery took of
+ * its files instead of a second look at each. The changes are told to the server, or restart its session
  * (`diskChangeAction`); then the client to ask is the new one. Calls still holding the old client
  * take the new one too: one change restarts the session once.
  */
@@ -57,7 +59,7 @@ export async function refreshFromDisk(
   client: LspClient,
   complete: boolean,
   options: RequestOptions,
-  listed?: readonly string[],
+  listed?: WorkspaceListing,
 ): Promise<DiskRefresh> {
   const changed = new Set<string>();
   const state = projectStateOf(client);
@@ -71,8 +73,8 @@ export async function refreshFromDisk(
     const lookedBefore = state.disk.hasLooked;
     let changes: DiskChange[];
     if (complete || !lookedBefore) {
-      const { files, folders } = watchedFiles(client, pair.workspace, listed ?? (await workspaceFiles(pair.workspace)));
-      changes = state.disk.lookAtAll(files, folders);
+      const { files, folders } = watchedFiles(client, pair.workspace, listed?.paths ?? (await workspaceFiles(pair.workspace)));
+      changes = state.disk.lookAtAll(files, folders, Date.now(), listed?.stamps);
     } else {
       changes = state.disk.lookAtRecorded();
     }

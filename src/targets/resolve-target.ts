@@ -2,6 +2,7 @@ import { lstatSync, statSync } from "node:fs";
 import { basename, extname, isAbsolute, relative, resolve, sep } from "node:path";
 import { BridgeError } from "../contract/errors.js";
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
+import { fileStamp, type FileStamp } from "../files/file-stamp.js";
 import { realPath } from "../files/real-path.js";
 
 /** A file inside a workspace, resolved with symlinks followed. */
@@ -88,13 +89,16 @@ export function resolveFile(workspace: ResolvedWorkspace, path: string): FileTar
  * A file of the workspace's listing (`workspaceFiles`), resolved as `resolveFile` would; null for
  * what is no file to check: gone since it was listed, a folder (a submodule), a link that leaves
  * the workspace or cannot be followed. A listing never passes through a symlinked folder and the
- * root is real, so a listed regular file is its own real path: only a link needs resolving.
+ * root is real, so a listed regular file is its own real path: only a link needs resolving. The
+ * stamp of a regular file's look goes into `stamps` (by absolute path), for the call's disk look.
  */
-export function resolveListedFile(workspace: ResolvedWorkspace, relativePath: string): FileTarget | null {
+export function resolveListedFile(workspace: ResolvedWorkspace, relativePath: string, stamps?: Map<string, FileStamp>): FileTarget | null {
   const lexical = resolve(workspace.root, relativePath);
   try {
-    const stats = lstatSync(lexical, { throwIfNoEntry: false });
+    const stats = lstatSync(lexical, { bigint: true, throwIfNoEntry: false });
     if (stats === undefined || stats.isDirectory()) return null;
+    const stamp = fileStamp(stats);
+    if (stamp !== null) stamps?.set(lexical, stamp);
     if (!stats.isSymbolicLink()) {
       const path = lexical === `${workspace.root}${sep}${relativePath}` ? relativePath.split(sep).join("/") : workspaceRelativePath(workspace.root, lexical);
       return { absolutePath: lexical, path, extension: extname(lexical).toLowerCase(), name: basename(lexical) };

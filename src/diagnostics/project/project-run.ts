@@ -11,6 +11,7 @@ import { projectStateOf } from "../../disk-sync/project-state.js";
 import { refreshFromDisk } from "../../disk-sync/refresh-from-disk.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";
 import { answerFromProject } from "./project-answer.js";
+import type { WorkspaceListing } from "../../files/file-stamp.js";
 
 /** A target with its place in the run. */
 export interface RunItem {
@@ -30,7 +31,7 @@ export interface ProjectRunOptions {
   /** A preview of changes (see `CallContext.overlay`): the disk is not looked at again. */
   readonly overlay?: ReadonlyMap<string, string> | undefined;
   /** The workspaces' listings the run's discovery took (`Discovery.listings`): the disk look takes them instead of listing again. */
-  readonly listings?: ReadonlyMap<ResolvedWorkspace, readonly string[]> | undefined;
+  readonly listings?: ReadonlyMap<ResolvedWorkspace, WorkspaceListing> | undefined;
 }
 
 /** How a session's files are answered in one run: which from the project, and how. */

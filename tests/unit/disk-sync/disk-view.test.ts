@@ -22,6 +22,17 @@ describe("DiskView", () => {
     expect(view.hasLooked).toBe(true);
   });
 
+  test("a stamp the call's discovery took is the look at that file: the file itself is not looked at again", () => {
+    const a = file("known-a.ts", "1", old);
+    const b = file("known-b.ts", "2", old);
+    const view = new DiskView(old + RACY_MS + 1000);
+    expect(view.lookAtAll([a, b])).toEqual([]);
+    // What discovery saw differs from what the file holds now: the view goes by what it is handed.
+    const seen = new Map([[a, { stamp: "another", mtimeMs: old }]]);
+    expect(view.lookAtAll([a, b], undefined, Date.now(), seen)).toEqual([{ path: a, kind: "changed" }]);
+    expect(view.lookAtAll([a, b], undefined, Date.now(), seen)).toEqual([]);
+  });
+
   test("later looks report created, changed (the stat, or a racy file) and deleted files", () => {
     const a = file("a.ts", "1", old);
     const b = file("b.ts", "2", old);
