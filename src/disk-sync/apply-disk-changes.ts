@@ -15,8 +15,7 @@ const MAX_IMPORTER_QUESTIONS = 32;
  * A change of a source file that is a module reaches the file itself; when what other files see
  * of it (its declaration shape, the adapter's `ChangeQueries`, asked of the server's program
  * before it hears of the change and after) changed too, it also reaches every file that imports
- * it, transitively: the changed file's importers as asked before the change, theirs as asked
- * after. That is a superset of the compiler's own rule, which goes past the direct importers
+ * it, transitively, as asked after the change. That is a superset of the compiler's own rule, which goes past the direct importers
  * only through files whose own declarations changed. Anything else — a created or deleted file
  * (module resolution may change), a config or JSON file, a file whose shape cannot be told (a
  * script, a global augmentation, overloads...), a file whose document was synced since the
@@ -44,21 +43,16 @@ export async function applyDiskChanges(client: LspClient, state: ProjectState, c
   for (const path of reached) state.answers.delete(path);
 }
 
-interface Before {
-  readonly shape: string;
-  readonly importers: readonly string[];
-}
-
-/** Each changed file's shape and importers in the server's program before the change, or null for "every file". */
-async function lookBefore(client: LspClient, state: ProjectState, queries: ChangeQueries, changes: readonly DiskChange[]): Promise<Map<string, Before> | null> {
-  const before = new Map<string, Before>();
+/** Each changed file's shape in the server's program before the change, or null for "every file". */
+async function lookBefore(client: LspClient, state: ProjectState, queries: ChangeQueries, changes: readonly DiskChange[]): Promise<Map<string, string> | null> {
+  const before = new Map<string, string>();
   for (const change of changes) {
     if (change.kind !== "changed") return null;
     if (client.documents.lastSentFor(pathToFileURL(change.path).href) > state.sentAtLook) return null;
     try {
       const shape = await queries.shapeBefore(change.path);
       if (shape === null) return null;
-      before.set(change.path, { shape, importers: await queries.importers(change.path) });
+      before.set(change.path, shape);
     } catch {
       // No project holds it any more, or the server could not say: nothing is known to be unreached.
       return null;
@@ -68,14 +62,15 @@ async function lookBefore(client: LspClient, state: ProjectState, queries: Chang
 }
 
 /** The files the changes reach in the server's program after them, or null for "every file". */
-async function reachAfter(queries: ChangeQueries, before: ReadonlyMap<string, Before>): Promise<Set<string> | null> {
+async function reachAfter(queries: ChangeQueries, before: ReadonlyMap<string, string>): Promise<Set<string> | null> {
   try {
     const reached = new Set<string>();
     // Each question costs the server a look through the whole program: past a bound, asking
     // every file again costs less than finding out which ones to ask. Every file queued is asked
     // once, so a walk whose asked and waiting files already pass the bound stops before asking.
-    // A changed file's importers were asked before the change: a change of its text cannot
-    // change which other unchanged files import it (a changed one that now does is reached).
+    // A changed file's importers are asked only when its shape changed (an edit that keeps it,
+    // the common one, asks nothing more); after the change as before it, since its own text
+    // cannot change which unchanged files import it.
     const asked = new Set<string>();
     const waiting = new Set<string>();
     const queue: string[] = [];
@@ -84,14 +79,11 @@ async function reachAfter(queries: ChangeQueries, before: ReadonlyMap<string, Be
       waiting.add(path);
       queue.push(path);
     };
-    for (const [path, { shape, importers }] of before) {
+    for (const [path, shape] of before) {
       reached.add(path);
       const after = await queries.shapeAfter(path);
       if (after === null) return null;
-      if (after === shape) continue;
-      asked.add(path);
-      waiting.delete(path);
-      for (const importer of importers) enqueue(importer);
+      if (after !== shape) enqueue(path);
     }
     while (queue.length > 0) {
       if (asked.size + waiting.size > MAX_IMPORTER_QUESTIONS) return null;

@@ -8,14 +8,16 @@ import { ProjectState } from "../../../src/disk-sync/project-state.js";
 import { Deadline } from "../../../src/contract/deadline.js";
 import type { LspClient } from "../../../src/lsp/lsp-client.js";
 
-/** `importers` by file; the shape of `/f0.ts` changes with the change, every other stays. */
-function setup(importers: Record<string, string[]>) {
+/** `importers` by file; `changed` is the file changed on disk; only `/f0.ts`'s shape changes with it. */
+function setup(importers: Record<string, string[]>, changed = "/f0.ts") {
   const asked: string[] = [];
   let told = false;
   const queries = {
     shapeBefore: async () => "before",
     shapeAfter: async (path: string) => (path === "/f0.ts" && told ? "after" : "before"),
     importers: async (path: string) => {
+      // Which files import one is asked of the program that heard of the change.
+      expect(told).toBe(true);
       asked.push(path);
       return importers[path] ?? [];
     },
@@ -31,7 +33,7 @@ function setup(importers: Record<string, string[]>) {
   const state = new ProjectState(client);
   const files = new Set(["/f0.ts", ...Object.keys(importers), ...Object.values(importers).flat()]);
   for (const file of files) state.answers.set(file, { diagnostics: [] });
-  const apply = () => applyDiskChanges(client, state, [{ path: "/f0.ts", kind: "changed" }], { deadline: Deadline.in(10_000) });
+  const apply = () => applyDiskChanges(client, state, [{ path: changed, kind: "changed" }], { deadline: Deadline.in(10_000) });
   return { asked, state, apply };
 }
 
@@ -40,9 +42,15 @@ describe("applyDiskChanges", () => {
     const { asked, state, apply } = setup({ "/f0.ts": ["/f1.ts"], "/f1.ts": ["/f2.ts"], "/other.ts": ["/far.ts"] });
     await apply();
     expect([...state.answers.keys()].sort()).toEqual(["/far.ts", "/other.ts"]);
-    // Before the change (f0), then each importer reached, once: the changed file's own importers
-    // are known from before the change.
+    // Each file reached, once, the changed one's after the server heard of the change.
     expect(asked.sort()).toEqual(["/f0.ts", "/f1.ts", "/f2.ts"]);
+  });
+
+  test("an edit that keeps the shape asks for no importers at all, and reaches only its file", async () => {
+    const { asked, state, apply } = setup({ "/f1.ts": ["/f2.ts"], "/f0.ts": ["/f1.ts"] }, "/f1.ts");
+    await apply();
+    expect(asked).toEqual([]);
+    expect([...state.answers.keys()].sort()).toEqual(["/f0.ts", "/f2.ts"]);
   });
 
   test("importers past the bound drop every kept answer, with no question beyond what shows it", async () => {
