@@ -22,6 +22,13 @@ import { requestTypescriptProject } from "./project-info.js";
  * otherwise it is opened and pulled again, so that the server chooses as for an editor. A
  * `check` closes the documents it opened when the run ends; a serving bridge keeps them (`end`).
  */
+/**
+ * Per server, the anchor document of each nearest config whose project an earlier run found it
+ * holds: while that document is still open, its project is still loaded, and a later run holds
+ * it instead of opening another file (each file's own project is asked all the same).
+ */
+const anchorsOf = new WeakMap<ServerLink, Map<string, string>>();
+
 export class OwnProjectPulls implements ProjectPulls {
   private readonly configs = new Map<string, string | null>();
   /**
@@ -53,10 +60,13 @@ export class OwnProjectPulls implements ProjectPulls {
       anchor = this.anchors.get(expected);
     }
     let project: string;
+    if (anchor === undefined && this.holdEarlierAnchor(expected)) anchor = "held";
     if (anchor === undefined) {
       const opening = this.open(path, options).then(async () => {
         project = await requestTypescriptProject(this.link, uri, options);
-        this.anchors.set(expected, sameFile(project, expected) ? "held" : "open");
+        const held = sameFile(project, expected);
+        this.anchors.set(expected, held ? "held" : "open");
+        if (held) this.earlierAnchors().set(expected, uri);
       });
       this.anchors.set(expected, opening);
       // A failed anchor leaves the place to the next file of its config.
@@ -94,6 +104,21 @@ export class OwnProjectPulls implements ProjectPulls {
       const { documents } = this.link;
       if (!this.link.isClosed && documents.get(uri) && !documents.isHeld(uri)) await documents.close(uri).catch(() => {});
     }
+  }
+
+  private earlierAnchors(): Map<string, string> {
+    let anchors = anchorsOf.get(this.link);
+    if (!anchors) anchorsOf.set(this.link, (anchors = new Map()));
+    return anchors;
+  }
+
+  /** Holds an earlier run's anchor of `config` for this run, when it is still open. */
+  private holdEarlierAnchor(config: string): boolean {
+    const uri = this.earlierAnchors().get(config);
+    if (uri === undefined || !this.link.documents.get(uri)) return false;
+    this.scope.defer(this.link.documents.hold(uri));
+    this.anchors.set(config, "held");
+    return true;
   }
 
   private async open(path: string, options: RequestOptions): Promise<void> {
