@@ -25,7 +25,7 @@ const MAX_IMPORTER_QUESTIONS = 32;
 export async function applyDiskChanges(client: LspClient, state: ProjectState, changes: readonly DiskChange[], options: RequestOptions): Promise<void> {
   if (changes.length === 0) return;
   const queries = client.adapter.changeQueries?.(state, options) ?? null;
-  const before = state.answers.size === 0 || queries === null ? null : await lookBefore(client, state, queries, changes);
+  const before = state.answers.size === 0 || queries === null ? null : await shapesBefore(client, state, queries, changes);
   state.generation++;
   await client.notifyWatchedFiles(changes.map(toFileEvent));
   // A server does not watch what it holds open: an open document follows the disk by a sync.
@@ -43,8 +43,17 @@ export async function applyDiskChanges(client: LspClient, state: ProjectState, c
   for (const path of reached) state.answers.delete(path);
 }
 
-/** Each changed file's shape in the server's program before the change, or null for "every file". */
-async function lookBefore(client: LspClient, state: ProjectState, queries: ChangeQueries, changes: readonly DiskChange[]): Promise<Map<string, string> | null> {
+/**
+ * Each changed file's shape in the server's program before the change (asked before the server
+ * hears of it), or null for "every file": a file created or deleted, one without a shape, one
+ * whose document was synced since the answers were made.
+ */
+export async function shapesBefore(
+  client: LspClient,
+  state: ProjectState,
+  queries: ChangeQueries,
+  changes: readonly DiskChange[],
+): Promise<Map<string, string> | null> {
   const before = new Map<string, string>();
   for (const change of changes) {
     if (change.kind !== "changed") return null;
@@ -61,8 +70,16 @@ async function lookBefore(client: LspClient, state: ProjectState, queries: Chang
   return before;
 }
 
-/** The files the changes reach in the server's program after them, or null for "every file". */
-async function reachAfter(queries: ChangeQueries, before: ReadonlyMap<string, string>): Promise<Set<string> | null> {
+/**
+ * The files the changes reach in the server's program after them (the changed files themselves
+ * among them), or null for "every file"; `shown` gives what the server holds of a changed file
+ * when that is not the disk's text (a preview's).
+ */
+export async function reachAfter(
+  queries: ChangeQueries,
+  before: ReadonlyMap<string, string>,
+  shown: (path: string) => string | undefined = () => undefined,
+): Promise<Set<string> | null> {
   try {
     const reached = new Set<string>();
     // Each question costs the server a look through the whole program: past a bound, asking
@@ -81,7 +98,7 @@ async function reachAfter(queries: ChangeQueries, before: ReadonlyMap<string, st
     };
     for (const [path, shape] of before) {
       reached.add(path);
-      const after = await queries.shapeAfter(path);
+      const after = await queries.shapeAfter(path, shown(path));
       if (after === null) return null;
       if (after !== shape) enqueue(path);
     }

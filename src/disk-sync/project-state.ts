@@ -57,27 +57,41 @@ export class ProjectState implements KeptTexts {
 
   /**
    * Sets the kept answers (`answers`, `rendered`, `notes`) aside while the server's program is
-   * not the disk's (a preview of changes), and returns what puts them back once it is again: any
-   * kept in between are dropped then. Both bump `generation`, so no answer asked on one side of
-   * either switch is kept on the other.
+   * not the disk's (a preview of changes): `putBack` makes them the kept ones again once it is,
+   * dropping any kept in between. `keepUnreached` keeps, meanwhile, those of the files a preview's
+   * changes cannot reach (`reachAfter`): the program gives them again as it is. Both switches bump
+   * `generation`, so no answer asked on one side of either is kept on the other.
    */
-  setAsideAnswers(): () => void {
+  setAsideAnswers(): { putBack: () => void; keepUnreached: (reached: ReadonlySet<string>) => void } {
     const aside = [moveOut(this.answers), moveOut(this.rendered), moveOut(this.notes)];
     this.generation++;
-    return () => {
-      for (const putBack of aside) putBack();
-      this.generation++;
+    return {
+      putBack: () => {
+        for (const { putBack } of aside) putBack();
+        this.generation++;
+      },
+      keepUnreached: (reached) => {
+        for (const { lend } of aside) lend((path) => !reached.has(path));
+      },
     };
   }
 }
 
-/** Empties `map` and returns what makes it hold exactly its entries of now again. */
-function moveOut<K, V>(map: Map<K, V>): () => void {
+/**
+ * Empties `map`; `putBack` makes it hold exactly its entries of now again, `lend` puts back
+ * meanwhile those whose key `keep` accepts.
+ */
+function moveOut<V>(map: Map<string, V>): { putBack: () => void; lend: (keep: (key: string) => boolean) => void } {
   const entries = [...map];
   map.clear();
-  return () => {
-    map.clear();
-    for (const [key, value] of entries) map.set(key, value);
+  return {
+    putBack: () => {
+      map.clear();
+      for (const [key, value] of entries) map.set(key, value);
+    },
+    lend: (keep) => {
+      for (const [key, value] of entries) if (keep(key)) map.set(key, value);
+    },
   };
 }
 

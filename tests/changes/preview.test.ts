@@ -72,6 +72,35 @@ const KINDS: Kind[] = [
     importer: "use.ts",
   },
   {
+    // Edits of files' text alone: the answers kept from the plain call before are given again for
+    // the files the edits cannot reach (old.ts; chain.ts, whose import keeps its shape), and only
+    // the rest is asked under the preview: the edited files and the importer of a changed shape.
+    name: "TypeScript 7 (project path, edits alone)",
+    profile: "typescript",
+    oracle: TSC,
+    claims: /\.ts$/,
+    needs: () => {},
+    files: {
+      "tsconfig.json": '{ "compilerOptions": { "strict": true, "lib": ["ES2022"], "types": [] } }\n',
+      "lib.ts": "export function scale(a: number): number {\n  return a * 2;\n}\n",
+      "use.ts": 'import { scale } from "./lib";\n\nexport const twice = scale(3);\n',
+      "chain.ts": 'import { twice } from "./use";\n\nexport const four: number = twice + 1;\n',
+      "fixme.ts": 'import { half } from "./lib";\n\nexport const quarter = half(half(8));\n',
+      "old.ts": 'export const count: number = "three";\n',
+      "body.ts": "export function one(): number {\n  return 1;\n}\n",
+    },
+    change: [
+      {
+        path: "lib.ts",
+        text: "export function scale(a: string): number {\n  return a.length * 2;\n}\n\nexport function half(a: number): number {\n  return a / 2;\n}\n",
+      },
+      { path: "body.ts", text: "export function one(): number {\n  const label: string = 1;\n  return label.length;\n}\n" },
+    ],
+    breaks: ["body.ts", "use.ts"],
+    fixes: ["fixme.ts"],
+    importer: "use.ts",
+  },
+  {
     name: "pyright (push)",
     profile: "pyright",
     oracle: PYRIGHT,

@@ -4,7 +4,9 @@ import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../../co
 import { CallScope } from "../../contract/call-scope.js";
 import { Deadline } from "../../contract/deadline.js";
 import { claimingServers, languageFor, type ResolvedTarget } from "../../targets/resolve-target.js";
-import { projectStateOf } from "../../disk-sync/project-state.js";
+import { reachAfter, shapesBefore } from "../../disk-sync/apply-disk-changes.js";
+import type { DiskChange } from "../../disk-sync/disk-view.js";
+import { projectStateOf, type ProjectState } from "../../disk-sync/project-state.js";
 import type { LspClient } from "../../lsp/lsp-client.js";
 import type { SessionRegistry } from "../../sessions/session-registry.js";
 import { diagnoseTargets, type DiagnoseTargetsOptions } from "../diagnose-targets.js";
@@ -44,7 +46,8 @@ export interface DiagnoseChangesOptions {
  * is told as a watched-file deletion to a server whose files the bridge watches, and cannot be
  * shown to any other (that server is not previewed). A project's kept answers (`ProjectState`)
  * are set aside for the preview and put back after, so none made from the preview's text is ever
- * given again.
+ * given again; meanwhile those of the files the changes cannot reach are given as they are (the
+ * same rule as for a change on disk: the changed files' shapes before and after, their importers).
  */
 export async function diagnoseChanges(
   config: ResolvedConfig,
@@ -121,12 +124,27 @@ async function show(
   };
   all.push(shown);
   const watched = client.bridgeWatchesFiles;
+  const options = { deadline: Deadline.in(config.bridge.request_timeout_ms) };
+  let keepUnreached: (() => Promise<void>) | null = null;
   if (watched) {
     const state = projectStateOf(client);
     await state.refreshed;
-    const putBack = state.setAsideAnswers();
+    const reach = await reachOfPreview(
+      client,
+      state,
+      server,
+      changes.filter((change) => change.workspace === workspace),
+      options,
+    );
+    const aside = state.setAsideAnswers();
     // The server's program is the disk's again: the answers kept for it hold again.
-    shown.undo.push(async () => putBack());
+    shown.undo.push(async () => aside.putBack());
+    if (reach !== null) {
+      keepUnreached = async () => {
+        const reached = await reach();
+        if (reached !== null) aside.keepUnreached(reached);
+      };
+    }
   } else {
     // An open document whose dependency the preview changed may hold a publish made from the
     // preview's text for its unchanged version: every document is closed after, and opened anew.
@@ -163,6 +181,34 @@ async function show(
       shown.blind.push({ server: server.name, source: null });
     }
   }
+  await keepUnreached?.();
+}
+
+/**
+ * For a server whose files the bridge watches, with answers kept: the changed files' shapes
+ * before the server is shown the changes (asked now), and what asks, once it has been shown them,
+ * which files they reach (null: every file). Null when nothing can be kept: no answers, no change
+ * queries, or a change that is no edit of a file's text the server reads (a created or deleted
+ * file, a configuration file).
+ */
+async function reachOfPreview(
+  client: LspClient,
+  state: ProjectState,
+  server: ResolvedServer,
+  changes: readonly PreviewChange[],
+  options: { deadline: Deadline },
+): Promise<(() => Promise<Set<string> | null>) | null> {
+  const queries = state.answers.size === 0 ? null : (client.adapter.changeQueries?.(state, options) ?? null);
+  if (queries === null) return null;
+  // Only what the server sees: a file it neither claims nor watches is no part of its program.
+  const seen = changes.filter((change) => languageFor(server, change.file) !== null || client.adapter.watchedFiles.test(change.file.absolutePath));
+  const asDisk = seen.map(
+    (change): DiskChange => ({ path: change.file.absolutePath, kind: change.before === null ? "created" : change.after === null ? "deleted" : "changed" }),
+  );
+  const before = await shapesBefore(client, state, queries, asDisk);
+  if (before === null) return null;
+  const texts = new Map(seen.map((change) => [change.file.absolutePath, change.after ?? undefined]));
+  return () => reachAfter(queries, before, (path) => texts.get(path));
 }
 
 /**

@@ -96,7 +96,8 @@ export interface KeptTexts {
  */
 export interface ChangeQueries {
   shapeBefore(path: string): Promise<string | null>;
-  shapeAfter(path: string): Promise<string | null>;
+  /** `text`: what the server now holds of the file when that is not the disk's (a preview's). */
+  shapeAfter(path: string, text?: string): Promise<string | null>;
   importers(path: string): Promise<string[]>;
 }
 

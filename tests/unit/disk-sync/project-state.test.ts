@@ -11,7 +11,7 @@ describe("ProjectState.setAsideAnswers", () => {
     state.rendered.set("/a.ts", { answer: { diagnostics: [] }, uri: "file:///a.ts", text: "a", diagnostics: [] });
     state.notes.set("/b.ts", "noted");
     const before = state.generation;
-    const putBack = state.setAsideAnswers();
+    const { putBack } = state.setAsideAnswers();
     expect([state.answers.size, state.rendered.size, state.notes.size]).toEqual([0, 0, 0]);
     expect(state.generation).toBe(before + 1);
 
@@ -21,5 +21,26 @@ describe("ProjectState.setAsideAnswers", () => {
     expect([...state.rendered.keys()]).toEqual(["/a.ts"]);
     expect([...state.notes.keys()]).toEqual(["/b.ts"]);
     expect(state.generation).toBe(before + 2);
+  });
+
+  test("keeps meanwhile the answers of the files a preview cannot reach, and still puts back exactly the old ones", () => {
+    const state = new ProjectState(client);
+    for (const path of ["/a.ts", "/b.ts", "/c.ts"]) {
+      const answer = { diagnostics: [] };
+      state.answers.set(path, answer);
+      state.rendered.set(path, { answer, uri: `file://${path}`, text: path, diagnostics: [] });
+    }
+    const kept = state.answers.get("/a.ts");
+    const aside = state.setAsideAnswers();
+    aside.keepUnreached(new Set(["/b.ts"]));
+    expect([...state.answers.keys()]).toEqual(["/a.ts", "/c.ts"]);
+    expect(state.answers.get("/a.ts")).toBe(kept);
+    expect(state.keptText("/c.ts")).toBe("/c.ts");
+    // An answer of the preview's program replaces a kept one only until the preview ends.
+    state.answers.set("/b.ts", { diagnostics: [] });
+    state.answers.set("/a.ts", { diagnostics: [] });
+    aside.putBack();
+    expect(state.answers.get("/a.ts")).toBe(kept);
+    expect([...state.answers.keys()]).toEqual(["/a.ts", "/b.ts", "/c.ts"]);
   });
 });

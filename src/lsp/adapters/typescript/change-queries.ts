@@ -22,7 +22,7 @@ export function tsserverChangeQueries(link: ServerLink, options: RequestOptions)
  * TypeScript 7's, over plain LSP: the hover of each name a file's export lines mention, and the
  * importers `willRenameFiles` finds. The exported names come from the text the server's program
  * holds: the text its kept answer was given with before the change (or the disk's, noted at the
- * change before), the disk's after it.
+ * change before), the disk's after it (or the preview's it was shown).
  */
 export function nativeChangeQueries(link: ServerLink, kept: KeptTexts, options: RequestOptions): ChangeQueries {
   const shapeOf = async (path: string, summary: ModuleSummary | undefined): Promise<string | null> => {
@@ -37,11 +37,11 @@ export function nativeChangeQueries(link: ServerLink, kept: KeptTexts, options: 
       const text = noted ? undefined : kept.keptText(path);
       return shapeOf(path, noted ?? (text === undefined ? undefined : summarizeModule(text)));
     },
-    shapeAfter: (path) => {
+    shapeAfter: (path, shown) => {
       if (!SOURCE_FILE.test(path)) return Promise.resolve(null);
       let text: string;
       try {
-        text = readFileSync(path, "utf8");
+        text = shown ?? readFileSync(path, "utf8");
       } catch {
         return Promise.resolve(null);
       }
