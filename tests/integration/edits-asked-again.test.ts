@@ -60,4 +60,15 @@ describe("edits that keep a module's exports", () => {
     expect(await pollUntil(() => handled("textDocument/hover") >= 1, 30_000)).toBe(true);
     expect(handled("textDocument/diagnostic")).toBe(pulled);
   });
+
+  test("an export added to a module nothing imports: one question for its importers (none), and that file alone pulled", async () => {
+    const questions = handled("workspace/willRenameFiles");
+    const pulls = handled("textDocument/diagnostic");
+    const last = FILES - 1;
+    writeFileSync(join(root, "src", `m${last}.ts`), `${module(last, "1")}export const extra = 1;\n`);
+    expect(await pullsAfterCall(pulls + 1)).toBe(pulls + 1);
+    // The move the question is asked as also edits the file itself and the tsconfig: neither is
+    // its importer, and neither is asked about in turn.
+    expect(handled("workspace/willRenameFiles")).toBe(questions + 1);
+  });
 });

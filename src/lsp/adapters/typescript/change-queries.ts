@@ -49,6 +49,8 @@ export function nativeChangeQueries(link: ServerLink, kept: KeptTexts, options: 
       kept.notes.set(path, summary);
       return shapeOf(path, summary);
     },
-    importers: (path) => requestImporters(link, path, options),
+    // A move's edits also name the file itself (its own relative imports) and a tsconfig that
+    // lists it: neither imports it, and asking for their importers in turn costs a whole-program look.
+    importers: async (path) => (await requestImporters(link, path, options)).filter((importer) => importer !== path && SOURCE_FILE.test(importer)),
   };
 }
