@@ -121,5 +121,12 @@ export function mergeServerDiagnostics(answers: readonly (readonly BridgeDiagnos
       else seen.channels = (["pull", "push"] as const).filter((channel) => seen.channels.includes(channel) || d.channels.includes(channel));
     }
   }
-  return [...alone, ...merged.values()].sort(compareDiagnostics);
+  const all = [...alone, ...merged.values()];
+  // One server's answers come in path order, each already sorted: one pass shows it.
+  return inOrder(all) ? all : all.sort(compareDiagnostics);
+}
+
+function inOrder(items: readonly BridgeDiagnostic[]): boolean {
+  for (let index = 1; index < items.length; index++) if (compareDiagnostics(items[index - 1]!, items[index]!) > 0) return false;
+  return true;
 }

@@ -97,8 +97,17 @@ export async function diagnoseTargets(
         listings: options.listings,
       });
       try {
+        // What the bridge kept is given at once, without a file's run (no deadline, no scope):
+        // a warm call over an unchanged project asks nothing at all.
+        const asked = group.items.filter((item) => {
+          const kept = plan.placed.has(item) ? plan.kept(item) : undefined;
+          if (kept === undefined) return true;
+          results[item.index] = kept;
+          options.onFileDone?.(++done, targets.length, item.target);
+          return false;
+        });
         // One pool per session: the files its project answers and the rest side by side.
-        await runPool([...group.items], options.batchSize, failure, (item) =>
+        await runPool(asked, options.batchSize, failure, (item) =>
           eachFile(item, async (context) => {
             results[item.index] = plan.placed.has(item)
               ? await plan.answer(item, context)

@@ -29,15 +29,13 @@ export async function answerFromProject(
   changed: boolean,
   ask: AskFileDiagnostics,
 ): Promise<FileDiagnostics> {
+  const given = keptAnswer(client, state, target, changed);
+  if (given) return given;
   const { file } = target;
   const kept = state.answers.get(file.absolutePath);
   const rendered = state.rendered.get(file.absolutePath);
   const uri = rendered?.uri ?? pathToFileURL(file.absolutePath).href;
   const open = client.documents.get(uri);
-  const project = (answer: CachedAnswer) => (answer.project === undefined ? {} : { project: answer.project === "" ? null : answer.project });
-  if (kept && rendered?.answer === kept && !changed && !open) {
-    return { workspace: target.workspace, server: target.server, file, text: rendered.text, diagnostics: rendered.diagnostics, ...project(kept) };
-  }
   // The server answers from the open document's text, else from the disk it was just told about.
   const text = open?.text ?? (await readSourceFile(file.absolutePath, file.path));
   let answer = kept;
@@ -51,5 +49,22 @@ export async function answerFromProject(
   const converted = answer.diagnostics.map((diagnostic) => convertDiagnostic(file.path, diagnostic, lines, client.positionEncoding));
   const diagnostics = mergeDiagnostics(converted, null);
   if (client.adapter.answersManyFiles && !open) state.rendered.set(file.absolutePath, { answer, uri, text, diagnostics });
-  return { workspace: target.workspace, server: target.server, file, text, diagnostics, ...project(answer) };
+  return { workspace: target.workspace, server: target.server, file, text, diagnostics, ...projectOf(answer) };
+}
+
+/**
+ * The answer given again as it was last given, when the bridge kept it and nothing since can have
+ * changed it (the run's look found the file unchanged, no document of it is open); else undefined.
+ * Synchronous: nothing is asked or read.
+ */
+export function keptAnswer(client: LspClient, state: ProjectState, target: ResolvedTarget, changed: boolean): FileDiagnostics | undefined {
+  const { file } = target;
+  const kept = state.answers.get(file.absolutePath);
+  const rendered = state.rendered.get(file.absolutePath);
+  if (!kept || rendered?.answer !== kept || changed || client.documents.get(rendered.uri)) return undefined;
+  return { workspace: target.workspace, server: target.server, file, text: rendered.text, diagnostics: rendered.diagnostics, ...projectOf(kept) };
+}
+
+function projectOf(answer: CachedAnswer): { project?: string | null } {
+  return answer.project === undefined ? {} : { project: answer.project === "" ? null : answer.project };
 }

@@ -10,7 +10,7 @@ import type { ResolvedTarget } from "../../targets/resolve-target.js";
 import { projectStateOf } from "../../disk-sync/project-state.js";
 import { refreshFromDisk } from "../../disk-sync/refresh-from-disk.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";
-import { answerFromProject } from "./project-answer.js";
+import { answerFromProject, keptAnswer } from "./project-answer.js";
 import type { WorkspaceListing } from "../../files/file-stamp.js";
 
 /** A target with its place in the run. */
@@ -42,6 +42,8 @@ export interface ProjectPlan {
   readonly refreshed: boolean;
   /** A placed item's answer. */
   answer(item: RunItem, context: CallContext): Promise<FileDiagnostics>;
+  /** A placed item's answer when the bridge kept it (nothing asked, nothing read), else undefined. */
+  kept(item: RunItem): FileDiagnostics | undefined;
   /** Ends the run's project pulls (after the last file). */
   end(): Promise<void>;
 }
@@ -109,6 +111,7 @@ export async function planProjectRun(
         answerFromProject(client, state, item.target, context, changed.has(item.target.file.absolutePath), (file, uri, fileOptions) =>
           pulls.pull(file, uri, fileOptions),
         ),
+      kept: (item) => keptAnswer(client, state, item.target, changed.has(item.target.file.absolutePath)),
       end: () => pulls.end(options.close),
     };
   } catch (error) {
@@ -122,5 +125,6 @@ export const FILE_BY_FILE: ProjectPlan = {
   placed: new Set(),
   refreshed: false,
   answer: (item) => Promise.reject(new BridgeError("Internal", `${item.target.file.path} was not placed in a project`, { path: item.target.file.path })),
+  kept: () => undefined,
   end: async () => {},
 };
