@@ -43,6 +43,19 @@ interface Kind {
   readonly importer: string;
 }
 
+/** TypeScript's library, its importer, an importer of a name it lacks and an old error; the edit of the library. */
+const TS_LIBRARY: Record<string, string> = {
+  "tsconfig.json": '{ "compilerOptions": { "strict": true, "lib": ["ES2022"], "types": [] } }\n',
+  "lib.ts": "export function scale(a: number): number {\n  return a * 2;\n}\n",
+  "use.ts": 'import { scale } from "./lib";\n\nexport const twice = scale(3);\n',
+  "fixme.ts": 'import { half } from "./lib";\n\nexport const quarter = half(half(8));\n',
+  "old.ts": 'export const count: number = "three";\n',
+};
+const TS_LIBRARY_EDIT: TextChange = {
+  path: "lib.ts",
+  text: "export function scale(a: string): number {\n  return a.length * 2;\n}\n\nexport function half(a: number): number {\n  return a / 2;\n}\n",
+};
+
 const KINDS: Kind[] = [
   {
     name: "TypeScript 7 (project path)",
@@ -51,22 +64,11 @@ const KINDS: Kind[] = [
     claims: /\.ts$/,
     needs: () => {},
     files: {
-      "tsconfig.json": '{ "compilerOptions": { "strict": true, "lib": ["ES2022"], "types": [] } }\n',
-      "lib.ts": "export function scale(a: number): number {\n  return a * 2;\n}\n",
-      "use.ts": 'import { scale } from "./lib";\n\nexport const twice = scale(3);\n',
-      "fixme.ts": 'import { half } from "./lib";\n\nexport const quarter = half(half(8));\n',
-      "old.ts": 'export const count: number = "three";\n',
+      ...TS_LIBRARY,
       "gone.ts": 'export const gone: number = "x";\n',
       "keep.ts": 'import { gone } from "./gone";\n\nexport const kept = gone;\n',
     },
-    change: [
-      {
-        path: "lib.ts",
-        text: "export function scale(a: string): number {\n  return a.length * 2;\n}\n\nexport function half(a: number): number {\n  return a / 2;\n}\n",
-      },
-      { path: "fresh/new.ts", text: 'export const fresh: number = "no";\n' },
-      { path: "gone.ts", text: null },
-    ],
+    change: [TS_LIBRARY_EDIT, { path: "fresh/new.ts", text: 'export const fresh: number = "no";\n' }, { path: "gone.ts", text: null }],
     breaks: ["fresh/new.ts", "keep.ts", "use.ts"],
     fixes: ["fixme.ts", "gone.ts"],
     importer: "use.ts",
@@ -81,21 +83,11 @@ const KINDS: Kind[] = [
     claims: /\.ts$/,
     needs: () => {},
     files: {
-      "tsconfig.json": '{ "compilerOptions": { "strict": true, "lib": ["ES2022"], "types": [] } }\n',
-      "lib.ts": "export function scale(a: number): number {\n  return a * 2;\n}\n",
-      "use.ts": 'import { scale } from "./lib";\n\nexport const twice = scale(3);\n',
+      ...TS_LIBRARY,
       "chain.ts": 'import { twice } from "./use";\n\nexport const four: number = twice + 1;\n',
-      "fixme.ts": 'import { half } from "./lib";\n\nexport const quarter = half(half(8));\n',
-      "old.ts": 'export const count: number = "three";\n',
       "body.ts": "export function one(): number {\n  return 1;\n}\n",
     },
-    change: [
-      {
-        path: "lib.ts",
-        text: "export function scale(a: string): number {\n  return a.length * 2;\n}\n\nexport function half(a: number): number {\n  return a / 2;\n}\n",
-      },
-      { path: "body.ts", text: "export function one(): number {\n  const label: string = 1;\n  return label.length;\n}\n" },
-    ],
+    change: [TS_LIBRARY_EDIT, { path: "body.ts", text: "export function one(): number {\n  const label: string = 1;\n  return label.length;\n}\n" }],
     breaks: ["body.ts", "use.ts"],
     fixes: ["fixme.ts"],
     importer: "use.ts",
