@@ -18,6 +18,8 @@ const FORBIDDEN = [
   /\bhelper branch\b/,
   /\blanded\b/,
   /\bthis machine\b/,
+  /\b[Tt]his issue\b/,
+  /\b[Tt]he issue (?:asked|asks|said|says|wanted|wants)\b/,
   /#[a-z0-9-]*-(?:issue|stop)-\d+/,
   /\b(?:commit|at|before|after) [0-9a-f]{7,40}\b/,
 ];
