@@ -15,12 +15,12 @@ const MAX_IMPORTER_QUESTIONS = 32;
  * A change of a source file that is a module reaches the file itself; when what other files see
  * of it (its declaration shape, the adapter's `ChangeQueries`, asked of the server's program
  * before it hears of the change and after) changed too, it also reaches every file that imports
- * it, transitively, as asked after the change. That is a superset of the compiler's own rule, which goes past the direct importers
- * only through files whose own declarations changed. Anything else — a created or deleted file
- * (module resolution may change), a config or JSON file, a file whose shape cannot be told (a
- * script, a global augmentation, overloads...), a file whose document was synced since the
- * answers were made (the server no longer has its old text), a server that cannot say — drops
- * every cached answer. So a kept answer is one the server would give again.
+ * it, transitively, as asked after the change. That is a superset of the compiler's own rule,
+ * which goes past the direct importers only through files whose own declarations changed.
+ * Anything else — a created or deleted file (module resolution may change), a config or JSON
+ * file, a file whose shape cannot be told (a script, a global augmentation, overloads...), a file
+ * whose document was synced since the answers were made (the server no longer has its old text),
+ * a server that cannot say — drops every cached answer. So a kept answer is one the server would give again.
  */
 export async function applyDiskChanges(client: LspClient, state: ProjectState, changes: readonly DiskChange[], options: RequestOptions): Promise<void> {
   if (changes.length === 0) return;

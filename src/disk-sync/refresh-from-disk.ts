@@ -49,8 +49,8 @@ const handedOver = new WeakMap<Session, DiskView>();
  * each, and the folders holding them, for new files (what a navigation call can afford), unless
  * nothing was seen yet; `listed`, when the caller listed the workspace just before (its
  * discovery), is that listing, taken instead of a second one, with the stamps discovery took of
- * its files instead of a second look at each. The changes are told to the server, or restart its session
- * (`diskChangeAction`); then the client to ask is the new one. Calls still holding the old client
+ * its files instead of a second look at each. The changes are told to the server, or restart its
+ * session (`diskChangeAction`); then the client to ask is the new one. Calls still holding the old client
  * take the new one too: one change restarts the session once.
  */
 export async function refreshFromDisk(
