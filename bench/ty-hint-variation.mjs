@@ -1,8 +1,9 @@
 // ty's unreachable-code hints, from a plain LSP client with no bridge in between: each run starts
-// a fresh `ty server` and does what `lspmcp check` does (every file opened, every file pulled at
-// once, a pull ty cancels with retriggerRequest sent again, each file closed once answered), then
-// asks the watched file again with nothing changed. Prints, per run, the unreachable-code lines
-// of that file in the answer and in the second asking, and the count of errors and warnings.
+// a fresh `ty server` and does what `lspmcp check` did before it closed a batch only once all of
+// it was read (every file opened, every file pulled at once, a pull ty cancels with
+// retriggerRequest sent again, each file closed once answered), then asks the watched file again
+// with nothing changed. Prints, per run, the unreachable-code lines of that file in the answer and
+// in the second asking, and the count of errors and warnings.
 // Usage: node bench/ty-hint-variation.mjs [--runs N] [--root DIR] [--file PATH] [--ty BINARY]
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";

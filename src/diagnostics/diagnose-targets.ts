@@ -8,6 +8,7 @@ import type { ResolvedTarget } from "../targets/resolve-target.js";
 import { fileDiagnostics, type FileDiagnostics } from "./file-diagnostics.js";
 import type { OpenTarget } from "../targets/open-target.js";
 import { FirstFailure, runPool } from "../targets/run-pool.js";
+import { runFileBatches } from "./file-batches.js";
 import type { CallContext } from "../targets/call-context.js";
 import type { LspClient } from "../lsp/lsp-client.js";
 import { FILE_BY_FILE, planProjectRun, type ProjectPlan, type ProjectRunOptions, type RunItem } from "./project/project-run.js";
@@ -17,7 +18,7 @@ import type { WorkspaceListing } from "../files/file-stamp.js";
 export interface DiagnoseTargetsOptions {
   /** At most this many files of one session are in flight (synced and awaited) at once. */
   readonly batchSize: number;
-  /** `check` closes each document once read; the `tool` keeps it open (see `RunMode`). */
+  /** `check` closes each batch's documents once the batch is read; the `tool` keeps them open (see `RunMode`). */
   readonly mode: RunMode;
   /** Aborts the run: no file starts after it, and requests in flight are cancelled. */
   readonly signal?: AbortSignal;
@@ -43,7 +44,9 @@ export interface SessionGroup {
 /**
  * Settled diagnostics of many files, in target order, through the one per-file pipeline
  * (`fileDiagnostics`): sessions side by side up to `max_sessions` (a session done with its files
- * may then give way to the next one's start), each with at most `batchSize` files in flight. The deadline is per file, not per run: each file gets `request_timeout_ms`
+ * may then give way to the next one's start), each with at most `batchSize` files in flight, and
+ * the files its project does not answer a batch at a time. The deadline is per file, not per
+ * run: each file gets `request_timeout_ms`
  * from the moment it starts (its session's start included), so a 2,000-file folder never times
  * out as a whole, while a file that does not settle fails the run with `Timeout` naming it. The
  * first failure stops the run (no new file starts, files in flight are cancelled) and is thrown:
@@ -106,13 +109,29 @@ export async function diagnoseTargets(
           options.onFileDone?.(++done, targets.length, item.target);
           return false;
         });
-        // One pool per session: the files its project answers and the rest side by side.
-        await runPool(asked, options.batchSize, failure, (item) =>
-          eachFile(item, async (context) => {
-            results[item.index] = plan.placed.has(item)
-              ? await plan.answer(item, context)
-              : await fileDiagnostics(context, item.target, { close: options.mode === "check", onSynced: options.onSynced, refreshed: plan.refreshed });
-          }),
+        // The files its project answers first, the rest a batch at a time (`runFileBatches`).
+        await runPool(
+          asked.filter((item) => plan.placed.has(item)),
+          options.batchSize,
+          failure,
+          (item) =>
+            eachFile(item, async (context) => {
+              results[item.index] = await plan.answer(item, context);
+            }),
+        );
+        await runFileBatches(
+          asked.filter((item) => !plan.placed.has(item)),
+          options.batchSize,
+          failure,
+          options.mode === "check",
+          (item, batch) =>
+            eachFile(item, async (context) => {
+              results[item.index] = await fileDiagnostics(context, item.target, {
+                onSynced: options.onSynced,
+                refreshed: plan.refreshed,
+                ...(batch === undefined ? {} : { batch }),
+              });
+            }),
         );
       } finally {
         await plan.end();

@@ -6,14 +6,15 @@ import { convertDiagnostic } from "./convert-diagnostic.js";
 import { splitNotChecked } from "./not-checked-notice.js";
 import { openTarget, type OpenTarget } from "../targets/open-target.js";
 import type { CallContext } from "../targets/call-context.js";
+import type { BatchDocuments } from "./file-batches.js";
 
 export interface FileDiagnosticsOptions {
   /**
-   * Close the document once its diagnostics are read. `check` does, so that a large workspace
-   * never has more documents open than its batch; the tool keeps documents open, so that a
-   * repeated call on an unchanged file costs no new sync.
+   * The batch whose documents are closed together once all its files are read: `check`'s, so
+   * that a large workspace never has more documents open than a batch. Without one the document
+   * stays open, so that the tool's repeated call on an unchanged file costs no new sync.
    */
-  readonly close?: boolean;
+  readonly batch?: BatchDocuments;
   /** Called once the server holds the file's text and before the settle wait. */
   readonly onSynced?: (target: OpenTarget) => void;
   /** The caller has just told the server of every change on disk (see `openTarget`). */
@@ -69,10 +70,6 @@ export async function fileDiagnostics(context: CallContext, resolved: ResolvedTa
     throw client.isStopping ? client.closedError("diagnostics") : error;
   } finally {
     target.release();
-    // A closed connection has nothing left to close; the failure that closed it is what counts.
-    if (options.close && !client.isClosed) {
-      await client.documents.close(synced.document.uri).catch(() => {});
-      client.pushDiagnostics.forget(synced.document.uri);
-    }
+    options.batch?.add(client, synced.document.uri);
   }
 }
