@@ -6,7 +6,8 @@
 //    bare Node program answering the same two requests (Node's own start, the floor) and cclsp
 //    0.7.0, a peer bridge (installed once into a temp folder; skipped when npm cannot);
 //  - `lspmcp check` with ty and pyrefly on the vendored Flask and httpx sources, against each
-//    server's own CLI on the same folder: the median of the pair ratios, wall and CPU.
+//    server's own CLI on the same folder and against the server's own floor, a plain LSP client
+//    of it in a fresh process (bench/python-floor.mjs): the median of the pair ratios, wall and CPU.
 // With --other-build PATH (another build's dist/lspmcp/main.js, e.g. main's), that build's figures
 // are measured beside this one's in the same rounds.
 // Usage: node bench/startup.mjs [--rounds 10] [--check-rounds 5] [--ready 1|0] [--check 1|0] [--other-build PATH]
@@ -205,22 +206,29 @@ if (option("--check", "1") !== "0") {
     for (const [profile, [command, argv]] of Object.entries(clis)) {
       writeFileSync(join(folder, "bridge.toml"), config(profile));
       const own = [];
+      const floors = [];
       const checks = BUILDS.map(() => []);
       await timed(command, argv, folder); // warm the page cache and the checker's own caches once
       for (let round = 0; round < CHECK_ROUNDS; round++) {
         own.push(await timed(command, argv, folder));
+        floors.push(await timed(process.execPath, [join(REPO, "bench/python-floor.mjs"), profile, folder], folder));
         for (const [b, { main }] of BUILDS.entries())
           checks[b].push(await timed(process.execPath, [main, "check", "--config", "bridge.toml", "--quiet", "--format", "json"], folder));
       }
+      if (floors.some((run) => run.status !== 0)) throw new Error(`the ${profile} floor on ${fixture} failed`);
       const cli = `CLI ${median(own.map((r) => r.ms)).toFixed(0)} ms (${median(own.map((r) => r.cpuMs)).toFixed(0)} cpu)`;
+      console.log(
+        `  ${fixture} ${profile.padEnd(8)} floor (plain LSP client) ${median(floors.map((r) => r.ms)).toFixed(0)} ms (${median(floors.map((r) => r.cpuMs)).toFixed(0)} cpu) = ${median(floors.map((run, i) => run.ms / own[i].ms)).toFixed(2)}x the CLI`,
+      );
       for (const [b, { tag }] of BUILDS.entries()) {
         const check = checks[b];
         const failed = check.find((run) => run.status !== 0 && run.status !== 1);
         if (failed) throw new Error(`check with ${profile} on ${fixture} exited ${failed.status}`);
         const wall = median(check.map((run, i) => run.ms / own[i].ms));
         const cpu = median(check.map((run, i) => run.cpuMs / own[i].cpuMs));
+        const vsFloor = median(check.map((run, i) => run.ms / floors[i].ms));
         console.log(
-          `  ${fixture} ${profile.padEnd(8)} ${cli}; check${tag} ${median(check.map((r) => r.ms)).toFixed(0)} ms (${median(check.map((r) => r.cpuMs)).toFixed(0)} cpu); ratio ${wall.toFixed(2)}x wall, ${cpu.toFixed(2)}x cpu`,
+          `  ${fixture} ${profile.padEnd(8)} ${cli}; check${tag} ${median(check.map((r) => r.ms)).toFixed(0)} ms (${median(check.map((r) => r.cpuMs)).toFixed(0)} cpu); ratio ${wall.toFixed(2)}x wall, ${cpu.toFixed(2)}x cpu; ${vsFloor.toFixed(2)}x the floor`,
         );
       }
     }
