@@ -18,7 +18,7 @@ import type { WorkspaceListing } from "../files/file-stamp.js";
 export interface DiagnoseTargetsOptions {
   /** At most this many files of one session are in flight (synced and awaited) at once. */
   readonly batchSize: number;
-  /** `check` closes each batch's documents once the batch is read; the `tool` keeps them open (see `RunMode`). */
+  /** `check` closes each document once read; the `tool` keeps them open (see `RunMode`). */
   readonly mode: RunMode;
   /** Aborts the run: no file starts after it, and requests in flight are cancelled. */
   readonly signal?: AbortSignal;
@@ -44,8 +44,8 @@ export interface SessionGroup {
 /**
  * Settled diagnostics of many files, in target order, through the one per-file pipeline
  * (`fileDiagnostics`): sessions side by side up to `max_sessions` (a session done with its files
- * may then give way to the next one's start), each with at most `batchSize` files in flight, and
- * the files its project does not answer a batch at a time. The deadline is per file, not per
+ * may then give way to the next one's start), each with at most `batchSize` files in flight (a batch
+ * at a time where the server's adapter asks for it: `runFileBatches`). The deadline is per file, not per
  * run: each file gets `request_timeout_ms`
  * from the moment it starts (its session's start included), so a 2,000-file folder never times
  * out as a whole, while a file that does not settle fails the run with `Timeout` naming it. The
@@ -109,7 +109,7 @@ export async function diagnoseTargets(
           options.onFileDone?.(++done, targets.length, item.target);
           return false;
         });
-        // The files its project answers first, the rest a batch at a time (`runFileBatches`).
+        // The files its project answers first, then the rest one by one (`runFileBatches`).
         await runPool(
           asked.filter((item) => plan.placed.has(item)),
           options.batchSize,
@@ -121,9 +121,8 @@ export async function diagnoseTargets(
         );
         await runFileBatches(
           asked.filter((item) => !plan.placed.has(item)),
-          options.batchSize,
+          { batchSize: options.batchSize, close: options.mode === "check", together: plan.inBatches },
           failure,
-          options.mode === "check",
           (item, batch) =>
             eachFile(item, async (context) => {
               results[item.index] = await fileDiagnostics(context, item.target, {
@@ -144,6 +143,11 @@ export async function diagnoseTargets(
   return results;
 }
 
+/** A session's plan, and whether the files its project does not answer go a batch at a time (`runFileBatches`). */
+interface SessionPlan extends ProjectPlan {
+  readonly inBatches: boolean;
+}
+
 /**
  * How the group's files are answered (see `planProjectRun`): from the project for a server whose
  * files the bridge watches (its adapter says so), and only for more than one file: a single file
@@ -151,8 +155,8 @@ export async function diagnoseTargets(
  * looks quickly at the disk, as for any other one-file call. The session is started here, within
  * one file's deadline, as the first file would start it.
  */
-async function planSession(group: SessionGroup, options: ProjectRunOptions): Promise<ProjectPlan> {
-  if (group.items.length === 1) return FILE_BY_FILE;
+async function planSession(group: SessionGroup, options: ProjectRunOptions): Promise<SessionPlan> {
+  if (group.items.length === 1) return { ...FILE_BY_FILE, inBatches: false };
   const deadline = Deadline.in(options.config.bridge.request_timeout_ms);
   // The session is held until the plan ends, so idle_stop_s never counts it as quiet.
   const hold = new CallScope();
@@ -164,7 +168,7 @@ async function planSession(group: SessionGroup, options: ProjectRunOptions): Pro
       throw namingFile(error, group.items[0]!.target);
     }
     const plan = await planProjectRun(client, group.items, options, deadline);
-    return { ...plan, end: () => plan.end().finally(() => hold.close()) };
+    return { ...plan, inBatches: client.adapter.documentChangesCancelWork, end: () => plan.end().finally(() => hold.close()) };
   } catch (error) {
     hold.close();
     throw error;

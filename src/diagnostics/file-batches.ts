@@ -1,11 +1,7 @@
 import type { LspClient } from "../lsp/lsp-client.js";
 import { runPool, type FirstFailure } from "../targets/run-pool.js";
 
-/**
- * The documents one batch opened, for `check` to close together once the whole batch is read.
- * Closing each as soon as its own file is read would change the server's open documents while
- * the rest of the batch is still being answered.
- */
+/** The documents a file, or a batch of files, opened: `check` closes them once all of it is read. */
 export class BatchDocuments {
   private readonly opened: { readonly client: LspClient; readonly uri: string }[] = [];
 
@@ -21,19 +17,41 @@ export class BatchDocuments {
   }
 }
 
-/**
- * Files answered one by one, a batch at a time: every file of a batch is opened and answered, and
- * its documents are closed (`close`, for `check`) before the next batch opens any. A server that
- * starts its work in flight over whenever its open documents change (ty cancels every pending
- * pull at each `didOpen` and `didClose`) then does that work once per batch, not once per file.
- */
+/** How a session's files are run one by one. */
+export interface FileRunOptions {
+  /** At most this many files in flight, and documents open. */
+  readonly batchSize: number;
+  /** Close each document once read (`check`): alone, or (`together`) with the rest of its batch. */
+  readonly close: boolean;
+  /**
+   * A batch at a time (the adapter's `documentChangesCancelWork`): every file of a batch is opened
+   * and answered before the batch's documents are closed and the next batch opens any, so a
+   * server that starts its work in flight over at each open and close (ty) does it once per batch,
+   * not once per file. Otherwise a file starts as soon as another is done: a slow file never holds
+   * the others back.
+   */
+  readonly together: boolean;
+}
+
+/** Runs `work` on every item one by one, as `options` say; `work` adds the documents it opened to the batch it is given. */
 export async function runFileBatches<T>(
   items: readonly T[],
-  batchSize: number,
+  options: FileRunOptions,
   failure: FirstFailure,
-  close: boolean,
   work: (item: T, documents: BatchDocuments | undefined) => Promise<void>,
 ): Promise<void> {
+  const { batchSize, close } = options;
+  if (!options.together) {
+    await runPool(items, batchSize, failure, async (item) => {
+      const documents = close ? new BatchDocuments() : undefined;
+      try {
+        await work(item, documents);
+      } finally {
+        await documents?.closeAll();
+      }
+    });
+    return;
+  }
   for (let from = 0; from < items.length && !failure.signal.aborted; from += batchSize) {
     const documents = close ? new BatchDocuments() : undefined;
     try {

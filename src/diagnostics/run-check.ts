@@ -44,7 +44,7 @@ export interface DiagnosticsRun {
 /**
  * Checks every target through the bridge's many-file pipeline (`diagnoseTargets`, which the
  * `diagnostics` tool uses for folders): sessions side by side up to `max_sessions`, each with at
- * most `batchSize` documents open, each batch's closed once the batch is read, each file with its own
+ * most `batchSize` documents open, every document closed once read, each file with its own
  * `request_timeout_ms`. A session is stopped once its last file is done, to free its slot. The
  * first failure stops the run and rejects, so a run never reports clean when a server failed,
  * died or did not settle.

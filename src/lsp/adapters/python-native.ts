@@ -9,10 +9,12 @@ import { standardAdapter } from "./standard.js";
  * watches their files: it declares client-side watching and tells the server of every change it
  * finds before the server answers (src/disk-sync/), as for TypeScript. ty's diagnostics
  * are pulls, settled by the standard rule (ty cancels a pull that a change overtook and asks for
- * it again, which the rule sends again); pyrefly's adapter starts from this one (`pyrefly.ts`).
+ * it again, which the rule sends again), and starts its work in flight over at every open and
+ * close of a document, so a many-file run changes none while a batch is answered; pyrefly's
+ * adapter starts from this one (`pyrefly.ts`).
  */
 export function pythonNativeAdapter(): ServerAdapter {
-  return { ...standardAdapter(), name: "python-native", filesWatchedBy: "bridge", watchedFiles: PYTHON_PROJECT_FILES };
+  return { ...standardAdapter(), name: "python-native", filesWatchedBy: "bridge", watchedFiles: PYTHON_PROJECT_FILES, documentChangesCancelWork: true };
 }
 
 /** What a Python type check can depend on: sources, stubs, and the files that configure it. */

@@ -146,6 +146,12 @@ export interface ServerAdapter {
    */
   readonly cancelsRequestsItself: boolean;
   /**
+   * Whether every change of the server's open documents (an open, a close) cancels all its work in
+   * flight, to be done over (ty: "cancelled by salsa"): a run of many files then opens and closes
+   * documents only between batches, never while a batch is being answered (`runFileBatches`).
+   */
+  readonly documentChangesCancelWork: boolean;
+  /**
    * Whether a change on disk is taken in by starting the server afresh rather than by telling it
    * (`workspace/didChangeWatchedFiles`), with `filesWatchedBy` "bridge": a server whose answers
    * after the notification can come from its old state, with no sound signal of when they stop

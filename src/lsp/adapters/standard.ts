@@ -16,6 +16,7 @@ export function standardAdapter(): ServerAdapter {
     answersManyFiles: false,
     diagnosticsByPull: false,
     cancelsRequestsItself: false,
+    documentChangesCancelWork: false,
     diskChangesNeedRestart: false,
     diskOnlySources: new Set(),
     projectsAsFolders: true,
