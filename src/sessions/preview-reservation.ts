@@ -3,6 +3,12 @@ import type { Deadline } from "../contract/deadline.js";
 
 /** The reservations a preview of changes holds, within its run. */
 const previewing = new AsyncLocalStorage<ReadonlySet<PreviewReservation>>();
+/**
+ * Previews running now. A run of an AsyncLocalStorage turns Node's promise hooks on for the whole
+ * process, which made every promise of every later call about three times as costly; the storage
+ * is disabled again (hooks off) once no preview runs, and the next run turns it on again.
+ */
+let runningPreviews = 0;
 
 /**
  * One session's turn for previews of changes (CONTRACT §4.4): the calls that have its client now,
@@ -69,7 +75,13 @@ export async function previewHolding<T>(reservations: readonly PreviewReservatio
   const releases: (() => void)[] = [];
   try {
     for (const reservation of reservations) releases.push(await reservation.reserve(deadline));
-    return await previewing.run(new Set(reservations), work);
+    runningPreviews += 1;
+    try {
+      return await previewing.run(new Set(reservations), work);
+    } finally {
+      runningPreviews -= 1;
+      if (runningPreviews === 0) previewing.disable();
+    }
   } finally {
     for (const release of releases) release();
   }
