@@ -194,19 +194,48 @@ async function claimed(
   relativePaths: readonly string[],
   stamps: Map<string, FileStamp> | undefined,
 ): Promise<ResolvedTarget[]> {
+  const claims = claimsOfListed(config, workspace, serverName);
   // One synchronous look each: thousands of files cost less than as many queued promises.
   return relativePaths.flatMap((relativePath) => {
     // Deleted-but-tracked files and submodule folders are not sources to check.
     const file = resolveListedFile(workspace, relativePath, stamps);
     if (file === null) return [];
-    let servers: ResolvedServer[];
+    return claims(file).map(({ server, languageId }) => ({ workspace, server, languageId, file }));
+  });
+}
+
+/**
+ * `serversFor` a listed file, with each server's language id; none for a file no server claims.
+ * Worked out once per extension: what claims a file depends on its name only when a server claims
+ * files of that name or the workspace's `default_server` or `diagnostics_server` names it, and on
+ * its extension otherwise.
+ */
+function claimsOfListed(
+  config: ResolvedConfig,
+  workspace: ResolvedWorkspace,
+  serverName: string | undefined,
+): (file: FileTarget) => readonly { readonly server: ResolvedServer; readonly languageId: string }[] {
+  const named = new Set([
+    ...Object.keys(workspace.default_server),
+    ...Object.keys(workspace.diagnostics_server),
+    ...config.servers
+      .filter((server) => workspace.servers.includes(server.name))
+      .flatMap((server) => server.languages.flatMap((language) => language.filenames)),
+  ]);
+  const outcome = (file: FileTarget) => {
     try {
-      servers = serversFor(config, workspace, serverName, file);
+      return serversFor(config, workspace, serverName, file).map((server) => ({ server, languageId: languageFor(server, file)! }));
     } catch {
       return [];
     }
-    return servers.map((server) => ({ workspace, server, languageId: languageFor(server, file)!, file }));
-  });
+  };
+  const byExtension = new Map<string, ReturnType<typeof outcome>>();
+  return (file) => {
+    if (named.has(file.name)) return outcome(file);
+    let claims = byExtension.get(file.extension);
+    if (claims === undefined) byExtension.set(file.extension, (claims = outcome(file)));
+    return claims;
+  };
 }
 
 /** The workspace that holds a path: the deepest root containing it after symlinks are followed. */
@@ -233,7 +262,8 @@ function ordered(config: ResolvedConfig, targets: readonly ResolvedTarget[]): Re
   return [...targets]
     .sort((a, b) => workspaceRank(a) - workspaceRank(b) || serverRank(a) - serverRank(b) || compareStrings(a.file.path, b.file.path))
     .filter((target) => {
-      const key = JSON.stringify([target.workspace.name, target.server.name, target.file.absolutePath]);
+      // No NUL in a path, nor in a name (letters, digits, ".", "_", "-").
+      const key = `${target.workspace.name}\0${target.server.name}\0${target.file.absolutePath}`;
       if (seen.has(key)) return false;
       seen.add(key);
       return true;

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { loadConfig } from "../../../src/config/load-config.js";
 import { claimingServers, resolveFile, pickServerForFile } from "../../../src/targets/resolve-target.js";
+import { discoverInWorkspace } from "../../../src/diagnostics/discover-targets.js";
 import { fakeExecutable, problemsOf, tempDir, writeFiles } from "./fixture.js";
 
 const server = (name: string, languages: string, extra = "") =>
@@ -44,6 +45,24 @@ describe("languages claiming whole file names (CONTRACT §3 `filenames`)", () =>
     expect(pickServerForFile(config, workspace, undefined, file).server.name).toBe("b");
     expect(claimingServers(config, workspace, file).map((s) => s.name)).toEqual(["a", "b"]);
     expect(claimingServers(config, workspace, resolveFile(workspace, "a.ts")).map((s) => s.name)).toEqual(["b"]);
+  });
+
+  test("a folder's files are claimed by name where a server claims the name, by extension elsewhere", async () => {
+    const two =
+      server("a", '[{ id = "d", filenames = ["Dockerfile"] }]') + server("b", '[{ id = "d", filenames = ["Dockerfile"] }, { id = "t", extensions = [".ts"] }]');
+    const dir = await configDir(`${two}[[workspace]]\nname = "ws"\nroot = "."\nservers = ["a", "b"]\ndefault_server = { Dockerfile = "b" }\n`);
+    await writeFiles(dir, { README: "", "b.ts": "", "sub/Dockerfile": "FROM x\n" });
+    const config = await loadConfig(join(dir, "bridge.toml"));
+    // README first: a file with no extension that nobody claims, before others with none.
+    const targets = await discoverInWorkspace(config, config.workspaces[0]!, undefined, ["."], ["README", "Dockerfile", "a.ts", "b.ts", "sub/Dockerfile"]);
+    expect(targets.map((target) => `${target.file.path} ${target.server.name} ${target.languageId}`)).toEqual([
+      "Dockerfile a d",
+      "sub/Dockerfile a d",
+      "Dockerfile b d",
+      "a.ts b t",
+      "b.ts b t",
+      "sub/Dockerfile b d",
+    ]);
   });
 
   test("a language with neither extensions nor filenames is ConfigInvalid", async () => {
