@@ -44,13 +44,13 @@ export interface SessionGroup {
 /**
  * Settled diagnostics of many files, in target order, through the one per-file pipeline
  * (`fileDiagnostics`): sessions side by side up to `max_sessions` (a session done with its files
- * may then give way to the next one's start), each with at most `batchSize` files in flight (a batch
- * at a time where the server's adapter asks for it: `runFileBatches`). The deadline is per file, not per
- * run: each file gets `request_timeout_ms`
- * from the moment it starts (its session's start included), so a 2,000-file folder never times
- * out as a whole, while a file that does not settle fails the run with `Timeout` naming it. The
- * first failure stops the run (no new file starts, files in flight are cancelled) and is thrown:
- * a run never answers for some files when another failed, so no partial answer can read as clean.
+ * may then give way to the next one's start), each with at most `batchSize` files in flight (a
+ * batch at a time where the server's adapter asks for it: `runFileBatches`). The deadline is per
+ * file, not per run: each file gets `request_timeout_ms` from the moment it starts (its session's
+ * start included), so a 2,000-file folder never times out as a whole, while a file that does not
+ * settle fails the run with `Timeout` naming it. The first failure stops the run (no new file
+ * starts, files in flight are cancelled) and is thrown: a run never answers for some files when
+ * another failed, so no partial answer can read as clean.
  */
 export async function diagnoseTargets(
   config: ResolvedConfig,
