@@ -69,7 +69,7 @@ async function coldBuild(root) {
   cpSync(root, copy, { recursive: true });
   const run = await timed(TSC, ["-b", "--pretty", "false"], copy);
   const errors = run.stdout.split("\n").filter((line) => / error TS\d+:/.test(line)).length;
-  rmSync(copy, { recursive: true, force: true });
+  rmSync(join(copy, ".."), { recursive: true, force: true });
   return { ...run, errors };
 }
 
