@@ -1,4 +1,4 @@
-import { isAlive, isDeadState, parseIdentity, readAllStats, readEnvironValue, readUid } from "./proc-table.js";
+import { isAlive, isDeadState, isKernelThread, parseIdentity, readAllStats, readEnvironValue, readUid } from "./proc-table.js";
 import { reapTree } from "./kill-tree.js";
 import { resolveTimings, type SupervisionTimings } from "./types.js";
 import { OWNER_VAR, TOKEN_VAR } from "./server-env.js";
@@ -39,7 +39,8 @@ function findOrphanTokens(uid: number): Map<string, string> {
   const orphans = new Map<string, string>();
   const live = new Set<string>();
   for (const stat of readAllStats()) {
-    if (stat.pid === process.pid || isDeadState(stat.state) || readUid(stat.pid) !== uid) continue;
+    // Kernel threads first: reading their status and environ was most of the sweep's time.
+    if (stat.pid === process.pid || isDeadState(stat.state) || isKernelThread(stat) || readUid(stat.pid) !== uid) continue;
     const token = readEnvironValue(stat.pid, TOKEN_VAR);
     if (token === undefined || live.has(token) || orphans.has(token)) continue;
     const owner = readEnvironValue(stat.pid, OWNER_VAR) ?? "";

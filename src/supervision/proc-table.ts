@@ -65,6 +65,15 @@ export function readAllStats(): ProcStat[] {
   return stats;
 }
 
+/**
+ * Whether the process is a kernel thread: kthreadd (pid 2) or one of its children. They run no
+ * program and have no environment, so no lspmcp tree can hold one; most of /proc on an idle
+ * machine is them. (Inside a PID namespace none are visible.)
+ */
+export function isKernelThread(stat: ProcStat): boolean {
+  return stat.pid === 2 || stat.ppid === 2;
+}
+
 /** The real uid of a process (first field of `Uid:` in /proc/PID/status), or undefined when gone. */
 export function readUid(pid: number): number | undefined {
   try {

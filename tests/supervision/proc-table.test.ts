@@ -1,5 +1,16 @@
 import { describe, expect, test } from "vitest";
-import { formatIdentity, identify, isAlive, parseIdentity, parseStat, readEnvironValue, readStat, readUid } from "../../src/supervision/proc-table.js";
+import {
+  formatIdentity,
+  identify,
+  isAlive,
+  isKernelThread,
+  parseIdentity,
+  parseStat,
+  readAllStats,
+  readEnvironValue,
+  readStat,
+  readUid,
+} from "../../src/supervision/proc-table.js";
 
 describe("proc-table", () => {
   test("parseStat finds the fields after a comm with spaces and parentheses", () => {
@@ -18,6 +29,16 @@ describe("proc-table", () => {
     expect(stat.ppid).toBe(process.ppid);
     expect(stat.startTime).toBeGreaterThan(0);
     expect(readUid(process.pid)).toBe(process.getuid!());
+  });
+
+  test("kernel threads are kthreadd and its children: no environment; this process is none", () => {
+    expect(isKernelThread(readStat(process.pid)!)).toBe(false);
+    const kernel = readAllStats().filter(isKernelThread);
+    // Inside a PID namespace none are visible; on a plain machine kthreadd is pid 2.
+    if (readStat(2)?.comm === "kthreadd") expect(kernel.length).toBeGreaterThan(1);
+    for (const stat of kernel) expect(readEnvironValue(stat.pid, "PATH")).toBeUndefined();
+    expect(isKernelThread({ pid: 4242, comm: "x", state: "S", ppid: 2, pgid: 0, sid: 0, startTime: 1 })).toBe(true);
+    expect(isKernelThread({ pid: 4242, comm: "x", state: "S", ppid: 1, pgid: 0, sid: 0, startTime: 1 })).toBe(false);
   });
 
   test("readEnvironValue matches whole variable names only", () => {
