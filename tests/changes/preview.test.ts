@@ -55,14 +55,13 @@ const TS_LIBRARY_EDIT: TextChange = {
   path: "lib.ts",
   text: "export function scale(a: string): number {\n  return a.length * 2;\n}\n\nexport function half(a: number): number {\n  return a / 2;\n}\n",
 };
+/** What both TypeScript 7 cases share: the profile, tsc as the oracle, and the library's importer. */
+const TS7 = { profile: "typescript", oracle: TSC, claims: /\.ts$/, needs: () => {}, importer: "use.ts" } as const;
 
 const KINDS: Kind[] = [
   {
+    ...TS7,
     name: "TypeScript 7 (project path)",
-    profile: "typescript",
-    oracle: TSC,
-    claims: /\.ts$/,
-    needs: () => {},
     files: {
       ...TS_LIBRARY,
       "gone.ts": 'export const gone: number = "x";\n',
@@ -71,17 +70,13 @@ const KINDS: Kind[] = [
     change: [TS_LIBRARY_EDIT, { path: "fresh/new.ts", text: 'export const fresh: number = "no";\n' }, { path: "gone.ts", text: null }],
     breaks: ["fresh/new.ts", "keep.ts", "use.ts"],
     fixes: ["fixme.ts", "gone.ts"],
-    importer: "use.ts",
   },
   {
     // Edits of files' text alone: the answers kept from the plain call before are given again for
     // the files the edits cannot reach (old.ts; chain.ts, whose import keeps its shape), and only
     // the rest is asked under the preview: the edited files and the importer of a changed shape.
+    ...TS7,
     name: "TypeScript 7 (project path, edits alone)",
-    profile: "typescript",
-    oracle: TSC,
-    claims: /\.ts$/,
-    needs: () => {},
     files: {
       ...TS_LIBRARY,
       "chain.ts": 'import { twice } from "./use";\n\nexport const four: number = twice + 1;\n',
@@ -90,7 +85,6 @@ const KINDS: Kind[] = [
     change: [TS_LIBRARY_EDIT, { path: "body.ts", text: "export function one(): number {\n  const label: string = 1;\n  return label.length;\n}\n" }],
     breaks: ["body.ts", "use.ts"],
     fixes: ["fixme.ts"],
-    importer: "use.ts",
   },
   {
     name: "pyright (push)",
