@@ -98,11 +98,10 @@ async function configRequest(configArg: string | null, trustFlag: boolean): Prom
 /** Config and usage problems are the user's to fix: a clear message and exit 2, no stack trace. */
 function reportFatal(error: unknown, logger: { error: (message: string, fields?: Record<string, unknown>) => void }, failure: number): number {
   if (error instanceof BridgeError && (error.code === "ConfigInvalid" || error.code === "ConfigUntrusted" || error.code === "InvalidArguments")) {
-    const problems = (error.details.problems as { path: string; message: string }[] | undefined) ?? [];
     const programs = (error.details.programs as { path: string; value: string }[] | undefined) ?? [];
-    // The code names a refusal for scripts that read stderr; ConfigInvalid's problems say enough.
+    // The code names a refusal for scripts that read stderr; ConfigInvalid's problems say enough,
+    // and its message already lists them, one a line.
     process.stderr.write(`lspmcp: ${error.message}${error.code === "ConfigUntrusted" ? " (ConfigUntrusted)" : ""}\n`);
-    for (const problem of problems) process.stderr.write(`  ${problem.path}: ${problem.message}\n`);
     for (const program of programs) process.stderr.write(`  ${program.path} = ${program.value}\n`);
     if (error.code === "InvalidArguments") process.stderr.write(USAGE);
     return EXIT_USAGE;

@@ -23,8 +23,11 @@ export type Command =
   | { readonly kind: "trust"; readonly config: string | null }
   | { readonly kind: "init" }
   | { readonly kind: "servers"; readonly format: (typeof STATUS_FORMATS)[number] }
-  /** `servers install`: the named servers, or every one (`all`), or what the default would choose for `forPath`. */
-  | { readonly kind: "servers-install"; readonly names: string[]; readonly all: boolean; readonly forPath: string | null }
+  /**
+   * `servers install`: the named servers, or every one (`all`), or what the configuration in force
+   * for `forPath` runs (`config`, else the one found there, else the embedded default).
+   */
+  | { readonly kind: "servers-install"; readonly names: string[]; readonly all: boolean; readonly forPath: string | null; readonly config: string | null }
   | {
       readonly kind: "check";
       readonly config: string | null;
@@ -59,9 +62,11 @@ export const USAGE = `usage:
                                       run the programs it names beyond the shipped profiles
   lspmcp init                         write the embedded default as a commented bridge.toml here
   lspmcp servers [--format text|json] every shipped server profile: pin, installed or not, how it installs
-  lspmcp servers install NAME... | --all | --for PATH
+  lspmcp servers install NAME... | --all | --for PATH [--config FILE]
                                       install the pinned servers into the tool cache
-                                      ($XDG_CACHE_HOME/lspmcp, else ~/.cache/lspmcp) and verify the pin
+                                      ($XDG_CACHE_HOME/lspmcp, else ~/.cache/lspmcp) and verify the pin;
+                                      --for: those the configuration in force there runs (FILE, else
+                                      the bridge.toml found there, else the embedded default)
   lspmcp shared-server --config FILE | --default-root DIR
                                       (internal) the shared bridge that serve launches
   lspmcp --version | --help
@@ -178,13 +183,14 @@ function parseServers(argv: readonly string[]): Command {
         format: { type: "string" },
         all: { type: "boolean" },
         for: { type: "string" },
+        config: { type: "string", short: "c" },
         help: { type: "boolean", short: "h" },
       },
     }),
   );
   if (values.help) return { kind: "help" };
   if (!install) {
-    if (values.all !== undefined || values.for !== undefined) throw usage("--all and --for belong to servers install");
+    if (values.all !== undefined || values.for !== undefined || values.config !== undefined) throw usage("--all, --for and --config belong to servers install");
     return { kind: "servers", format: oneOf(values.format ?? "text", STATUS_FORMATS, "--format") };
   }
   if (values.format !== undefined) throw usage("--format belongs to servers (the listing)");
@@ -194,7 +200,10 @@ function parseServers(argv: readonly string[]): Command {
   if ([positionals.length > 0, all, forPath !== null].filter(Boolean).length !== 1) {
     throw usage("servers install needs server names, or --all, or --for PATH (one of the three)");
   }
-  return { kind: "servers-install", names: positionals, all, forPath };
+  const config = values.config ?? null;
+  if (config === "") throw usage("--config needs a file name");
+  if (config !== null && forPath === null) throw usage("--config goes with --for PATH");
+  return { kind: "servers-install", names: positionals, all, forPath, config };
 }
 
 function batchSize(value: string | undefined): number {

@@ -1,7 +1,9 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { configSourceFor } from "../config/config-source.js";
+import { configuredProfiles } from "../config/configured-profiles.js";
 import { planDefault } from "../config/default-plan.js";
-import { gitTopLevel } from "../config/discover-config.js";
+import { discoverConfig } from "../config/discover-config.js";
 import { installHint } from "../config/install-hint.js";
 import { isCachedSource } from "../config/install-schema.js";
 import { packageRoot } from "../config/package-root.js";
@@ -19,7 +21,7 @@ const EXIT_FAILED = 1;
 const EXIT_MISSING = 2;
 
 /**
- * `lspmcp servers install NAME... | --all | --for PATH`: installs each chosen tool-cache server's
+ * `lspmcp servers install NAME... | --all | --for PATH [--config FILE]`: installs each chosen tool-cache server's
  * pinned version (one after another: the builds are CPU-bound), names the apt-get command for a
  * missing Debian one, and says where each is. Exit 0 when every one is there after; 1 when an
  * install failed or was interrupted; 2 when a toolchain or a Debian package is missing (the rest
@@ -29,15 +31,16 @@ export async function serversInstall(command: Extract<Command, { kind: "servers-
   const root = packageRoot();
   const shipped = await loadShippedServers(root);
   const chosen = await choose(command, shipped, root);
+  for (const line of [...chosen.notes, ...chosen.problems]) process.stderr.write(`${line}\n`);
   const context: StateContext = { packageRoot: root, searchPath: process.env.PATH ?? "", env: process.env };
   const progress = streamProgress(process.stderr);
   const abort = new AbortController();
   const interrupt = (): void => abort.abort();
   process.once("SIGINT", interrupt);
   process.once("SIGTERM", interrupt);
-  let code = 0;
+  let code = chosen.problems.length > 0 ? EXIT_MISSING : 0;
   try {
-    for (const server of chosen) {
+    for (const server of chosen.servers) {
       if (abort.signal.aborted) break;
       const result = await installOne(server, context, progress, abort.signal);
       progress.line(result.text);
@@ -93,20 +96,56 @@ async function installOne(
   }
 }
 
+/** The servers an install works through, and what it says before and exits with beside them. */
+interface Choice {
+  readonly servers: ShippedServer[];
+  /** Lines said first: which configuration chose them, and what it names that lspmcp does not install. */
+  readonly notes: readonly string[];
+  /** Problems of that configuration, each said once; any of them makes the exit 2. */
+  readonly problems: readonly string[];
+}
+
 /** The servers a command names, in the order given (or name order); an unknown name is a usage error. */
-async function choose(command: Extract<Command, { kind: "servers-install" }>, shipped: readonly ShippedServer[], root: string): Promise<ShippedServer[]> {
-  if (command.all) return [...shipped];
-  const names = command.forPath === null ? command.names : await defaultChoice(resolve(command.forPath), root);
-  const unknown = names.filter((name) => !shipped.some((server) => server.name === name));
+async function choose(command: Extract<Command, { kind: "servers-install" }>, shipped: readonly ShippedServer[], root: string): Promise<Choice> {
+  if (command.all) return { servers: [...shipped], notes: [], problems: [] };
+  if (command.forPath !== null) return chooseFor(resolve(command.forPath), command.config, shipped, root);
+  const unknown = command.names.filter((name) => !shipped.some((server) => server.name === name));
   if (unknown.length > 0) {
     throw new BridgeError("InvalidArguments", `unknown server ${unknown.join(", ")} (known: ${shipped.map((server) => server.name).join(", ")})`, {});
   }
+  return { servers: pick(command.names, shipped), notes: [], problems: [] };
+}
+
+/**
+ * What the configuration in force for `path` runs (CONTRACT §2): `--config FILE`, else the
+ * bridge.toml or .lspmcp.toml that `check` there would find, else the embedded default for its
+ * repository, with the servers it chose and those it left out as missing. Nothing of a file is
+ * run: only the shipped profiles it names are installed.
+ */
+async function chooseFor(path: string, configArg: string | null, shipped: readonly ShippedServer[], root: string): Promise<Choice> {
+  if (!existsSync(path)) throw new BridgeError("InvalidArguments", `--for ${path}: no such folder`, {});
+  const source = configArg === null ? discoverConfig(path) : configSourceFor(configArg);
+  if (source.kind === "default") {
+    const plan = await planDefault(source.root, { packageRoot: root, searchPath: process.env.PATH ?? "" });
+    const names = [...plan.servers.map((server) => server.name), ...plan.omitted.map((omitted) => omitted.server)];
+    return { servers: pick(names, shipped), notes: [`lspmcp: servers of the embedded default for ${source.root}: ${listed(names)}`], problems: [] };
+  }
+  const configured = await configuredProfiles(source.path);
+  const known = configured.profiles.filter((name) => shipped.some((server) => server.name === name));
+  const unknown = configured.profiles.filter((name) => !known.includes(name));
+  const notes = [`lspmcp: servers of ${source.path}: ${listed(known)}`];
+  if (configured.own.length > 0) notes.push(`lspmcp: ${configured.own.join(", ")} run a command of their own, which lspmcp does not install`);
+  const problems = [
+    ...configured.problems,
+    ...unknown.map((name) => `${source.path}: unknown profile "${name}" (known: ${shipped.map((server) => server.name).join(", ")})`),
+  ];
+  return { servers: pick(known, shipped), notes, problems };
+}
+
+function pick(names: readonly string[], shipped: readonly ShippedServer[]): ShippedServer[] {
   return [...new Set(names)].map((name) => shipped.find((server) => server.name === name)!);
 }
 
-/** What the embedded default would serve for `path`'s repository: the servers it chose and those it left out as missing. */
-async function defaultChoice(path: string, root: string): Promise<string[]> {
-  if (!existsSync(path)) throw new BridgeError("InvalidArguments", `--for ${path}: no such folder`, {});
-  const plan = await planDefault(gitTopLevel(path) ?? path, { packageRoot: root, searchPath: process.env.PATH ?? "" });
-  return [...plan.servers.map((server) => server.name), ...plan.omitted.map((omitted) => omitted.server)];
+function listed(names: readonly string[]): string {
+  return names.length === 0 ? "none" : names.join(", ");
 }

@@ -1,6 +1,7 @@
 import type { LanguageClaim, ResolvedServer } from "./types.js";
 import { normalizeExtension } from "./extensions.js";
 import { problemAt, type ConfigProblem, type KeyPath } from "./problems.js";
+import { installHint } from "./install-hint.js";
 import { loadProfile } from "./profiles.js";
 import { resolveExecutable, resolveProfileExecutable } from "./resolve-executable.js";
 import { expandToolCache } from "./tool-cache.js";
@@ -60,6 +61,11 @@ export async function resolveServer(index: number, raw: Salvaged<RawServer>, con
       ? resolveProfileExecutable(command, context.packageRoot, context.searchPath)
       : resolveExecutable(command, context.configDir, context.searchPath);
   const origin = (field: Field) => (fromProfile(field) ? ` (from profile "${own.profile}")` : "");
+  // A profile's missing server is named with the command that installs it.
+  const missing = (field: Field, message: string) =>
+    fromProfile(field) && own.profile !== undefined && profile.install !== undefined
+      ? `${message} (from profile "${own.profile}"; install: ${installHint(own.profile, profile.install, profile.command)})`
+      : message + origin(field);
 
   for (const field of REQUIRED_SERVER_KEYS) {
     if (pick(field) === undefined && !raw.broken.has(field) && !profileFailed) {
@@ -73,7 +79,7 @@ export async function resolveServer(index: number, raw: Salvaged<RawServer>, con
   if (command !== undefined) {
     const resolved = await resolveFor("command", command);
     if (resolved.ok) commandPath = resolved.path;
-    else problems.push(problemAt(base, ["command"], resolved.message + origin("command")));
+    else problems.push(problemAt(base, ["command"], missing("command", resolved.message)));
   }
 
   const versionCommand = pick("version_command");
@@ -83,7 +89,8 @@ export async function resolveServer(index: number, raw: Salvaged<RawServer>, con
     const resolved = await resolveFor("version_command", head);
     // Its arguments may name the tool cache too (`cargo install --list --root {cache}/...`).
     if (resolved.ok) versionArgv = [resolved.path, ...rest.map((arg) => expandToolCache(arg))];
-    else problems.push(problemAt(base, ["version_command", 0], resolved.message + origin("version_command")));
+    // The same missing program is one problem, said at `command`.
+    else if (head !== command || commandPath !== null) problems.push(problemAt(base, ["version_command", 0], missing("version_command", resolved.message)));
   }
 
   const rawLanguages = pick("languages");

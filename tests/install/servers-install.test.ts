@@ -1,9 +1,10 @@
 // `lspmcp servers` and `lspmcp servers install` against a fake cargo (a real rust-analyzer build
 // takes 25 minutes): the listing, an install and its verified pin, a second run, an install killed
-// halfway, two installs at once, a missing toolchain and a missing Debian package. Each test has a
-// tool cache of its own (XDG_CACHE_HOME in a temp folder) and a PATH without the real toolchains.
+// halfway, two installs at once, what the configuration in force names, a missing toolchain and a
+// missing Debian package. Each test has a tool cache of its own (XDG_CACHE_HOME in a temp folder)
+// and a PATH without the real toolchains.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { BRIDGE_MAIN, REPO } from "../helpers/paths.js";
@@ -13,6 +14,9 @@ import { tempDir } from "../helpers/temp.js";
 import { tempRepo } from "../helpers/temp-repo.js";
 
 const FAKE_TOOLCHAINS = join(REPO, "tests/fixtures/toolchains");
+
+/** A bridge.toml that runs bacon-ls alone: a server the embedded default never plans. */
+const BACON_LS_CONFIG = '[[server]]\nname = "bacon-ls"\nprofile = "bacon-ls"\n\n[[workspace]]\nname = "w"\nroot = "."\nservers = ["bacon-ls"]\n';
 
 interface Run {
   readonly code: number | null;
@@ -186,6 +190,41 @@ describe("lspmcp servers install", () => {
     } finally {
       repo.remove();
     }
+  });
+
+  test("--for PATH installs what the repository's own bridge.toml names (bacon-ls, which the default never plans), not the default's choice", async () => {
+    const { env, cache } = sandbox();
+    const repo = tempRepo({ "bridge.toml": BACON_LS_CONFIG, "Cargo.toml": '[package]\nname = "a"\nversion = "0.1.0"\n', "src/lib.rs": "" });
+    try {
+      // Before the install, check refuses the file, naming the command, each problem once.
+      const refused = spawnSync(process.execPath, [BRIDGE_MAIN, "check"], { cwd: repo.root, env, encoding: "utf8" });
+      expect(refused.status, refused.stderr).toBe(2);
+      expect(refused.stderr).toContain("install: lspmcp servers install bacon-ls");
+      expect(refused.stderr.match(/executable not found/g)).toHaveLength(1);
+      const result = await run(["servers", "install", "--for", join(repo.root, "src")], env);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toContain(`servers of ${join(repo.root, "bridge.toml")}: bacon-ls`);
+      expect(result.stderr).toContain("bacon-ls 0.31.0: installed into");
+      expect(result.stderr).not.toContain("rust-analyzer");
+      expect(readdirSync(cache).filter((entry) => !entry.startsWith(".") && entry !== "build")).toEqual(["bacon-ls"]);
+    } finally {
+      repo.remove();
+    }
+  });
+
+  test("--for PATH --config FILE installs what FILE names; a profile nobody ships is said once and exits 2, the rest installed", async () => {
+    const { env, cache } = sandbox();
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, "ci.toml"),
+      `${BACON_LS_CONFIG}\n[[server]]\nname = "x"\nprofile = "nonesuch"\n\n[[server]]\nname = "mine"\ncommand = "./my-server"\n`,
+    );
+    const result = await run(["servers", "install", "--for", dir, "--config", join(dir, "ci.toml")], env);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr.match(/unknown profile "nonesuch"/g)).toHaveLength(1);
+    expect(result.stderr).toContain("server[2] (mine) run a command of their own");
+    expect(result.stderr).toContain("bacon-ls 0.31.0: installed into");
+    expect(readdirSync(cache).filter((entry) => !entry.startsWith(".") && entry !== "build")).toEqual(["bacon-ls"]);
   });
 
   test("a missing toolchain is exit 2, naming what is missing and how to get it; nothing is written", async () => {

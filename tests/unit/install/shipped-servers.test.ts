@@ -65,11 +65,20 @@ describe("servers on the command line", () => {
   test("the listing and the three ways to choose what to install; anything else is a usage error", () => {
     expect(parseCommand(["servers"])).toEqual({ kind: "servers", format: "text" });
     expect(parseCommand(["servers", "--format", "json"])).toEqual({ kind: "servers", format: "json" });
-    expect(parseCommand(["servers", "install", "gopls", "ruff"])).toEqual({ kind: "servers-install", names: ["gopls", "ruff"], all: false, forPath: null });
-    expect(parseCommand(["servers", "install", "--all"])).toEqual({ kind: "servers-install", names: [], all: true, forPath: null });
-    expect(parseCommand(["servers", "install", "--for", "."])).toEqual({ kind: "servers-install", names: [], all: false, forPath: "." });
+    expect(parseCommand(["servers", "install", "gopls", "ruff"])).toEqual({
+      kind: "servers-install",
+      names: ["gopls", "ruff"],
+      all: false,
+      forPath: null,
+      config: null,
+    });
+    expect(parseCommand(["servers", "install", "--all"])).toEqual({ kind: "servers-install", names: [], all: true, forPath: null, config: null });
+    expect(parseCommand(["servers", "install", "--for", "."])).toEqual({ kind: "servers-install", names: [], all: false, forPath: ".", config: null });
+    expect(parseCommand(["servers", "install", "--for", ".", "--config", "ci.toml"])).toMatchObject({ forPath: ".", config: "ci.toml" });
     for (const argv of [
       ["servers", "install"],
+      ["servers", "install", "--config", "ci.toml", "gopls"],
+      ["servers", "--config", "ci.toml"],
       ["servers", "install", "--all", "gopls"],
       ["servers", "gopls"],
       ["servers", "--all"],
