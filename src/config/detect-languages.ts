@@ -1,6 +1,7 @@
 import { opendir } from "node:fs/promises";
 import { basename, extname, join, relative, sep } from "node:path";
 import { spawnGit } from "../git/run-git.js";
+import { ownFolderTest } from "./own-folders.js";
 
 /** What to look for: lower-case extensions with their dot (".ts"), and exact file names ("tsconfig.json"). */
 export interface DetectionKeys {
@@ -34,11 +35,13 @@ const SKIPPED = new Set(["node_modules", "__pycache__"]);
 /**
  * Finds which of `keys` occur among the files of `root`: git's tracked and untracked-not-ignored
  * files when `root` is in a work tree (`git ls-files`, streamed, stopped as soon as every key has
- * been seen), else a walk that skips dependencies and dot-folders. Never throws: an unreadable
+ * been seen), else a walk that skips dependencies and dot-folders. lspmcp's own folders (its tool
+ * cache, state and runtime folders) are skipped wherever they are. Never throws: an unreadable
  * folder is skipped.
  */
 export async function detectLanguages(root: string, keys: DetectionKeys): Promise<Detected> {
-  return (await fromGit(root, keys)) ?? (await fromWalk(root, keys));
+  const own = ownFolderTest(root);
+  return (await fromGit(root, keys, own)) ?? (await fromWalk(root, keys, own));
 }
 
 class Tally {
@@ -63,7 +66,7 @@ class Tally {
 
 // Streamed rather than buffered: on a big checkout the keys are usually all seen long before the
 // end of the listing, and then git is stopped.
-function fromGit(root: string, keys: DetectionKeys): Promise<Detected | null> {
+function fromGit(root: string, keys: DetectionKeys, own: (path: string) => boolean): Promise<Detected | null> {
   return new Promise((resolve) => {
     const tally = new Tally(keys);
     const child = spawnGit(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]);
@@ -81,16 +84,16 @@ function fromGit(root: string, keys: DetectionKeys): Promise<Detected | null> {
     child.stdout.on("data", (chunk: string) => {
       const parts = (rest + chunk).split("\0");
       rest = parts.pop() ?? "";
-      for (const path of parts) if (path !== "" && tally.see(path)) return finish(true);
+      for (const path of parts) if (path !== "" && !own(path) && tally.see(path)) return finish(true);
     });
     child.once("close", (code) => {
-      if (rest !== "") tally.see(rest);
+      if (rest !== "" && !own(rest)) tally.see(rest);
       finish(code === 0);
     });
   });
 }
 
-async function fromWalk(root: string, keys: DetectionKeys): Promise<Detected> {
+async function fromWalk(root: string, keys: DetectionKeys, own: (path: string) => boolean): Promise<Detected> {
   const tally = new Tally(keys);
   const pending = [root];
   let complete = false;
@@ -99,9 +102,10 @@ async function fromWalk(root: string, keys: DetectionKeys): Promise<Detected> {
     const entries = await opendir(dir).catch(() => null);
     if (entries === null) continue;
     for await (const entry of entries) {
+      const path = relative(root, join(dir, entry.name)).split(sep).join("/");
       if (entry.isDirectory()) {
-        if (!entry.name.startsWith(".") && !SKIPPED.has(entry.name)) pending.push(join(dir, entry.name));
-      } else if ((entry.isFile() || entry.isSymbolicLink()) && tally.see(relative(root, join(dir, entry.name)).split(sep).join("/"))) {
+        if (!entry.name.startsWith(".") && !SKIPPED.has(entry.name) && !own(path)) pending.push(join(dir, entry.name));
+      } else if ((entry.isFile() || entry.isSymbolicLink()) && tally.see(path)) {
         complete = true;
         break;
       }

@@ -47,7 +47,7 @@ export interface Discovery {
  * claims (`NoServerForFile`) fails the whole discovery before any server starts.
  */
 export async function discoverTargets(config: ResolvedConfig, paths: readonly string[], cwd: string): Promise<Discovery> {
-  const listing = listingCache();
+  const listing = listingCache(config.shared.lease_dir);
   const found: ResolvedTarget[] = [];
   if (paths.length === 0) {
     for (const workspace of config.workspaces)
@@ -83,7 +83,7 @@ export async function discoverForCall(
   }
   const targets: ResolvedTarget[] = [];
   const asked = new Map<ResolvedWorkspace, string[]>();
-  const listing = listingCache();
+  const listing = listingCache(config.shared.lease_dir);
   for (const workspace of config.workspaces) {
     const inside = given.get(workspace);
     if (!inside) continue;
@@ -109,7 +109,7 @@ export async function discoverInWorkspace(
   paths: readonly string[],
   files?: readonly string[],
 ): Promise<ResolvedTarget[]> {
-  const listing: Listing = files === undefined ? listingCache() : Object.assign(async () => [...files], { stampsOf: () => undefined });
+  const listing: Listing = files === undefined ? listingCache(config.shared.lease_dir) : Object.assign(async () => [...files], { stampsOf: () => undefined });
   return (await inWorkspace(config, workspace, serverName, paths, listing)).targets;
 }
 
@@ -140,14 +140,14 @@ type Listing = ((workspace: ResolvedWorkspace) => Promise<string[]>) & {
 };
 
 /** One listing per workspace and discovery, however many folders of it are named; `taken` holds each once it is made. */
-function listingCache(): Listing & { readonly taken: Map<ResolvedWorkspace, WorkspaceListing> } {
+function listingCache(leaseDir: string | null): Listing & { readonly taken: Map<ResolvedWorkspace, WorkspaceListing> } {
   const listings = new Map<ResolvedWorkspace, Promise<string[]>>();
   const taken = new Map<ResolvedWorkspace, { paths: readonly string[]; stamps: Map<string, FileStamp> }>();
   const listing = (workspace: ResolvedWorkspace): Promise<string[]> => {
     if (!listings.has(workspace)) {
       listings.set(
         workspace,
-        workspaceFiles(workspace).then((files) => {
+        workspaceFiles(workspace, leaseDir).then((files) => {
           taken.set(workspace, { paths: files, stamps: new Map() });
           return files;
         }),

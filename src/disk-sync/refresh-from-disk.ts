@@ -73,7 +73,11 @@ export async function refreshFromDisk(
     const lookedBefore = state.disk.hasLooked;
     let changes: DiskChange[];
     if (complete || !lookedBefore) {
-      const { files, folders } = watchedFiles(client, pair.workspace, listed?.paths ?? (await workspaceFiles(pair.workspace)));
+      const { files, folders } = watchedFiles(
+        client,
+        pair.workspace,
+        listed?.paths ?? (await workspaceFiles(pair.workspace, sessions.config.shared.lease_dir)),
+      );
       changes = state.disk.lookAtAll(files, folders, Date.now(), listed?.stamps);
     } else {
       changes = state.disk.lookAtRecorded();

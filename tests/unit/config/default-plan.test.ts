@@ -275,3 +275,46 @@ describe("the embedded default's plan", () => {
     await expect(loadDefaultConfig(repo, { packageRoot: join(REPO), searchPath: "" })).rejects.toThrow(/lspmcp init/);
   });
 });
+
+describe("lspmcp's own folders inside the repository", () => {
+  /** The installed servers' own files, as a tool cache holds them: Python, TypeScript and Go sources. */
+  const CACHE_FILES = {
+    "ruff/lib/python3.11/site-packages/ruff/__main__.py": "x: int = 'a'\n",
+    "basedpyright/node_modules/basedpyright/index.ts": "export {};\n",
+    "build/go/pkg/mod/example.com/dep@v1.0.0/tsconfig.json": "{}",
+  };
+
+  /** Plans `repo` with XDG_CACHE_HOME (and XDG_STATE_HOME) set to folders inside it, the tool cache holding gopls. */
+  async function planWithCacheIn(repo: string, cacheHome: string): Promise<string[]> {
+    const saved = { cache: process.env.XDG_CACHE_HOME, state: process.env.XDG_STATE_HOME };
+    process.env.XDG_CACHE_HOME = join(repo, cacheHome);
+    process.env.XDG_STATE_HOME = join(repo, "state");
+    try {
+      await writeFiles(join(repo, cacheHome, "lspmcp"), CACHE_FILES);
+      await writeFiles(join(repo, "state/lspmcp"), { "notes/a.sh": "echo\n" });
+      const gopls = join(repo, cacheHome, "lspmcp/go/bin/gopls");
+      await writeFiles(dirname(gopls), { gopls: "#!/bin/sh\necho v0.23.0\n" });
+      chmodSync(gopls, 0o755);
+      const plan = await planDefault(repo, { packageRoot: REPO, searchPath: process.env.PATH ?? "" });
+      return plan.servers.map((server) => server.name);
+    } finally {
+      for (const [key, value] of [
+        ["XDG_CACHE_HOME", saved.cache],
+        ["XDG_STATE_HOME", saved.state],
+      ] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
+  }
+
+  test("a Go repository whose tool cache lives in it (GitLab's .cache) is planned with gopls alone: the cache's files are no sources", async () => {
+    const repo = gitInit(await writeFiles(await tempDir(), { "go.mod": "module example.com/m\n\ngo 1.22\n", "main.go": "package main\n\nfunc main() {}\n" }));
+    expect(await planWithCacheIn(repo, ".cache")).toEqual(["gopls"]);
+  });
+
+  test("outside git too, and under a folder name the walk would otherwise enter", async () => {
+    const repo = await writeFiles(await tempDir(), { "go.mod": "module example.com/m\n\ngo 1.22\n", "main.go": "package main\n\nfunc main() {}\n" });
+    expect(await planWithCacheIn(repo, "ci-cache")).toEqual(["gopls"]);
+  });
+});
