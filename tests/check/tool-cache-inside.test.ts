@@ -20,25 +20,37 @@ const CACHE_SOURCES: Record<string, string> = {
   "plain/lib/broken.go": 'package lib\n\nvar N int = "a"\n',
 };
 
-let repo: TempRepo;
-let cacheHome: string;
-beforeAll(() => {
-  requireBuild();
-  requireBinary("go");
-  const gopls = requireCachedTool("go/bin/gopls");
-  repo = tempRepo({ "go.mod": "module example.com/m\n\ngo 1.22\n", "main.go": 'package main\n\nfunc main() {\n\tvar s int = "x"\n\t_ = s\n}\n' });
-  // Made after the commit: untracked, not ignored, as a CI cache restored into the checkout is.
-  cacheHome = join(repo.root, ".cache");
+/**
+ * A repository holding `files`, committed, and a tool cache under `cacheFolder` inside it, made
+ * after the commit: untracked and not ignored, as a CI cache restored into the checkout is.
+ */
+function repoWithCacheIn(files: Record<string, string>, cacheFolder: string): { repo: TempRepo; cacheHome: string } {
+  const repo = tempRepo(files);
+  const cacheHome = join(repo.root, cacheFolder);
   for (const [path, text] of Object.entries(CACHE_SOURCES)) {
     mkdirSync(dirname(join(cacheHome, "lspmcp", path)), { recursive: true });
     writeFileSync(join(cacheHome, "lspmcp", path), text);
   }
-  mkdirSync(join(cacheHome, "lspmcp/go/bin"), { recursive: true });
-  symlinkSync(gopls, join(cacheHome, "lspmcp/go/bin/gopls"));
-});
-afterAll(() => repo?.remove());
+  return { repo, cacheHome };
+}
 
-describe("the tool cache inside the checkout", () => {
+beforeAll(() => requireBuild());
+
+describe("a Go repository with the tool cache inside it (GitLab's .cache)", () => {
+  let repo: TempRepo;
+  let cacheHome: string;
+  beforeAll(() => {
+    requireBinary("go");
+    const gopls = requireCachedTool("go/bin/gopls");
+    ({ repo, cacheHome } = repoWithCacheIn(
+      { "go.mod": "module example.com/m\n\ngo 1.22\n", "main.go": 'package main\n\nfunc main() {\n\tvar s int = "x"\n\t_ = s\n}\n' },
+      ".cache",
+    ));
+    mkdirSync(join(cacheHome, "lspmcp/go/bin"), { recursive: true });
+    symlinkSync(gopls, join(cacheHome, "lspmcp/go/bin/gopls"));
+  });
+  afterAll(() => repo?.remove());
+
   test("zero-config check plans gopls alone and checks the repository's one Go file, none of the cache's", async () => {
     const result = await runCheckCli(["--format", "json", "--fail-on", "never"], { cwd: repo.root, env: { XDG_CACHE_HOME: cacheHome } });
     expect(result.code, result.stderr).toBe(0);
@@ -46,5 +58,21 @@ describe("the tool cache inside the checkout", () => {
     const report = JSON.parse(result.stdout) as { summary: { files: number }; items: { path: string; server: string }[] };
     expect(report.summary.files).toBe(1);
     expect([...new Set(report.items.map((item) => `${item.server} ${item.path}`))]).toEqual(["gopls main.go"]);
+  });
+});
+
+describe("a Python repository with the tool cache in a folder that neither git nor a walk skips", () => {
+  test("a Python repository with the cache in a folder git does not skip: pyright checks its one file, none of the cache's", async () => {
+    const python = repoWithCacheIn({ "app.py": "total: int = 'a'\n" }, "ci-cache");
+    try {
+      const result = await runCheckCli(["--format", "json", "--fail-on", "never"], { cwd: python.repo.root, env: { XDG_CACHE_HOME: python.cacheHome } });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toMatch(/config: embedded default for .*: servers pyright[;\s]/);
+      const report = JSON.parse(result.stdout) as { summary: { files: number }; items: { path: string; server: string }[] };
+      expect(report.summary.files).toBe(1);
+      expect([...new Set(report.items.map((item) => `${item.server} ${item.path}`))]).toEqual(["pyright app.py"]);
+    } finally {
+      python.repo.remove();
+    }
   });
 });
