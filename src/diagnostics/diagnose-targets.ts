@@ -11,6 +11,7 @@ import { FirstFailure, runPool } from "../targets/run-pool.js";
 import { runFileBatches } from "./file-batches.js";
 import type { CallContext } from "../targets/call-context.js";
 import type { LspClient } from "../lsp/lsp-client.js";
+import { uncheckedFiles } from "../lsp/adapters/coverage.js";
 import { FILE_BY_FILE, planProjectRun, type ProjectPlan, type ProjectRunOptions, type RunItem } from "./project/project-run.js";
 import type { RunMode } from "./run-mode.js";
 import type { WorkspaceListing } from "../files/file-stamp.js";
@@ -85,7 +86,14 @@ export async function diagnoseTargets(
     }
     options.onFileDone?.(++done, targets.length, item.target);
   };
-  await runPool(groupBySession(targets), config.bridge.max_sessions, failure, async (group) => {
+  await runPool(groupBySession(targets), config.bridge.max_sessions, failure, async (whole) => {
+    // The files its server cannot answer are listed as not checked, and never asked of it; a
+    // session with none left is not started.
+    const group = await withoutUnchecked(whole, (item, reason) => {
+      results[item.index] = notCheckedAnswer(item.target, reason);
+      options.onFileDone?.(++done, targets.length, item.target);
+    });
+    if (group.items.length === 0) return;
     // Held from its first file to its last, so that between two files the session never gives
     // way to another start (max_sessions); released after, so that a later group's may take its slot.
     const release = sessions.get(group.workspace, group.server).hold();
@@ -173,6 +181,23 @@ async function planSession(group: SessionGroup, options: ProjectRunOptions): Pro
     hold.close();
     throw error;
   }
+}
+
+/** The group less the files its server cannot check (`uncheckedFiles`), each handed to `skip` with the reason. */
+async function withoutUnchecked(group: SessionGroup, skip: (item: SessionGroup["items"][number], reason: string) => void): Promise<SessionGroup> {
+  const unchecked = await uncheckedFiles(group.server, group.workspace.root);
+  if (unchecked === null) return group;
+  const items = group.items.filter((item) => {
+    const reason = unchecked(item.target.file.path);
+    if (reason !== null) skip(item, reason);
+    return reason === null;
+  });
+  return { ...group, items };
+}
+
+/** A file listed as not checked: no diagnostics, and why (never counted clean). */
+function notCheckedAnswer(target: ResolvedTarget, reason: string): FileDiagnostics {
+  return { workspace: target.workspace, server: target.server, file: target.file, text: "", diagnostics: [], notChecked: reason };
 }
 
 /** A timeout says which file did not settle; a cancellation stays what it is. */

@@ -1,5 +1,6 @@
 import type { AdapterName } from "../../config/types.js";
 import { baconLsAdapter } from "./bacon-ls/adapter.js";
+import { cargoCoverage } from "./bacon-ls/cargo-coverage.js";
 import { biomeAdapter } from "./biome.js";
 import { cclsAdapter } from "./ccls.js";
 import { goplsAdapter } from "./gopls.js";
@@ -8,6 +9,7 @@ import { pyreflyAdapter } from "./pyrefly.js";
 import { rustAnalyzerAdapter } from "./rust-analyzer/adapter.js";
 import type { AdapterFactory } from "./server-adapter.js";
 import { standardAdapter } from "./standard.js";
+import type { AdapterCoverage } from "./coverage.js";
 import type { AdapterLaunch } from "./launch.js";
 import { describeTypescriptChoice, typescriptLaunch } from "./typescript/launch.js";
 import { typescriptAdapter } from "./typescript/native-adapter.js";
@@ -38,3 +40,11 @@ export const ADAPTERS = {
 export const ADAPTER_LAUNCHES = {
   typescript: { launch: typescriptLaunch, describe: describeTypescriptChoice },
 } as const satisfies Partial<Record<AdapterName, AdapterLaunch>>;
+
+/**
+ * The adapters whose servers cannot answer some files of a workspace, by its layout alone (see
+ * `coverage.ts`); every other server answers every file it claims.
+ */
+export const ADAPTER_COVERAGE = {
+  "bacon-ls": cargoCoverage,
+} as const satisfies Partial<Record<AdapterName, AdapterCoverage>>;
