@@ -1,4 +1,5 @@
-import type { LanguageClaim, ResolvedServer } from "./types.js";
+import { knownByPackage } from "./known-servers.js";
+import type { AdapterName, LanguageClaim, ResolvedServer } from "./types.js";
 import { normalizeExtension } from "./extensions.js";
 import { problemAt, type ConfigProblem, type KeyPath } from "./problems.js";
 import { installHint } from "./install-hint.js";
@@ -108,7 +109,7 @@ export async function resolveServer(index: number, raw: Salvaged<RawServer>, con
     version_command: versionArgv,
     languages,
     position_encoding: pick("position_encoding") ?? null,
-    adapter: pick("adapter") ?? "standard",
+    ...chooseAdapter(own.adapter, profile.adapter, own.profile, commandPath),
     projects: pick("projects") ?? null,
     // A server names more than its profile, never fewer (CONTRACT §3): the toolchain's own
     // variables stay whatever else a [[server]] changes.
@@ -121,6 +122,23 @@ export async function resolveServer(index: number, raw: Salvaged<RawServer>, con
     max_rss_mb: pick("max_rss_mb") || null,
   };
   return { server, languages, problems };
+}
+
+/**
+ * The adapter of an entry: its own key wins, then its profile's; an entry with neither whose command is a known server's npm package gets that server's (`known-servers.ts`).
+ */
+function chooseAdapter(
+  own: AdapterName | undefined,
+  fromProfile: AdapterName | undefined,
+  profile: string | undefined,
+  command: string,
+): Pick<ResolvedServer, "adapter" | "adapter_chosen_by"> {
+  if (own !== undefined) return { adapter: own, adapter_chosen_by: { by: "entry" } };
+  // A profile that names no adapter chose the standard one.
+  if (profile !== undefined) return { adapter: fromProfile ?? "standard", adapter_chosen_by: { by: "profile", profile } };
+  const known = knownByPackage(command);
+  if (known !== null) return { adapter: known.adapter, adapter_chosen_by: { by: "package", server: known.server, profile: known.profile } };
+  return { adapter: "standard", adapter_chosen_by: { by: "standard" } };
 }
 
 /**

@@ -150,7 +150,7 @@ const serverFields = {
     .enum(ADAPTER_NAMES)
     .meta({ default: "standard" })
     .describe(
-      'What the server needs beyond the LSP spec, in one place (src/lsp/adapters/, docs/adapters.md): how its diagnostics settle, when it takes documents, which progress it ignores, what its initialization options must hold. "standard" for a server that needs nothing more; every shipped profile that needs another names it. "typescript" also chooses the compiler that answers: the own compiler of the workspace (node_modules/typescript at or above its root; 5.x and 6.x through typescript-language-server as "tsserver"), else the pinned package whose bin/tsc is `command`.',
+      'What the server needs beyond the LSP spec, in one place (src/lsp/adapters/, docs/adapters.md): how its diagnostics settle, when it takes documents, which progress it ignores, what its initialization options must hold. "standard" for a server that needs nothing more; every shipped profile that needs another names it. "typescript" also chooses the compiler that answers: the own compiler of the workspace (node_modules/typescript at or above its root; 5.x and 6.x through typescript-language-server as "tsserver"), else the pinned package whose bin/tsc is `command`. An entry with neither this key nor a profile gets the adapter of the server it runs when lspmcp knows that server by its command, its version output or its serverInfo (docs/servers.md, "A known server written by hand").',
     ),
   projects: z
     .enum(PROJECT_KINDS)

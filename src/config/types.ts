@@ -80,6 +80,8 @@ export interface ResolvedServer {
   readonly position_encoding: PositionEncoding | null;
   /** The server's adapter (`src/lsp/adapters/`): what it needs beyond the LSP spec. */
   readonly adapter: AdapterName;
+  /** How `adapter` was chosen (`validate` says it). */
+  readonly adapter_chosen_by: AdapterChoice;
   /** Which project roots under the workspace the server is told of at its start; null: the root alone. */
   readonly projects: ProjectKind | null;
   /**
@@ -95,6 +97,19 @@ export interface ResolvedServer {
   /** Cap on the resident memory (MiB) of the session's whole process tree, or null for none. */
   readonly max_rss_mb: number | null;
 }
+
+/**
+ * How a server's adapter was chosen: the entry's own `adapter` key, its profile's, its command
+ * recognised as a known server's npm package (`known-servers.ts`), or none of these ("standard":
+ * its start may still recognise a known server by its serverInfo or version output).
+ */
+export type AdapterChoice =
+  | { readonly by: "entry" }
+  | { readonly by: "profile"; readonly profile: string }
+  | { readonly by: "package"; readonly server: string; readonly profile: string }
+  /** Known at a start, by what the server said of itself. */
+  | { readonly by: "started"; readonly server: string; readonly profile: string; readonly evidence: "serverInfo" | "version output" }
+  | { readonly by: "standard" };
 
 export interface ResolvedWorkspace {
   readonly name: string;

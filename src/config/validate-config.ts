@@ -1,5 +1,6 @@
 import { BridgeError } from "../contract/errors.js";
 import { describeTrust, judgeConfig, type TrustContext } from "./config-trust.js";
+import { describeAdapterChoice } from "./known-servers.js";
 import type { LoadOptions } from "./load-config.js";
 import type { ConfigSource } from "./types.js";
 import { formatProblem, type ConfigProblem } from "./problems.js";
@@ -31,8 +32,8 @@ export async function validateConfig(source: string | ConfigSource, context: Tru
     const text =
       `OK ${what}: ${plural(servers.length, "server")} (${servers.join(", ")}), ` +
       `${plural(workspaces.length, "workspace")} (${workspaces.join(", ")})\n` +
-      // A hand-written entry gets the standard adapter unless it names one: say which each runs with.
-      `adapters: ${config.servers.map((server) => `${server.name} ${server.adapter}`).join(", ")}\n` +
+      // Which rule each server's answers settle by, and how it was chosen.
+      config.servers.map((server) => `rule of ${server.name}: ${describeAdapterChoice(server.adapter, server.adapter_chosen_by)}\n`).join("") +
       omitted.join("") +
       `${describeTrust(trust)}\n` +
       (trust.state === "untrusted" ? trust.programs.map((key) => `  ${key.path} = ${key.value}\n`).join("") : "");

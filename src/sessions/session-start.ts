@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { findProjectRoots } from "../config/project-roots.js";
+import { knownByServerInfo, knownByVersionOutput, type KnownServer } from "../config/known-servers.js";
 import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { expandWorkspaceCache } from "../config/workspace-cache.js";
 import type { Deadline } from "../contract/deadline.js";
@@ -48,9 +49,24 @@ export interface StartRecord {
  * the compiler that answers. Resolves with the initialized client and the version that passed the
  * pin; a failure is thrown as it came (the session judges it, see `start-failure.ts`).
  */
-export async function startServer(inputs: StartInputs, record: StartRecord, deadline: Deadline): Promise<{ client: LspClient; reported: string | null }> {
-  const { server, workspace, key, logger } = inputs;
+export async function startServer(inputs: StartInputs, record: StartRecord, deadline: Deadline): Promise<StartOutcome> {
+  const { workspace, key, logger } = inputs;
+  let server = inputs.server;
   const env = scrubbedEnv(await expandWorkspaceCache(server.env, workspace), server.inherit_env);
+  // An entry that names no adapter and whose command is no known package may still be a known
+  // server by what its version command prints: that command runs first, so the server starts
+  // with its own adapter from `initialize` on.
+  const recognisable = server.adapter_chosen_by.by === "standard";
+  let versionFromCommand: Promise<string | null> | null = null;
+  if (recognisable && server.version_command) {
+    const output = await runVersionCommand(server.name, server.version_command, env, Math.max(1, deadline.remainingMs()));
+    versionFromCommand = Promise.resolve(output);
+    const known = knownByVersionOutput(output);
+    if (known !== null) {
+      server = recognised(server, known, "version output");
+      logger.info("server recognised", { session: key, server: known.server, adapter: known.adapter, by: "version output" });
+    }
+  }
   // Which server this workspace needs (its own compiler, for TypeScript) is chosen afresh at
   // every start, so a reinstall in the workspace is seen by the next start.
   const launch = launchFor(server, workspace.root);
@@ -59,7 +75,7 @@ export async function startServer(inputs: StartInputs, record: StartRecord, dead
   // search (a listing of the workspace) runs beside the spawn: only `initialize` needs its answer.
   const projectsFinding = server.projects === null ? Promise.resolve(null) : findProjectRoots(workspace.root, server.projects);
   // The version command runs beside the server start: both must finish within the deadline.
-  const versionFromCommand = launch.versionCommand
+  versionFromCommand ??= launch.versionCommand
     ? runVersionCommand(server.name, launch.versionCommand, env, Math.max(1, deadline.remainingMs()))
     : Promise.resolve(null);
   versionFromCommand.catch(() => {});
@@ -97,7 +113,30 @@ export async function startServer(inputs: StartInputs, record: StartRecord, dead
   const reported = (await versionFromCommand) ?? client.serverInfo?.version ?? null;
   record.reported(reported);
   assertPinned(server.name, launch.version, reported);
+  // Known only now, by the name it answers `initialize` with: the session starts it again with its
+  // own adapter, whose `initialize` may differ (options, file watching), once its pin has passed.
+  if (server.adapter_chosen_by.by === "standard") {
+    const known = knownByServerInfo(client.serverInfo?.name);
+    if (known !== null) {
+      logger.info("server recognised", { session: key, server: known.server, adapter: known.adapter, by: "serverInfo" });
+      return { client, spawned, reported, again: recognised(server, known, "serverInfo") };
+    }
+  }
   // A server that runs a compiler it was given (typescript-language-server's tsserver): the one that answers is asked.
   if (client.adapter.confirmCompiler && launch.compiler !== null) record.reported(await client.adapter.confirmCompiler(launch.compiler, deadline));
-  return { client, reported };
+  return { client, spawned, reported, again: null };
+}
+
+/** How a start ended: ready, or to be made again as the known server it turned out to be (`again`). */
+export interface StartOutcome {
+  readonly client: LspClient;
+  readonly spawned: SupervisedServer;
+  readonly reported: string | null;
+  /** The entry as the known server it named itself, for a start afresh; null: `client` is ready. */
+  readonly again: ResolvedServer | null;
+}
+
+/** `server` as the known server `known`, recognised by `evidence`. */
+function recognised(server: ResolvedServer, known: KnownServer, evidence: "serverInfo" | "version output"): ResolvedServer {
+  return { ...server, adapter: known.adapter, adapter_chosen_by: { by: "started", server: known.server, profile: known.profile, evidence } };
 }

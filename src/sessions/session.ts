@@ -11,7 +11,7 @@ import { IdleTimer } from "./idle-timer.js";
 import { PreviewReservation } from "./preview-reservation.js";
 import { sessionDeadError, sessionExit, type SessionExit } from "./session-exit.js";
 import { serverBusy, serverLoading } from "./server-load.js";
-import { startServer } from "./session-start.js";
+import { startServer, type StartRecord } from "./session-start.js";
 import { holdsProcesses, sessionStatus, stateOf, type SessionPhase, type SessionState, type SessionStatus } from "./session-status.js";
 import { resolveSessionTimings, type SessionTimings } from "./session-timings.js";
 import { startFailure, withFinalStderr } from "./start-failure.js";
@@ -59,6 +59,8 @@ export class Session implements LoadWatch {
   private startedAt: number | null = null;
   private restartCount = 0;
   private lastExit: SessionExit | null = null;
+  /** The entry as the known server its first start found it to be (by its serverInfo), or null. */
+  private recognisedAs: ResolvedServer | null = null;
   private lastError: BridgeError | null = null;
   private stderr = new StderrTail();
   private readonly idle: IdleTimer;
@@ -283,34 +285,42 @@ export class Session implements LoadWatch {
   }
 
   private async start(deadline: Deadline): Promise<LspClient> {
-    const { server, workspace, logger } = this.options;
+    const { workspace, logger } = this.options;
+    const server = this.recognisedAs ?? this.options.server;
     try {
-      const { client, reported } = await startServer(
-        {
-          workspace,
-          server,
-          key: this.key,
-          logger,
-          maxOpenDocuments: this.options.maxOpenDocuments,
-          stderr: this.stderr,
-          supervision: this.options.supervision,
+      const inputs = {
+        workspace,
+        server,
+        key: this.key,
+        logger,
+        maxOpenDocuments: this.options.maxOpenDocuments,
+        stderr: this.stderr,
+        supervision: this.options.supervision,
+      };
+      const record: StartRecord = {
+        compilerChosen: (compiler) => (this.compiler = compiler),
+        projectsFound: (projects) => (this.projects = projects),
+        spawned: (spawned) => {
+          this.process = spawned;
+          void spawned.exited.then((exit) => this.onExit(spawned, exit));
+          void spawned.overMemory.then((over) => this.onOverMemory(spawned, over));
         },
-        {
-          compilerChosen: (compiler) => (this.compiler = compiler),
-          projectsFound: (projects) => (this.projects = projects),
-          spawned: (spawned) => {
-            this.process = spawned;
-            void spawned.exited.then((exit) => this.onExit(spawned, exit));
-            void spawned.overMemory.then((over) => this.onOverMemory(spawned, over));
-          },
-          connected: (client, spawned) => {
-            this.client = client;
-            client.onClose(() => this.onConnectionLost(spawned, client));
-          },
-          reported: (version) => (this.reportedVersion = version),
+        connected: (client, spawned) => {
+          this.client = client;
+          client.onClose(() => this.onConnectionLost(spawned, client));
         },
-        deadline,
-      );
+        reported: (version) => (this.reportedVersion = version),
+      };
+      let outcome = await startServer(inputs, record, deadline);
+      if (outcome.again !== null) {
+        // The server named itself as a known one: this start is let go (its exit is no death of the
+        // session) and the server started again with its own adapter.
+        await this.letGo(outcome.client, outcome.spawned);
+        // Later starts of this session start it so at once.
+        this.recognisedAs = outcome.again;
+        outcome = await startServer({ ...inputs, server: outcome.again }, record, deadline);
+      }
+      const { client, reported } = outcome;
       if (this.phase !== "starting") throw this.deadError();
       this.phase = "ready";
       this.readyAt = Date.now();
@@ -338,6 +348,14 @@ export class Session implements LoadWatch {
       logger.warn("session failed to start", { session: this.key, code: failure.code, message: failure.message });
       throw failure;
     }
+  }
+
+  /** Ends a start's client and tree that the session no longer follows. */
+  private async letGo(client: LspClient, spawned: SupervisedServer): Promise<void> {
+    this.client = null;
+    this.process = null;
+    await client.shutdown(Deadline.in(this.timings.shutdownGraceMs));
+    await spawned.stop();
   }
 
   private onExit(spawned: SupervisedServer, exit: ExitInfo): void {

@@ -68,7 +68,7 @@ describe("validate, check and serve without --config", () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toBe(
       `OK embedded default for ${repo.root}: 1 server (typescript), 1 workspace (${repo.root.split("/").at(-1)})\n` +
-        "adapters: typescript typescript\n" +
+        'rule of typescript: typescript: one complete pull per file (profile "typescript")\n' +
         "trust: not needed (the embedded default runs only the shipped profiles)\n",
     );
   });

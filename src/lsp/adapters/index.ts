@@ -11,7 +11,7 @@ import type { AdapterFactory } from "./server-adapter.js";
 import { standardAdapter } from "./standard.js";
 import type { AdapterCoverage } from "./coverage.js";
 import type { AdapterLaunch } from "./launch.js";
-import { describeTypescriptChoice, typescriptLaunch } from "./typescript/launch.js";
+import { describeTsserverChoice, describeTypescriptChoice, tsserverEntryLaunch, typescriptLaunch } from "./typescript/launch.js";
 import { typescriptAdapter } from "./typescript/native-adapter.js";
 import { tsserverAdapter } from "./typescript/tsserver-adapter.js";
 
@@ -34,11 +34,13 @@ export const ADAPTERS = {
 } as const satisfies Record<AdapterName, AdapterFactory>;
 
 /**
- * The adapters that choose the program a workspace runs (the compiler the workspace may bring);
- * every other server runs as its entry says.
+ * The adapters that choose what a workspace runs: the program (`typescript`: the compiler the
+ * workspace may bring), or the compiler a program of the entry's drives (`tsserver`); every other
+ * server runs as its entry says.
  */
 export const ADAPTER_LAUNCHES = {
   typescript: { launch: typescriptLaunch, describe: describeTypescriptChoice },
+  tsserver: { launch: tsserverEntryLaunch, describe: describeTsserverChoice },
 } as const satisfies Partial<Record<AdapterName, AdapterLaunch>>;
 
 /**

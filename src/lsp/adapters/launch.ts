@@ -31,12 +31,12 @@ export type AnsweringChoice = { readonly answers: string; readonly own: string |
 export interface AdapterLaunch {
   /** Throws `ServerStartFailed` when the workspace's own compiler cannot answer. */
   launch(server: ResolvedServer, workspaceRoot: string): ServerLaunch;
-  describe(server: Pick<ResolvedServer, "command">, workspaceRoot: string): AnsweringChoice;
+  describe(server: Pick<ResolvedServer, "command" | "initialization_options">, workspaceRoot: string): AnsweringChoice;
 }
 
 /** The launch of `server` for a workspace at `workspaceRoot`: its adapter's choice, else the entry as configured. */
 export function launchFor(server: ResolvedServer, workspaceRoot: string): ServerLaunch {
-  const chooser = launchOf(server.adapter);
+  const chooser = chooserOf(server);
   if (chooser) return chooser.launch(server, workspaceRoot);
   return {
     command: server.command,
@@ -52,7 +52,7 @@ export function launchFor(server: ResolvedServer, workspaceRoot: string): Server
 
 /** "; typescript answers with TypeScript 7.0.2 (pinned)" for the config line; null for a server that runs as configured. */
 export function answeringClause(server: ResolvedServer, workspaceRoot: string): string | null {
-  const choice = launchOf(server.adapter)?.describe(server, workspaceRoot);
+  const choice = chooserOf(server)?.describe(server, workspaceRoot);
   if (!choice) return null;
   if ("error" in choice) return `cannot start: ${choice.error}`;
   return `answers with ${choice.answers} (${choice.own === null ? "pinned" : `the workspace's node_modules: ${choice.own}`})`;
@@ -66,11 +66,22 @@ export function answeringComment(adapter: AdapterName, command: string, root: st
   const chooser = launchOf(adapter);
   if (!chooser) return null;
   const located = locateDependencyPath(command, packageRoot());
-  const choice = chooser.describe({ command: located?.ok ? located.path : join(packageRoot(), command) }, root);
+  const choice = chooser.describe({ command: located?.ok ? located.path : join(packageRoot(), command), initialization_options: {} }, root);
   if ("error" in choice) return `# It cannot start here: ${choice.error}`;
   return choice.own === null
     ? `# It answers with ${choice.answers}, pinned (no node_modules/typescript at or above the root).`
     : `# It answers with the workspace's own ${choice.answers} (${relative(root, choice.own) || choice.own}); without it, the pinned version below.`;
+}
+
+/**
+ * The launch chooser of an entry's adapter. An entry recognised as TypeScript 7's own server runs
+ * that program as written: the chooser of profile "typescript" would run
+ * another compiler's server in a workspace that has one.
+ */
+function chooserOf(server: Pick<ResolvedServer, "adapter" | "adapter_chosen_by">): AdapterLaunch | undefined {
+  const recognised = server.adapter_chosen_by.by === "package" || server.adapter_chosen_by.by === "started";
+  if (recognised && server.adapter === "typescript") return undefined;
+  return launchOf(server.adapter);
 }
 
 function launchOf(adapter: AdapterName): AdapterLaunch | undefined {

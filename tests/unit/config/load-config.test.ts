@@ -47,6 +47,7 @@ servers = ["one"]
         languages: [{ id: "one", extensions: [".one", ".two"], filenames: [] }],
         position_encoding: null,
         adapter: "standard",
+        adapter_chosen_by: { by: "standard" },
         projects: null,
         inherit_env: [],
         env: {},

@@ -42,6 +42,7 @@ describe("profiles", () => {
       languages: [{ id: "p", extensions: [".p"], filenames: [] }],
       position_encoding: null,
       adapter: "standard",
+      adapter_chosen_by: { by: "profile", profile: "p" },
       projects: null,
       inherit_env: [],
       env: {},

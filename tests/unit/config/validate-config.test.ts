@@ -13,7 +13,7 @@ describe("validateConfig (lspmcp validate)", () => {
     });
     expect(await validateConfig(join(dir, "bridge.toml"))).toEqual({
       ok: true,
-      text: `OK ${join(dir, "bridge.toml")}: 2 servers (one, two), 1 workspace (ws)\nadapters: one standard, two standard\ntrust: not needed (it was named with --config from outside the checkout)\n`,
+      text: `OK ${join(dir, "bridge.toml")}: 2 servers (one, two), 1 workspace (ws)\nrule of one: standard: the standard rule (no adapter named, no known server's command; a known server's serverInfo or version output at its start chooses its own)\nrule of two: standard: the standard rule (no adapter named, no known server's command; a known server's serverInfo or version output at its start chooses its own)\ntrust: not needed (it was named with --config from outside the checkout)\n`,
     });
   });
 
@@ -28,7 +28,7 @@ describe("validateConfig (lspmcp validate)", () => {
       ok: true,
       text:
         `OK ${path}: 1 server (one), 1 workspace (ws)\n` +
-        "adapters: one standard\n" +
+        "rule of one: standard: the standard rule (no adapter named, no known server's command; a known server's serverInfo or version output at its start chooses its own)\n" +
         `trust: NOT trusted (it has not been trusted); serve and check refuse it until: lspmcp trust --config ${path}\n` +
         '  server[0].command = "bin/ls1"\n',
     });

@@ -47,10 +47,11 @@ export function findWorkspaceTypescript(workspaceRoot: string, lspmcp: LspmcpTyp
  */
 export function chooseTypescriptCompiler(workspaceRoot: string, pinnedPackageDir: string, lspmcpRoot: string = packageRoot()): TypescriptCompiler {
   const own = findWorkspaceTypescript(workspaceRoot, lspmcpTypescript(lspmcpRoot));
-  return own === null ? describeCompiler(pinnedPackageDir, "pinned") : describeCompiler(own, "workspace");
+  return own === null ? describeTypescriptPackage(pinnedPackageDir, "pinned") : describeTypescriptPackage(own, "workspace");
 }
 
-function describeCompiler(packageDir: string, source: CompilerSource): TypescriptCompiler {
+/** The compiler of the `typescript` package at `packageDir`, or `ServerStartFailed` saying why it cannot answer. */
+export function describeTypescriptPackage(packageDir: string, source: CompilerSource): TypescriptCompiler {
   const version = packageVersion(packageDir);
   const major = Number(version.split(".")[0]);
   if (major >= 7) return { version, source, packageDir, kind: "native" };

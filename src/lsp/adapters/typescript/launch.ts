@@ -1,10 +1,19 @@
-import { locateDependencyPath } from "../../../config/package-dependency.js";
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { dependencyFolder, locateDependencyPath } from "../../../config/package-dependency.js";
 import { packageRoot } from "../../../config/package-root.js";
 import type { ResolvedServer } from "../../../config/types.js";
 import { BridgeError } from "../../../contract/errors.js";
-import type { ServerLaunch } from "../launch.js";
+import type { AnsweringChoice, ServerLaunch } from "../launch.js";
 import type { CompilerReport } from "../server-adapter.js";
-import { chooseTypescriptCompiler, nativeCompilerExecutable, pinnedTypescriptPackage, tsserverPath, type TypescriptCompiler } from "./compiler.js";
+import {
+  chooseTypescriptCompiler,
+  describeTypescriptPackage,
+  nativeCompilerExecutable,
+  pinnedTypescriptPackage,
+  tsserverPath,
+  type TypescriptCompiler,
+} from "./compiler.js";
 
 /**
  * The pin of typescript-language-server, which lspmcp runs (from its own dependencies) for a
@@ -87,4 +96,70 @@ export function describeTypescriptChoice(
  */
 function typescriptCompilerFor(server: Pick<ResolvedServer, "command">, workspaceRoot: string): TypescriptCompiler {
   return chooseTypescriptCompiler(workspaceRoot, pinnedTypescriptPackage(server.command));
+}
+
+/**
+ * The launch of an entry that runs typescript-language-server itself (`adapter = "tsserver"`, or
+ * its command recognised as that package's): its program as written, given the tsserver that
+ * answers as the project's own `tsc` would — the entry's `tsserver.path` when it sets one, else
+ * the workspace's own TypeScript 5.x or 6.x, else the `typescript` package the server itself
+ * depends on — and confirmed by asking that tsserver its version once it runs.
+ */
+export function tsserverEntryLaunch(server: ResolvedServer, workspaceRoot: string): ServerLaunch {
+  const compiler = tsserverCompilerFor(server, workspaceRoot);
+  const configured = (server.initialization_options.tsserver ?? {}) as Record<string, unknown>;
+  return {
+    command: server.command,
+    args: server.args,
+    version: server.version,
+    versionCommand: server.version_command,
+    initializationOptions: { ...server.initialization_options, tsserver: { ...configured, path: tsserverPath(compiler) } },
+    settings: server.settings,
+    compiler: { name: "typescript", version: compiler.version, source: compiler.source, path: compiler.packageDir },
+    adapter: "tsserver",
+  };
+}
+
+/** Which TypeScript answers a typescript-language-server entry, in words, or why none can. */
+export function describeTsserverChoice(server: Pick<ResolvedServer, "command" | "initialization_options">, workspaceRoot: string): AnsweringChoice {
+  try {
+    const compiler = tsserverCompilerFor(server, workspaceRoot);
+    return { answers: `TypeScript ${compiler.version}`, own: compiler.source === "pinned" ? null : compiler.packageDir };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+function tsserverCompilerFor(server: Pick<ResolvedServer, "command" | "initialization_options">, workspaceRoot: string): TypescriptCompiler {
+  const path = ((server.initialization_options.tsserver ?? {}) as Record<string, unknown>).path;
+  // A path the entry sets is the user's choice: `lib/tsserver.js` of the package it names.
+  const compiler =
+    typeof path === "string"
+      ? describeTypescriptPackage(dirname(dirname(path)), "workspace")
+      : chooseTypescriptCompiler(workspaceRoot, bundledTypescript(server.command));
+  if (compiler.kind === "native") {
+    throw new BridgeError(
+      "ServerStartFailed",
+      `TypeScript ${compiler.version} at ${compiler.packageDir} has no tsserver for typescript-language-server to drive; profile "typescript" answers it with its own language server`,
+      { compiler_path: compiler.packageDir, compiler_version: compiler.version },
+    );
+  }
+  return compiler;
+}
+
+/** The `typescript` package that typescript-language-server at `command` depends on, as Node finds it from its package. */
+function bundledTypescript(command: string): string {
+  let dir = dirname(realpathOr(command));
+  while (!existsSync(join(dir, "package.json")) && dirname(dir) !== dir) dir = dirname(dir);
+  const found = dependencyFolder("typescript", dir);
+  if (found === null) throw new BridgeError("ServerStartFailed", `typescript-language-server at ${command} finds no typescript package beside it`, {});
+  return found;
+}
+
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
