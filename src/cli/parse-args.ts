@@ -77,7 +77,7 @@ serving every shipped profile whose language occurs there.
 
 trust: a config in the checkout (found, or named with --config inside it) that runs programs
 beyond the shipped profiles' own (command, args, version_command, env, adapter, settings,
-initialization_options) runs nothing until \`lspmcp trust\` records it (in $XDG_STATE_HOME/lspmcp,
+initialization_options), or moves lspmcp's own files ([shared] lease_dir), runs nothing until \`lspmcp trust\` records it (in $XDG_STATE_HOME/lspmcp,
 else ~/.local/state/lspmcp); any change to it needs trust again. CI opts in with --trust-config
 or LSPMCP_TRUST_CONFIG=1.
 

@@ -108,7 +108,7 @@ export function trustCommand(path: string): string {
 function untrustedError(trust: Extract<TrustState, { state: "untrusted" }>): BridgeError {
   return new BridgeError(
     "ConfigUntrusted",
-    `untrusted configuration ${trust.path}: ${trust.reason}, and it would run programs beyond the shipped profiles' own ` +
+    `untrusted configuration ${trust.path}: ${trust.reason}, and it would run programs beyond the shipped profiles' own, or move lspmcp's own files ` +
       `(listed below); nothing of it was run. To trust it as it is now: ${trustCommand(trust.path)} (in CI: --trust-config or LSPMCP_TRUST_CONFIG=1)`,
     { path: trust.path, programs: trust.programs, trust_command: trustCommand(trust.path) },
   );

@@ -1,4 +1,6 @@
-import { dirname, resolve } from "node:path";
+import { realpathSync } from "node:fs";
+import { dirname, isAbsolute, relative, resolve } from "node:path";
+import { gitTopLevel } from "./discover-config.js";
 import type { ChosenServer, FoundProjects, ConfigSource, LanguageClaim, OmittedServer, ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "./types.js";
 import { packageRoot } from "./package-root.js";
 import { configInvalid, PARSE_OPTIONS, problemAt, problemsFromIssues, type ConfigProblem } from "./problems.js";
@@ -100,6 +102,9 @@ export async function resolveDocument(document: Record<string, unknown>, origin:
     ),
   );
 
+  const leaseDir = parsed.success && parsed.data.shared.lease_dir !== undefined ? resolve(context.configDir, parsed.data.shared.lease_dir) : null;
+  if (leaseDir !== null) problems.push(...leaseDirProblems(leaseDir, context.configDir));
+
   if (problems.length > 0 || !parsed.success) throw configInvalid(configPath, problems);
   return {
     configPath,
@@ -110,12 +115,38 @@ export async function resolveDocument(document: Record<string, unknown>, origin:
     bridge: parsed.data.bridge,
     shared: {
       ...parsed.data.shared,
-      lease_dir: parsed.data.shared.lease_dir === undefined ? null : resolve(context.configDir, parsed.data.shared.lease_dir),
+      lease_dir: leaseDir,
     },
     // Both lists are complete here: any unresolved entry would have left a problem behind.
     servers: outcomes.map((outcome) => outcome?.server).filter((server): server is ResolvedServer => !!server),
     workspaces: workspaceOutcomes.map((outcome) => outcome?.workspace).filter((workspace): workspace is ResolvedWorkspace => !!workspace),
   };
+}
+
+/**
+ * lspmcp writes none of its own files into a checkout (CONTRACT §2): a `lease_dir` inside the git
+ * work tree that holds the config is refused, trusted or not, since a file committed there under
+ * the name of one of lspmcp's (a symlink, a token) would stand in for it.
+ */
+function leaseDirProblems(leaseDir: string, configDir: string): ConfigProblem[] {
+  const top = gitTopLevel(configDir);
+  if (top === null) return [];
+  if (!isWithin(leaseDir, top) && !isWithin(realOrSelf(leaseDir), realOrSelf(top))) return [];
+  return [problemAt(["shared"], ["lease_dir"], `${leaseDir} is inside the checkout ${top}; lspmcp writes none of its own files into a checkout`)];
+}
+
+function isWithin(path: string, folder: string): boolean {
+  const rel = relative(folder, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith("../") && !isAbsolute(rel));
+}
+
+// Symlinks resolved as far as the path exists: a link elsewhere that leads back into the checkout is inside it.
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /** The tables of an array-of-tables key; a wrong type there is already a schema problem. */

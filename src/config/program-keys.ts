@@ -40,7 +40,18 @@ const MAX_VALUE_CHARS = 160;
 export async function programKeys(document: Record<string, unknown>, configDir: string, packageRoot: string): Promise<ProgramKey[]> {
   const servers = Array.isArray(document.server) ? document.server : [];
   const keys = await Promise.all(servers.map((server: unknown, i) => serverProgramKeys(server, i, configDir, packageRoot)));
-  return keys.flat();
+  return [...keys.flat(), ...ownFilesKeys(document)];
+}
+
+/**
+ * `[shared] lease_dir`, which moves lspmcp's own files (leases, the shared servers' log, the HTTP
+ * token, snapshots): a checkout that could choose it could have them written into itself, where
+ * a file it commits under their names (a link, a token of its choosing) would stand in for them.
+ */
+function ownFilesKeys(document: Record<string, unknown>): ProgramKey[] {
+  const shared = document.shared;
+  if (!isTable(shared) || shared.lease_dir === undefined) return [];
+  return [{ path: "shared.lease_dir", value: shown(shared.lease_dir) }];
 }
 
 async function serverProgramKeys(server: unknown, index: number, configDir: string, packageRoot: string): Promise<ProgramKey[]> {

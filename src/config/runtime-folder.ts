@@ -1,4 +1,5 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 
 /**
@@ -18,21 +19,25 @@ function systemTemp(env: NodeJS.ProcessEnv): string {
 }
 
 /**
- * Makes sure the runtime folder `dir` exists (mode 0700), is this user's and writable by nobody
- * else, and takes a durable write; throws with the reason when not (for `serve`: "run
- * standalone"). In the shared temp folder this is what keeps another user from planting the
- * folder first.
+ * Makes sure the runtime folder `dir` exists (mode 0700), is this user's and open to nobody else,
+ * is a folder and not a symlink to one, and takes a durable write; throws with the reason when
+ * not (for `serve`: "run standalone"). In the shared temp folder this is what keeps another user
+ * from planting the folder first, or a link to a folder of theirs.
  */
 export function prepareRuntimeFolder(dir: string): void {
   makeFolder(dir);
-  const folder = statSync(dir);
+  // lstat: a symlink is judged as itself, not as the folder it names.
+  const folder = lstatSync(dir);
+  if (folder.isSymbolicLink()) throw new Error(`${dir} is a symlink; lspmcp's runtime folder must be a folder of its own`);
   if (!folder.isDirectory()) throw new Error(`${dir} is not a folder`);
   // Like ssh with ~/.ssh: a folder someone else could write in could hold a lease they planted,
   // naming a server of theirs that every agent here would then talk to.
   if (folder.uid !== process.getuid?.()) throw new Error(`${dir} belongs to uid ${folder.uid}, not to this user`);
-  if ((folder.mode & 0o022) !== 0) throw new Error(`${dir} is writable by others (mode ${(folder.mode & 0o777).toString(8)})`);
-  const probe = join(dir, `.write-probe-${process.pid}`);
-  const fd = openSync(probe, "w", 0o600);
+  if ((folder.mode & 0o077) !== 0)
+    throw new Error(`${dir} is open to others (mode ${(folder.mode & 0o777).toString(8)}); lspmcp's runtime folder must be mode 0700`);
+  // A new name each time: created exclusively, never through a link, never a stale probe's.
+  const probe = join(dir, `.write-probe-${process.pid}-${randomBytes(4).toString("hex")}`);
+  const fd = openSync(probe, "wx", 0o600);
   try {
     fsyncSync(fd);
   } finally {

@@ -93,7 +93,7 @@ const SharedSchema = z
       .min(1)
       .optional()
       .describe(
-        "Folder of the lease and log files, relative to this file. Default: $XDG_RUNTIME_DIR/lspmcp when set, else lspmcp-UID in the system temp folder (mode 0700, this user's).",
+        "Folder of lspmcp's runtime files (leases, log, HTTP token, snapshots), relative to this file; it must be this user's, mode 0700, not a symlink. Needs trust in a checkout's file. Default: $XDG_RUNTIME_DIR/lspmcp when set, else lspmcp-UID in the system temp folder.",
       ),
     linger_ms: z
       .int()

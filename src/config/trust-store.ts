@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { replaceFile } from "./own-files.js";
 import { stateFolder } from "./state-folder.js";
 
 /**
@@ -34,13 +35,7 @@ export function recordTrust(path: string, digest: string, folder: string = state
   const file = recordFile(folder, path);
   mkdirSync(join(folder, RECORDS), { recursive: true, mode: 0o700 });
   // Written aside and renamed over, so a reader sees the old record or the new one, never half.
-  const aside = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
-  try {
-    writeFileSync(aside, `${JSON.stringify({ path, digest, trusted_at: new Date().toISOString() })}\n`, { mode: 0o600, flag: "wx" });
-    renameSync(aside, file);
-  } finally {
-    rmSync(aside, { force: true });
-  }
+  replaceFile(file, `${JSON.stringify({ path, digest, trusted_at: new Date().toISOString() })}\n`, 0o600);
   return file;
 }
 

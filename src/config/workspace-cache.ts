@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { ResolvedWorkspace } from "./types.js";
+import { replaceFile } from "./own-files.js";
 import { toolCacheDir } from "./tool-cache.js";
 
 /**
@@ -52,10 +53,8 @@ export async function expandWorkspaceCache(
   const dir = workspaceCacheDir(workspace, processEnv);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   if (workspace.state_dir === undefined && !existsSync(join(dir, ROOT_FILE))) {
-    // Written whole or not at all: the sweep reads it.
-    const temporary = join(dir, `${ROOT_FILE}.${process.pid}`);
-    await writeFile(temporary, workspace.root);
-    await rename(temporary, join(dir, ROOT_FILE));
+    // Written whole or not at all (the sweep reads it), and never through a link.
+    replaceFile(join(dir, ROOT_FILE), workspace.root, 0o600);
   }
   return Object.fromEntries(
     Object.entries(env).map(([key, value]) => [key, value.startsWith(WORKSPACE_CACHE_PREFIX) ? join(dir, value.slice(WORKSPACE_CACHE_PREFIX.length)) : value]),

@@ -1,6 +1,7 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import { replaceFile } from "../config/own-files.js";
 
 /** The file an install leaves in its tool-cache folder, last, once the pin was verified. */
 export const RECEIPT_FILE = ".lspmcp-install.json";
@@ -28,7 +29,10 @@ export async function readReceipt(folder: string): Promise<InstallReceipt | null
   }
 }
 
-/** Writes the receipt into `folder` (a staging folder: it is renamed into place after). */
+/**
+ * Writes the receipt into `folder` (a staging folder, renamed into place after, or an earlier
+ * install's), aside and renamed over: a link under its name is replaced, never written through.
+ */
 export async function writeReceipt(folder: string, receipt: InstallReceipt): Promise<void> {
-  await writeFile(join(folder, RECEIPT_FILE), `${JSON.stringify(receipt, null, 2)}\n`);
+  replaceFile(join(folder, RECEIPT_FILE), `${JSON.stringify(receipt, null, 2)}\n`, 0o644);
 }

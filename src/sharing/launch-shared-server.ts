@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { closeSync, openSync, statSync, truncateSync } from "node:fs";
+import { closeSync, fstatSync, ftruncateSync } from "node:fs";
+import { openOwnForAppend } from "../config/own-files.js";
 import type { LeasePaths } from "./lease-location.js";
 import { LeaseSchema, type Lease } from "./lease-schema.js";
 
@@ -20,8 +21,7 @@ export interface LaunchReport {
  * found another holder); rejects when its stdout ends without a report or `until` passes.
  */
 export function launchSharedServer(argv: readonly string[], paths: LeasePaths, until: number): Promise<LaunchReport> {
-  trimLog(paths.log);
-  const log = openSync(paths.log, "a", 0o600);
+  const log = openLog(paths.log);
   // cwd "/": a daemon must not pin the folder (or mount) some worker happened to start in.
   const child = spawn("setsid", ["--fork", ...argv], { cwd: "/", stdio: ["ignore", "pipe", log] });
   closeSync(log);
@@ -73,10 +73,20 @@ function parseReport(line: string): LaunchReport | Error {
   return new Error(`the shared server reported something unexpected: ${line.slice(0, 200)}`);
 }
 
-function trimLog(path: string): void {
-  try {
-    if (statSync(path).size > MAX_LOG_BYTES) truncateSync(path, 0);
-  } catch {
-    // No log yet.
+/**
+ * The log, opened to append, and cut back to nothing first once it has grown past its bound: both
+ * on the one descriptor, opened without following a symlink and refused unless it is this user's
+ * own file, so neither the writes nor the cut can reach another file through a planted link.
+ */
+function openLog(path: string): number {
+  const fd = openOwnForAppend(path);
+  if (fstatSync(fd).size > MAX_LOG_BYTES) {
+    try {
+      ftruncateSync(fd, 0);
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
   }
+  return fd;
 }

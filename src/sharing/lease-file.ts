@@ -1,6 +1,5 @@
-import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
+import { unlinkSync } from "node:fs";
+import { NotOwnFile, readOwnFile, replaceFile, syncFolderOf } from "../config/own-files.js";
 import { LeaseSchema, type Lease } from "./lease-schema.js";
 
 /** A lease file as found on disk. `corrupt` covers empty, unreadable JSON and foreign content. */
@@ -13,12 +12,12 @@ export type LeaseRead =
 export function readLease(path: string): LeaseRead {
   let text: string;
   try {
-    // Only a lease of this user's counts: another user's could name a server of theirs.
-    const owner = statSync(path).uid;
-    if (owner !== process.getuid?.()) return { state: "corrupt", reason: `owned by uid ${owner}, not by this user` };
-    text = readFileSync(path, "utf8");
+    // Only a lease of this user's counts, read as itself: another user's, or a link to one, could
+    // name a server of theirs.
+    text = readOwnFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { state: "missing" };
+    if (error instanceof NotOwnFile) return { state: "corrupt", reason: error.reason };
     return { state: "corrupt", reason: `unreadable: ${(error as Error).message}` };
   }
   if (text.trim() === "") return { state: "corrupt", reason: "empty" };
@@ -37,22 +36,7 @@ export function readLease(path: string): LeaseRead {
  * old one, fsync of the folder. Callers hold the lease lock. Mode 0600: the token is a secret.
  */
 export function writeLease(path: string, lease: Lease): void {
-  const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
-  const fd = openSync(temp, "wx", 0o600);
-  // Whatever fails once the temp file exists (a full disk, the rename) removes it.
-  try {
-    try {
-      writeSync(fd, JSON.stringify(lease, null, 2) + "\n");
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, path);
-  } catch (error) {
-    unlinkSync(temp);
-    throw error;
-  }
-  syncFolder(dirname(path));
+  replaceFile(path, JSON.stringify(lease, null, 2) + "\n", 0o600, true);
 }
 
 /** Removes the lease file (callers hold the lock and have checked that it is theirs). */
@@ -62,15 +46,5 @@ export function removeLease(path: string): void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
-  syncFolder(dirname(path));
-}
-
-// A rename or unlink is durable only once its folder is synced.
-function syncFolder(folder: string): void {
-  const fd = openSync(folder, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  syncFolderOf(path);
 }

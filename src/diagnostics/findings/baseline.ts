@@ -1,4 +1,5 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
+import { replaceFile } from "../../config/own-files.js";
 import { z } from "zod";
 import { BridgeError } from "../../contract/errors.js";
 import type { Baseline } from "./report.js";
@@ -27,10 +28,13 @@ export async function readBaseline(path: string): Promise<Baseline> {
   return parsed.items.map((item) => item.fingerprint);
 }
 
-/** Writes `json` (a `formatJson` report) as the next baseline. */
+/**
+ * Writes `json` (a `formatJson` report) as the next baseline: aside and renamed over it, so that a
+ * symlink committed under the baseline's name is replaced, never written through.
+ */
 export async function writeBaseline(path: string, json: string): Promise<void> {
   try {
-    await writeFile(path, json);
+    replaceFile(path, json, 0o644);
   } catch (error) {
     throw new BridgeError("InvalidArguments", `cannot write baseline ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { path });
   }

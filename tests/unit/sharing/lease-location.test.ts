@@ -82,7 +82,7 @@ describe("prepareRuntimeFolder", () => {
     const paths = leasePaths(join(dir, "bridge.toml"), null, { TMPDIR: dir });
     mkdirSync(paths.dir, { mode: 0o777 });
     chmodSync(paths.dir, 0o777);
-    expect(() => prepareRuntimeFolder(paths.dir)).toThrow(/writable by others/);
+    expect(() => prepareRuntimeFolder(paths.dir)).toThrow(/open to others/);
   });
 
   test("a file where the folder should be throws", () => {

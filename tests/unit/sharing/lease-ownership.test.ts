@@ -27,22 +27,25 @@ describe("lease ownership", () => {
     writeFileSync(path, "{}", { mode: 0o600 });
     expect(readLease(path)).toMatchObject({ state: "corrupt", reason: "not an lspmcp lease" });
     if (!isRoot) {
-      expect(readLease("/etc/passwd")).toEqual({ state: "corrupt", reason: "owned by uid 0, not by this user" });
+      expect(readLease("/etc/passwd")).toEqual({ state: "corrupt", reason: "is owned by uid 0, not by this user" });
       return;
     }
     chownSync(path, NOBODY, NOBODY);
-    expect(readLease(path)).toEqual({ state: "corrupt", reason: `owned by uid ${NOBODY}, not by this user` });
+    expect(readLease(path)).toEqual({ state: "corrupt", reason: `is owned by uid ${NOBODY}, not by this user` });
   });
 
-  test("a lease folder writable by others is refused", () => {
+  test("a lease folder open to others is refused, and so is one that others may only read", () => {
     const dir = join(tempDir(), "leases");
     mkdirSync(dir, { mode: 0o700 });
     const paths = leasePaths("/x/bridge.toml", dir);
     expect(() => prepareRuntimeFolder(paths.dir)).not.toThrow();
     chmodSync(dir, 0o777);
-    expect(() => prepareRuntimeFolder(paths.dir)).toThrow(/writable by others \(mode 777\)/);
+    expect(() => prepareRuntimeFolder(paths.dir)).toThrow(/open to others \(mode 777\)/);
     chmodSync(dir, 0o720);
-    expect(() => prepareRuntimeFolder(paths.dir)).toThrow(/writable by others/);
+    expect(() => prepareRuntimeFolder(paths.dir)).toThrow(/open to others/);
+    // A checkout's folder is 0755 as git makes it: not lspmcp's own.
+    chmodSync(dir, 0o755);
+    expect(() => prepareRuntimeFolder(paths.dir)).toThrow(/open to others \(mode 755\)/);
   });
 
   test("a lease folder of another user is refused", () => {
