@@ -5,6 +5,7 @@ import type { ResolvedConfig } from "../config/types.js";
 import { readLease } from "../sharing/lease-file.js";
 import { PROBE_TIMEOUT_MS } from "../sharing/lease-holder.js";
 import { leasePaths } from "../sharing/lease-location.js";
+import { leaseOwnerProblem } from "../sharing/lease-owner.js";
 import { fetchFromLease, STATUS_PATH } from "../sharing/probe-lease.js";
 import type { STATUS_FORMATS } from "./parse-args.js";
 
@@ -38,6 +39,9 @@ async function gather(config: ResolvedConfig): Promise<Omit<StatusReport, "trust
   const read = readLease(paths.lease);
   if (read.state === "missing") return none("no lease: no shared server is running for this config");
   if (read.state === "corrupt") return none(`stale lease (${read.reason}); the next serve takes it over`);
+  // Nothing goes to the lease's URL, token and all, unless its own server is what listens there.
+  const problem = leaseOwnerProblem(paths, read.lease);
+  if (problem !== null) return none(`stale lease: ${problem}; the next serve takes it over`);
   try {
     const response = await fetchFromLease(read.lease, STATUS_PATH, PROBE_TIMEOUT_MS);
     if (!response.ok) return none(`stale lease: its server answered HTTP ${response.status}`);
