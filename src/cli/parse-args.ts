@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { DEFAULT_BATCH_SIZE } from "../diagnostics/batch-size.js";
 import { parseShard, type Shard } from "../diagnostics/findings/shard-spec.js";
 import { BridgeError, errorText } from "../contract/errors.js";
-import { parseListenAddress } from "../http/listen-address.js";
+import { allowedHostNames, isLoopbackHost, isWildcardHost, parseListenAddress } from "../http/listen-address.js";
 import type { HttpOptions } from "./serve.js";
 
 export const FORMATS = ["text", "json", "sarif"] as const;
@@ -47,12 +47,16 @@ export type Command =
   | { readonly kind: "version" };
 
 export const USAGE = `usage:
-  lspmcp [serve] [--config FILE] [--trust-config] [--standalone] [--http [HOST:]PORT [--token-file FILE]]
+  lspmcp [serve] [--config FILE] [--trust-config] [--standalone]
+         [--http [HOST:]PORT [--token-file FILE] [--allow-remote] [--allowed-host NAME]...]
                                       MCP over stdio until EOF or signal; shares one bridge per
                                       config with other lspmcp processes unless --standalone;
-                                      with --http, MCP over Streamable HTTP (loopback unless HOST
-                                      is given), every request carrying the bearer token of
-                                      --token-file, else of http-token in the runtime folder
+                                      with --http, MCP over Streamable HTTP on loopback, every
+                                      request carrying the bearer token of --token-file, else of
+                                      http-token in the runtime folder; an address beyond
+                                      loopback needs --allow-remote, and one on every interface
+                                      (0.0.0.0) the names clients use (--allowed-host, which Host
+                                      and Origin must give); put TLS in front of any such address
   lspmcp check [--config FILE] [--trust-config] [--format text|json|sarif] [--fail-on error|warning|information|hint|never]
                [--quiet] [--baseline FILE] [--write-baseline FILE] [--batch-size N] [--shard K/N] [--since REV] [PATH...]
   lspmcp validate [--config FILE]     check a bridge.toml, list every problem, and say whether it is trusted
@@ -115,6 +119,8 @@ export function parseCommand(argv: readonly string[]): Command {
         standalone: { type: "boolean" },
         http: { type: "string" },
         "token-file": { type: "string" },
+        "allow-remote": { type: "boolean" },
+        "allowed-host": { type: "string", multiple: true },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "V" },
       },
@@ -145,9 +151,14 @@ export function parseCommand(argv: readonly string[]): Command {
   if (kind !== "check" && (checkOnly.some((value) => value !== undefined) || (kind !== "status" && values.format !== undefined))) {
     throw usage("--format belongs to check and status; --fail-on, --quiet, --baseline, --write-baseline, --batch-size, --shard and --since to check");
   }
-  if ((values.http !== undefined || values["token-file"] !== undefined) && kind !== "serve") throw usage("--http and --token-file belong to serve");
-  if (values["token-file"] !== undefined && values.http === undefined) throw usage("--token-file goes with --http");
-  if (kind === "serve") return { kind, config, trustConfig, standalone: values.standalone ?? false, http: httpOptions(values.http, values["token-file"]) };
+  const httpOnly = [values["token-file"], values["allow-remote"], values["allowed-host"]];
+  if ((values.http !== undefined || httpOnly.some((value) => value !== undefined)) && kind !== "serve")
+    throw usage("--http, --token-file, --allow-remote and --allowed-host belong to serve");
+  if (httpOnly.some((value) => value !== undefined) && values.http === undefined) throw usage("--token-file, --allow-remote and --allowed-host go with --http");
+  if (kind === "serve") {
+    const http = httpOptions(values.http, values["token-file"], values["allow-remote"] ?? false, values["allowed-host"] ?? []);
+    return { kind, config, trustConfig, standalone: values.standalone ?? false, http };
+  }
   if (kind === "status") return { kind, config, trustConfig, format: oneOf(values.format ?? "text", STATUS_FORMATS, "--format") };
   if (kind !== "check") return { kind, config, trustConfig };
   const format = oneOf(values.format ?? "text", FORMATS, "--format");
@@ -231,11 +242,25 @@ function refusingAsUsage<T>(parse: () => T): T {
   }
 }
 
-/** `--http [HOST:]PORT` and `--token-file FILE`, or null for stdio. */
-function httpOptions(http: string | undefined, tokenFile: string | undefined): HttpOptions | null {
+/**
+ * `--http [HOST:]PORT`, `--token-file FILE`, `--allow-remote` and `--allowed-host NAME`, or null
+ * for stdio. An address beyond loopback is taken only with `--allow-remote`; one on every
+ * interface only with the names clients will reach it by, which `Host` and `Origin` are held to.
+ */
+function httpOptions(http: string | undefined, tokenFile: string | undefined, allowRemote: boolean, allowedHosts: readonly string[]): HttpOptions | null {
   if (http === undefined) return null;
   const address = parseListenAddress(http);
   if (address === undefined) throw usage(`--http ${http}: give [HOST:]PORT, e.g. 127.0.0.1:8765`);
   if (tokenFile === "") throw usage("--token-file needs a file name");
-  return { address, tokenFile: tokenFile ?? null };
+  for (const name of allowedHosts) {
+    if (!/^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[?[0-9A-Fa-f:.]+\]?)$/.test(name))
+      throw usage(`--allowed-host ${name}: give a host name or address, without scheme or port`);
+  }
+  if (!isLoopbackHost(address.host) && !allowRemote)
+    throw usage(`--http ${http} listens beyond this machine: add --allow-remote to mean it, and put TLS in front (the bearer token travels in clear)`);
+  if (isWildcardHost(address.host) && allowedHosts.length === 0)
+    throw usage(
+      `--http ${http} listens on every interface: name the host names clients use with --allowed-host NAME (Host and Origin are checked against them)`,
+    );
+  return { address, tokenFile: tokenFile ?? null, allowedHosts: allowedHostNames(address, allowedHosts) };
 }

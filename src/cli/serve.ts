@@ -10,10 +10,12 @@ import { StartupResponder } from "../mcp/startup-responder.js";
 /** Exit code of a listen address that cannot be had (CONTRACT §2: usage). */
 const EXIT_USAGE = 2;
 
-/** `serve --http HOST:PORT [--token-file FILE]`. */
+/** `serve --http HOST:PORT [--token-file FILE] [--allow-remote] [--allowed-host NAME]...`. */
 export interface HttpOptions {
   readonly address: ListenAddress;
   readonly tokenFile: string | null;
+  /** Names `Host` and `Origin` may give beyond loopback's (allowedHostNames). */
+  readonly allowedHosts: readonly string[];
 }
 
 /**
@@ -81,7 +83,7 @@ async function listenHttp(http: HttpOptions, leaseDir: string | null, logger: Lo
   const { HttpFront } = await import("../http/http-front.js");
   const { token, path } = httpToken(http.tokenFile, runtimeFolder(leaseDir));
   try {
-    const { front, url } = await HttpFront.listen({ ...http.address, token });
+    const { front, url } = await HttpFront.listen({ ...http.address, token, allowedHosts: http.allowedHosts });
     logger.info("serving MCP over HTTP", { url, token_file: path });
     return front.channel;
   } catch (error) {

@@ -11,6 +11,14 @@ import { isLoopbackHost } from "./listen-address.js";
 
 /** Requests answered at once; more are refused (503, a JSON-RPC error) rather than queued without bound. */
 export const MAX_HTTP_IN_FLIGHT = 128;
+/** Connections open at once; past it the server closes new ones at once (lspmcp's own bound, not the OS's). */
+export const MAX_HTTP_CONNECTIONS = 256;
+/** A client has this long to send its request's headers; a slow-header connection is closed. */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** ... and this long for the whole request, its body (at most the line bound) included. */
+export const REQUEST_TIMEOUT_MS = 60_000;
+/** How often those two are enforced: Node's default, 30 s, would keep a slow client far past them. */
+const TIMEOUT_CHECK_MS = 1000;
 /** The MCP endpoint's path. */
 export const MCP_PATH = "/mcp";
 
@@ -25,27 +33,35 @@ export interface HttpFrontOptions {
   readonly host: string;
   readonly port: number;
   readonly token: string;
+  /** Names `Host` and `Origin` may give beyond this machine's loopback names (lower case). */
+  readonly allowedHosts?: readonly string[];
 }
 
 /**
  * MCP's Streamable HTTP transport on node:http, stateless (no `Mcp-Session-Id`, no GET stream):
  * one POST to `/mcp` carries one JSON-RPC message; a request is answered with JSON, or as an
  * event stream when it asked for progress and the client takes one. Before anything runs, in
- * this order: `Host` (when listening on loopback) and `Origin` are checked against DNS rebinding
- * (403), the bearer token (401), the method (405) and the body: at most the stdio line bound,
- * refused by its `Content-Length` before it is read, or as soon as it streams past (413). A
- * client that goes away before its answer cancels the request's work.
+ * this order: `Host` and `Origin` are checked against DNS rebinding (403: each must be a loopback
+ * name or one the user allowed), the bearer token (401), the method (405) and the body: at most
+ * the stdio line bound, refused by its `Content-Length` before it is read, or as soon as it
+ * streams past (413). A client that goes away before its answer cancels the request's work. The
+ * server bounds what clients hold of it: the headers and the whole request have deadlines, and
+ * the connections a cap.
  */
 export class HttpFront {
   readonly channel: HttpChannel;
   readonly #server: Server;
-  readonly #options: HttpFrontOptions;
   readonly #token: Buffer;
+  readonly #allowed: ReadonlySet<string>;
 
   private constructor(options: HttpFrontOptions) {
-    this.#options = options;
     this.#token = Buffer.from(options.token);
-    this.#server = createServer((request, response) => this.#handle(request, response));
+    this.#allowed = new Set(options.allowedHosts ?? []);
+    this.#server = createServer(
+      { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: TIMEOUT_CHECK_MS },
+      (request, response) => this.#handle(request, response),
+    );
+    this.#server.maxConnections = MAX_HTTP_CONNECTIONS;
     // A client that asks first (`Expect: 100-continue`) is told no before it sends a body too big.
     this.#server.on("checkContinue", (request: IncomingMessage, response: ServerResponse) => {
       if (this.#refusal(request) === undefined && Number(request.headers["content-length"] ?? "0") <= DEFAULT_MAX_LINE_BYTES) response.writeContinue();
@@ -103,10 +119,9 @@ export class HttpFront {
   // What is refused before the body is read.
   #refusal(request: IncomingMessage): { status: number; text: string; headers?: Record<string, string> } | undefined {
     const host = hostName(request.headers.host);
-    if (isLoopbackHost(this.#options.host) && (host === undefined || !isLoopbackHost(host)))
-      return { status: 403, text: "Forbidden: Host is not this machine" };
+    if (host === undefined || !this.#allowedName(host)) return { status: 403, text: "Forbidden: Host is not a name this server answers to" };
     const origin = request.headers.origin;
-    if (origin !== undefined && !allowedOrigin(origin, host)) return { status: 403, text: "Forbidden: foreign Origin" };
+    if (origin !== undefined && !this.#allowedOrigin(origin)) return { status: 403, text: "Forbidden: foreign Origin" };
     if (!this.#authorized(request.headers.authorization)) return { status: 401, text: "Unauthorized", headers: { "www-authenticate": "Bearer" } };
     if ((request.url ?? "").split("?")[0] !== MCP_PATH) return { status: 404, text: `Not Found: the MCP endpoint is ${MCP_PATH}` };
     if (request.method !== "POST")
@@ -114,6 +129,20 @@ export class HttpFront {
     const type = request.headers["content-type"] ?? "";
     if (!type.toLowerCase().startsWith("application/json")) return { status: 415, text: "Unsupported Media Type: POST application/json" };
     return undefined;
+  }
+
+  // This machine's loopback names, or one the user gave.
+  #allowedName(name: string): boolean {
+    return isLoopbackHost(name) || this.#allowed.has(name.replace(/^\[(.*)\]$/, "$1").toLowerCase());
+  }
+
+  // A browser's page may call only from a name this server answers to.
+  #allowedOrigin(origin: string): boolean {
+    try {
+      return this.#allowedName(new URL(origin).hostname);
+    } catch {
+      return false;
+    }
   }
 
   #authorized(header: string | undefined): boolean {
@@ -203,16 +232,6 @@ function hostName(header: string | undefined): string | undefined {
     return new URL(`http://${header}`).hostname;
   } catch {
     return undefined;
-  }
-}
-
-// A browser's page may call only from this machine, or from the very host it called.
-function allowedOrigin(origin: string, host: string | undefined): boolean {
-  try {
-    const name = new URL(origin).hostname;
-    return isLoopbackHost(name) || name === host;
-  } catch {
-    return false;
   }
 }
 

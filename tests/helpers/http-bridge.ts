@@ -19,13 +19,22 @@ export interface HttpBridge {
 }
 
 /**
- * Starts `lspmcp serve --http 127.0.0.1:0` (a free port) with `config`, standalone unless
+ * Starts `lspmcp serve --http 127.0.0.1:0` (a free port; or `address`) with `config`, standalone unless
  * `shared`, its runtime folder a fresh temp folder; resolves once it says where it listens.
  */
-export async function startHttpBridge(config: string, options: { shared?: boolean; args?: readonly string[] } = {}): Promise<HttpBridge> {
+export async function startHttpBridge(config: string, options: { shared?: boolean; args?: readonly string[]; address?: string } = {}): Promise<HttpBridge> {
   const child = spawn(
     process.execPath,
-    [BRIDGE_MAIN, "serve", ...(options.shared ? [] : ["--standalone"]), "--config", config, "--http", "127.0.0.1:0", ...(options.args ?? [])],
+    [
+      BRIDGE_MAIN,
+      "serve",
+      ...(options.shared ? [] : ["--standalone"]),
+      "--config",
+      config,
+      "--http",
+      options.address ?? "127.0.0.1:0",
+      ...(options.args ?? []),
+    ],
     { env: { ...bridgeEnv(), XDG_RUNTIME_DIR: tempDir("lspmcp-run-"), LSPMCP_LOG: "json", LSPMCP_LOG_LEVEL: "info" }, stdio: ["ignore", "ignore", "pipe"] },
   );
   let text = "";

@@ -7,7 +7,6 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { createServer as createSocketServer, type Server as SocketServer } from "node:net";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { leasePaths } from "../../src/sharing/lease-location.js";
 import { peerSocketPath } from "../../src/sharing/peer-socket-path.js";
