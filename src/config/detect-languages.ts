@@ -66,10 +66,10 @@ class Tally {
 
 // Streamed rather than buffered: on a big checkout the keys are usually all seen long before the
 // end of the listing, and then git is stopped.
-function fromGit(root: string, keys: DetectionKeys, own: (path: string) => boolean): Promise<Detected | null> {
+async function fromGit(root: string, keys: DetectionKeys, own: (path: string) => boolean): Promise<Detected | null> {
+  const child = await spawnGit(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]);
   return new Promise((resolve) => {
     const tally = new Tally(keys);
-    const child = spawnGit(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]);
     let rest = "";
     let done = false;
     const finish = (ok: boolean): void => {

@@ -1,21 +1,12 @@
-import { existsSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
+import { gitTopLevel } from "../exec/own-command.js";
 import { dirname, join, resolve } from "node:path";
 import type { ConfigSource } from "./types.js";
 
+export { gitTopLevel };
+
 /** The file names discovery looks for in each folder, in this order. */
 export const CONFIG_FILE_NAMES = ["bridge.toml", ".lspmcp.toml"] as const;
-
-/**
- * The top of the git work tree holding `dir`: the nearest ancestor (or `dir` itself) with a
- * `.git` entry (a folder, or the file of a worktree or submodule). Null outside any work tree.
- * Read from the file system rather than asked of git, so it costs no process and needs no git.
- */
-export function gitTopLevel(dir: string): string | null {
-  for (let current = resolve(dir); ; current = dirname(current)) {
-    if (existsSync(join(current, ".git"))) return current;
-    if (dirname(current) === current) return null;
-  }
-}
 
 /**
  * The configuration to use when none is given (CONTRACT §2): the first `bridge.toml` or

@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { runOwnCommand } from "../exec/own-command.js";
 import { resolveExecutable } from "./resolve-executable.js";
 import type { RawProfile } from "./schema.js";
 import { versionMatches } from "./version-match.js";
@@ -32,16 +32,13 @@ export async function offPin(profile: RawProfile, packageRoot: string, searchPat
   if (!found.ok) return null;
   const pinned = profile.version;
   const asked = argv.join(" ");
-  const reported = await new Promise<string>((resolve) => {
-    const env = { PATH: searchPath, HOME: process.env.HOME ?? "/", LANG: process.env.LANG ?? "C.UTF-8" };
-    execFile(found.path, args, { env, timeout: VERSION_TIMEOUT_MS, killSignal: "SIGKILL", maxBuffer: 1 << 20 }, (error, stdout) => {
-      const line = stdout
-        .split(/\r?\n/)
-        .map((text) => text.trim())
-        .find((text) => text !== "");
-      resolve(error ? `nothing (${error.message.split("\n")[0]})` : (line ?? ""));
-    });
-  });
+  const env = { PATH: searchPath, HOME: process.env.HOME ?? "/", LANG: process.env.LANG ?? "C.UTF-8" };
+  const { stdout, error } = await runOwnCommand([found.path, ...args], { env, timeoutMs: VERSION_TIMEOUT_MS });
+  const line = stdout
+    .split(/\r?\n/)
+    .map((text) => text.trim())
+    .find((text) => text !== "");
+  const reported = error ? `nothing (${error.message.split("\n")[0]})` : (line ?? "");
   if (versionMatches(pinned, reported)) return null;
   return { reported, pinned, pinnable: /\d+(?:\.\d+)+(?:[-.\w]*\d)?/.exec(reported)?.[0] ?? null, asked };
 }

@@ -1,12 +1,16 @@
-import { type ChildProcessByStdio, execFile, spawn } from "node:child_process";
+import type { ChildProcessByStdio } from "node:child_process";
 import type { Readable } from "node:stream";
+import { runOwnCommand, spawnOwnCommand } from "../exec/own-command.js";
+import { overrideSettings, settingsEnv } from "./git-overrides.js";
 
 /**
- * The one way lspmcp runs git. Every command runs in the folder it names, never in a repository,
- * work tree or index that the bridge's environment points at: a git hook (`lspmcp check` from
- * pre-commit) sets GIT_INDEX_FILE, GIT_DIR and others relative to the hook's repository, and a
- * command in a workspace must not read them. It never writes into the checkout on its own account
- * (GIT_OPTIONAL_LOCKS=0: no opportunistic index refresh).
+ * The one way lspmcp runs git. Every command runs in the folder it names (`git -C`, as lspmcp's
+ * own commands run: `src/exec/own-command.ts`), never in a repository, work tree or index that the
+ * bridge's environment points at: a git hook (`lspmcp check` from pre-commit) sets GIT_INDEX_FILE,
+ * GIT_DIR and others relative to the hook's repository, and a command in a workspace must not read
+ * them. It never writes into the checkout on its own account (GIT_OPTIONAL_LOCKS=0: no
+ * opportunistic index refresh), and it runs no program that the repository's own configuration
+ * names (`git-overrides.ts`).
  */
 
 /** Large enough for the file lists and diffs of a very large monorepo. */
@@ -53,22 +57,33 @@ export interface GitResult {
  * Runs `git args` in `cwd` to its end and returns its output. Never throws; a git that is missing
  * or fails gives a non-zero (or null) status.
  */
-export function runGit(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
-  return new Promise((resolve) => {
-    const child = execFile("git", [...args], { cwd, encoding: "utf8", maxBuffer: MAX_OUTPUT_BYTES, env: gitEnv(options.env) }, (error, stdout, stderr) => {
-      const status = error === null ? 0 : typeof (error as { code?: unknown }).code === "number" ? (error as { code: number }).code : null;
-      // A git that could not run at all (missing, or no file descriptor or process to be had) says why here.
-      resolve({ status, stdout, stderr: status === null && stderr === "" && error !== null ? error.message : stderr });
-    });
-    // git may exit before reading all of its input (an error): a broken pipe is then no news.
-    child.stdin?.on("error", () => {});
-    child.stdin?.end(options.input ?? "");
+export async function runGit(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
+  const settings = await settingsFor(cwd);
+  const { status, stdout, stderr, error } = await runOwnCommand(["git", "-C", cwd, "--no-pager", ...args], {
+    env: gitEnv({ ...options.env, ...settings }),
+    checkouts: [cwd],
+    timeoutMs: 0,
+    maxBuffer: MAX_OUTPUT_BYTES,
+    ...(options.input === undefined ? {} : { input: options.input }),
   });
+  // A git that could not run at all (missing, or no file descriptor or process to be had) says why here.
+  return { status, stdout, stderr: status === null && stderr === "" && error !== null ? error.message : stderr };
 }
 
 /** Starts `git args` in `cwd` with its stdout to read as it comes (stdin and stderr closed). */
-export function spawnGit(cwd: string, args: readonly string[]): ChildProcessByStdio<null, Readable, null> {
-  return spawn("git", [...args], { cwd, stdio: ["ignore", "pipe", "ignore"], env: gitEnv() });
+export async function spawnGit(cwd: string, args: readonly string[]): Promise<ChildProcessByStdio<null, Readable, null>> {
+  const settings = await settingsFor(cwd);
+  return spawnOwnCommand(["git", "-C", cwd, "--no-pager", ...args], {
+    env: gitEnv(settings),
+    checkouts: [cwd],
+    stdio: ["ignore", "pipe", "ignore"],
+  }) as ChildProcessByStdio<null, Readable, null>;
+}
+
+/** The environment that turns off what would run a program of the repository's configuration in `cwd`. */
+async function settingsFor(cwd: string): Promise<Record<string, string>> {
+  const list = (args: readonly string[]) => runOwnCommand(["git", "-C", cwd, ...args], { env: gitEnv(), checkouts: [cwd], timeoutMs: 0 });
+  return settingsEnv(await overrideSettings(list));
 }
 
 function gitEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {

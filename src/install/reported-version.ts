@@ -1,7 +1,7 @@
-import { execFile } from "node:child_process";
 import { resolveExecutable } from "../config/resolve-executable.js";
 import { TOOL_CACHE_PREFIX } from "../config/tool-cache.js";
 import { versionMatches } from "../config/version-match.js";
+import { runOwnCommand } from "../exec/own-command.js";
 
 /** How long a version command may take: a cold `node` start on a busy machine included. */
 const VERSION_TIMEOUT_MS = 30_000;
@@ -21,18 +21,12 @@ export async function checkPin(argv: readonly string[], cacheFolder: string, fol
   if (head === undefined) return { ok: false, reported: null, message: "the profile has no version_command" };
   const found = await resolveExecutable(head, folder, searchPath);
   if (!found.ok) return { ok: false, reported: null, message: found.message };
-  return new Promise((resolve) => {
-    execFile(found.path, rest, { timeout: VERSION_TIMEOUT_MS, killSignal: "SIGKILL", maxBuffer: 1 << 20 }, (error, stdout) => {
-      if (error) {
-        resolve({ ok: false, reported: null, message: `${expanded.join(" ")} failed: ${error.message.split("\n")[0]}` });
-        return;
-      }
-      const reported = stdout
-        .split(/\r?\n/)
-        .map((line) => line.trim())
-        .find((line) => line !== "");
-      if (reported !== undefined && versionMatches(pin, reported)) resolve({ ok: true, reported });
-      else resolve({ ok: false, reported: reported ?? null, message: `${expanded.join(" ")} reports "${reported ?? ""}", pinned ${pin}` });
-    });
-  });
+  const { stdout, error } = await runOwnCommand([found.path, ...rest], { timeoutMs: VERSION_TIMEOUT_MS });
+  if (error) return { ok: false, reported: null, message: `${expanded.join(" ")} failed: ${error.message.split("\n")[0]}` };
+  const reported = stdout
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .find((line) => line !== "");
+  if (reported !== undefined && versionMatches(pin, reported)) return { ok: true, reported };
+  return { ok: false, reported: reported ?? null, message: `${expanded.join(" ")} reports "${reported ?? ""}", pinned ${pin}` };
 }

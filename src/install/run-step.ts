@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { ownArgv, spawnOwnCommand } from "../exec/own-command.js";
 import { findSetpriv, withParentDeathSignal } from "../supervision/parent-death.js";
 import type { InstallStep } from "./install-steps.js";
 
@@ -14,7 +14,7 @@ export type StepResult = { readonly ok: true } | { readonly ok: false; readonly 
  * With `inheritStderr` its own progress goes straight to the terminal. Never rejects.
  */
 export function runStep(step: InstallStep, signal: AbortSignal, inheritStderr: boolean): Promise<StepResult> {
-  const [command, ...args] = step.argv;
+  const [command, ...args] = ownArgv(step.argv);
   const { file, argv } = withParentDeathSignal(findSetpriv(), command, args);
   const lines: string[] = [];
   // Chunks end anywhere: the part after the last newline waits for the rest of its line.
@@ -26,7 +26,7 @@ export function runStep(step: InstallStep, signal: AbortSignal, inheritStderr: b
     lines.splice(0, Math.max(0, lines.length - TAIL_LINES));
   };
   return new Promise((resolve) => {
-    const child = spawn(file, argv, { env: { ...process.env, ...step.env }, stdio: ["ignore", "pipe", inheritStderr ? "inherit" : "pipe"] });
+    const child = spawnOwnCommand([file, ...argv], { env: { ...process.env, ...step.env }, stdio: ["ignore", "pipe", inheritStderr ? "inherit" : "pipe"] });
     child.stdout?.on("data", keep);
     child.stderr?.on("data", keep);
     const abort = (): void => void child.kill("SIGKILL");

@@ -1,6 +1,6 @@
-import { execFile } from "node:child_process";
 import { resolveExecutable } from "../config/resolve-executable.js";
 import type { CachedInstallSource } from "../config/install-schema.js";
+import { ownSearchPath, runOwnCommand } from "../exec/own-command.js";
 
 /** A toolchain an install needs and does not find, and how to get it. */
 export interface MissingToolchain {
@@ -25,7 +25,7 @@ const TOOLCHAINS: Readonly<Record<CachedInstallSource["from"], { readonly execut
  */
 export async function missingToolchain(source: CachedInstallSource, searchPath: string): Promise<MissingToolchain | null> {
   const toolchain = TOOLCHAINS[source.from];
-  const found = await resolveExecutable(toolchain.executable, "/", searchPath);
+  const found = await resolveExecutable(toolchain.executable, "/", ownSearchPath(searchPath));
   if (!found.ok) return { what: toolchain.what, fix: toolchain.fix };
   if (source.from === "pypi" && !(await succeeds(found.path, ["-c", "import ensurepip, venv"]))) {
     return { what: "Python's venv module (ensurepip)", fix: "apt-get install python3-venv" };
@@ -38,6 +38,6 @@ export function toolchainOf(source: CachedInstallSource): { readonly executable:
   return TOOLCHAINS[source.from];
 }
 
-function succeeds(file: string, args: readonly string[]): Promise<boolean> {
-  return new Promise((resolve) => execFile(file, args, { timeout: 30_000 }, (error) => resolve(error === null)));
+async function succeeds(file: string, args: readonly string[]): Promise<boolean> {
+  return (await runOwnCommand([file, ...args], { timeoutMs: 30_000 })).status === 0;
 }

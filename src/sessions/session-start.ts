@@ -59,7 +59,7 @@ export async function startServer(inputs: StartInputs, record: StartRecord, dead
   const recognisable = server.adapter_chosen_by.by === "standard";
   let versionFromCommand: Promise<string | null> | null = null;
   if (recognisable && server.version_command) {
-    const output = await runVersionCommand(server.name, server.version_command, env, Math.max(1, deadline.remainingMs()));
+    const output = await runVersionCommand(server.name, server.version_command, env, Math.max(1, deadline.remainingMs()), [workspace.root]);
     versionFromCommand = Promise.resolve(output);
     const known = knownByVersionOutput(output);
     if (known !== null) {
@@ -76,7 +76,7 @@ export async function startServer(inputs: StartInputs, record: StartRecord, dead
   const projectsFinding = server.projects === null ? Promise.resolve(null) : findProjectRoots(workspace.root, server.projects);
   // The version command runs beside the server start: both must finish within the deadline.
   versionFromCommand ??= launch.versionCommand
-    ? runVersionCommand(server.name, launch.versionCommand, env, Math.max(1, deadline.remainingMs()))
+    ? runVersionCommand(server.name, launch.versionCommand, env, Math.max(1, deadline.remainingMs()), [workspace.root])
     : Promise.resolve(null);
   versionFromCommand.catch(() => {});
   const spawned = await spawnSupervised(

@@ -1,4 +1,6 @@
-import { spawn } from "node:child_process";
+import type { ChildProcessByStdio } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
+import { spawnOwnCommand } from "../exec/own-command.js";
 
 /** A held lock; `release` lets the next waiter in. */
 export interface HeldLock {
@@ -15,9 +17,9 @@ export interface HeldLock {
 export function acquireLock(path: string, until: number, signal?: AbortSignal): Promise<HeldLock> {
   const seconds = Math.max(0.05, (until - Date.now()) / 1000).toFixed(2);
   // `echo` says "held"; `cat` keeps holding until our end of the pipe closes.
-  const child = spawn("flock", ["--exclusive", "--timeout", seconds, path, "-c", "echo held; exec cat >/dev/null"], {
+  const child = spawnOwnCommand(["flock", "--exclusive", "--timeout", seconds, path, "-c", "echo held; exec cat >/dev/null"], {
     stdio: ["pipe", "pipe", "ignore"],
-  });
+  }) as ChildProcessByStdio<Writable, Readable, null>;
   const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
   return new Promise<HeldLock>((resolve, reject) => {
     let output = "";

@@ -5,6 +5,7 @@
 // and a PATH without the real toolchains.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { BRIDGE_MAIN, REPO } from "../helpers/paths.js";
@@ -31,9 +32,13 @@ function sandbox(path = `${FAKE_TOOLCHAINS}:/usr/bin:/bin`) {
   return { env, cache: join(home, "lspmcp"), cargoCalls: () => (existsSync(env.FAKE_CARGO_LOG) ? readFileSync(env.FAKE_CARGO_LOG, "utf8") : "") };
 }
 
-/** Starts lspmcp with `args`; `done` resolves with its exit code and everything it printed. */
+/**
+ * Starts lspmcp with `args` in the temp folder (not in this repository: the fake toolchains on
+ * PATH lie inside it, and lspmcp keeps its own commands off the checkout it runs in); `done`
+ * resolves with its exit code and everything it printed.
+ */
 function start(args: readonly string[], env: NodeJS.ProcessEnv): { child: ChildProcess; done: Promise<Run>; stderr: () => string } {
-  const child = spawn(process.execPath, [BRIDGE_MAIN, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BRIDGE_MAIN, ...args], { cwd: tmpdir(), env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
@@ -47,7 +52,7 @@ const run = (args: readonly string[], env: NodeJS.ProcessEnv): Promise<Run> => s
 /** CPU time (user + system, ms) of lspmcp run with `args`, with every process it waited for. */
 function cpuMs(args: readonly string[], env: NodeJS.ProcessEnv): number {
   // bash's `times` prints its own, then its children's user and system time ("0m1.234s 0m0.056s").
-  const out = execFileSync("bash", ["-c", '"$@" >/dev/null; times', "bash", process.execPath, BRIDGE_MAIN, ...args], { env, encoding: "utf8" });
+  const out = execFileSync("bash", ["-c", '"$@" >/dev/null; times', "bash", process.execPath, BRIDGE_MAIN, ...args], { cwd: tmpdir(), env, encoding: "utf8" });
   const children = out
     .trim()
     .split("\n")[1]!

@@ -189,7 +189,9 @@ describe("every shipped profile from the package", () => {
   test("servers install runs from the package: rust-analyzer through a (fake) cargo into a tool cache of its own", () => {
     const home = mkdtempSync(join(work, "cache-"));
     const env = { ...process.env, PATH: `${join(REPO, "tests/fixtures/toolchains")}:/usr/bin:/bin`, XDG_CACHE_HOME: home };
-    const install = spawnSync(bin, ["servers", "install", "rust-analyzer"], { env, encoding: "utf8" });
+    // Run outside this repository: the fake cargo lies inside it, and lspmcp keeps its own
+    // commands off the checkout it runs in.
+    const install = spawnSync(bin, ["servers", "install", "rust-analyzer"], { cwd: work, env, encoding: "utf8" });
     expect(install.status, install.stderr).toBe(0);
     expect(install.stderr).toContain(`rust-analyzer 0.0.348: installed into ${join(home, "lspmcp/rust-analyzer")}`);
   });

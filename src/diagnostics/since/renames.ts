@@ -33,7 +33,7 @@ export async function renamesSince(top: string, commit: string, scratchDir: stri
         input: untracked.join("\0"),
       });
     }
-    const diff = await runGit(top, ["diff-index", "-M", "-z", "--name-status", commit, "--"], { env });
+    const diff = await runGit(top, ["diff-index", "--no-ext-diff", "--no-textconv", "-M", "-z", "--name-status", commit, "--"], { env });
     if (diff.status !== 0) throw new BridgeError("Internal", `git diff-index failed: ${diff.stderr.trim()}`, { commit });
     return parseRenames(diff.stdout);
   } finally {

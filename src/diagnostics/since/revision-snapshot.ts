@@ -37,8 +37,9 @@ export function snapshotParent(config: ResolvedConfig): string {
 /**
  * Writes the files `revision.commit` tracks into a new folder under `runtimeDir`, without touching
  * the checkout or its .git: a throwaway index outside the checkout is filled from the commit
- * (`read-tree`) and checked out by `checkout-index --prefix`, which applies the repository's own
- * filters and line endings as a checkout would. The checkout's ignored entries (`node_modules`,
+ * (`read-tree`) and checked out by `checkout-index --prefix`, which applies the user's filters
+ * and the repository's line endings as a checkout would (a filter the repository's own
+ * configuration defines is off: `src/git/git-overrides.ts`). The checkout's ignored entries (`node_modules`,
  * `.venv`, generated files) are then linked in where the commit has nothing, so the snapshot
  * resolves dependencies exactly as the checkout does. The folder is named after this process, so
  * that a later bridge can sweep it once this one is gone, however it ended.

@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
@@ -136,14 +136,19 @@ describe("acquireLock", () => {
   });
 
   test("a node process holding the lock through acquireLock and SIGKILLed frees it", async () => {
-    // The module under test, transpiled as is (it imports only node:child_process).
-    const source = readFileSync(fileURLToPath(new URL("../../../src/sharing/lease-lock.ts", import.meta.url)), "utf8");
-    const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
-    writeFileSync(join(dir, "lease-lock.mjs"), js);
+    // The module under test and the one it imports (which imports only node: builtins),
+    // transpiled as they are, in their folders.
+    for (const module of ["sharing/lease-lock", "exec/own-command"]) {
+      const source = readFileSync(fileURLToPath(new URL(`../../../src/${module}.ts`, import.meta.url)), "utf8");
+      const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+      mkdirSync(dirname(join(dir, `${module}.js`)), { recursive: true });
+      writeFileSync(join(dir, `${module}.js`), js);
+    }
+    writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
     const script = join(dir, "holder.mjs");
     writeFileSync(
       script,
-      `import { acquireLock } from "./lease-lock.mjs";
+      `import { acquireLock } from "./sharing/lease-lock.js";
        await acquireLock(${JSON.stringify(lockPath)}, Date.now() + 10000);
        process.stdout.write("held\\n");
        setInterval(() => {}, 1000);`,
