@@ -116,21 +116,122 @@ describe("the embedded default's pages", () => {
   });
 });
 
-describe("every list of the tool cache's servers", () => {
-  // Such a list starts with gopls and names the servers in parentheses: "(gopls, ruff, …)" or
-  // "(gopls, ruff, …; see …)".
-  const pages = ["README.md", "CONTRIBUTING.md", ...readdirDocs()];
-  for (const path of pages) {
-    test(`${path} names them all`, () => {
-      for (const match of flat(path).matchAll(/\(gopls, ((?:[a-z-]+(?:, and |, | and ))+[a-z-]+)[;)]/g)) {
-        const names = `gopls, ${match[1]!}`.split(/, and |, | and /);
-        // "built from source (gopls, …)": the servers a toolchain builds, from Go's proxy or crates.io.
-        const builtFromSource = /from source $/.test(flat(path).slice(0, match.index));
-        expect(sorted(names), match[0]).toEqual(builtFromSource ? toolCacheServers(["go", "cargo"]) : toolCacheServers());
+/**
+ * Every list of servers on the shipped pages and CONTRIBUTING.md, wherever and however it is
+ * written: three or more profile names (in any case, backticked or not) joined by ", ", " and "
+ * or " or ". Each names, as a set, one of the groups the profiles themselves define, or it is one
+ * of PARTIAL_LISTS, which say what they hold; any other list fails here, as does one that has lost
+ * or gained a server.
+ */
+describe("every list of servers", () => {
+  test("names one of the profiles' groups, or is a partial list that says what it holds", () => {
+    const groups = profileGroups();
+    const unknown: string[] = [];
+    const partialsFound = new Set<string>();
+    for (const { path, before, names } of serverLists(profiles)) {
+      const set = sorted(names).join(" ");
+      const partial = PARTIAL_LISTS.find((list) => list.path === path && before.endsWith(list.after));
+      if (partial !== undefined) {
+        partialsFound.add(`${partial.path}: ${partial.after}`);
+        if (sorted(partial.names).join(" ") !== set) unknown.push(`${path}: "…${partial.after}" names ${names.join(", ")}, not ${partial.names.join(", ")}`);
+        continue;
       }
-    });
-  }
+      const group = [...groups].find(([, members]) => sorted(members).join(" ") === set);
+      // Built from source is a group of its own: the tool cache's whole list is not what it means.
+      const wanted = /from source \($/.test(before) ? ["built from source", "crates.io's"] : undefined;
+      if (group === undefined || (wanted !== undefined && !wanted.includes(group[0])))
+        unknown.push(
+          `${path}: "…${before.slice(-50)}" ${names.join(", ")}: ${group === undefined ? "no group of the profiles" : `${group[0]}, not built from source`}`,
+        );
+    }
+    expect(unknown).toEqual([]);
+    // A partial list that is gone from its page goes from PARTIAL_LISTS too.
+    expect(PARTIAL_LISTS.map((list) => `${list.path}: ${list.after}`).filter((key) => !partialsFound.has(key))).toEqual([]);
+  });
+
+  test("a list with a server left out, or one added, is found and fails, in any of the ways a page writes one", () => {
+    const groups = profileGroups();
+    const cached = groups.get("the tool cache's")!;
+    const found = (text: string) => serverListsIn("page.md", text, profiles).map((list) => sorted(list.names));
+    for (const written of [cached.join(", "), cached.map((name) => `\`${name}\``).join(", "), `${cached.slice(0, -1).join(", ")} and ${cached.at(-1)}`]) {
+      expect(found(`Installs (${written}) here.`)).toEqual([sorted(cached)]);
+      expect(found(`Installs (${written.replace(/`?ruff`?, /, "")}) here.`)).toEqual([sorted(cached.filter((name) => name !== "ruff"))]);
+    }
+    expect(found("Answers from TypeScript, Pyright,\n  and Biome.")).toEqual([["biome", "pyright", "typescript"]]);
+  });
 });
+
+/**
+ * Lists that name part of a group, for what the sentence says of them (a measurement, a test's
+ * servers, a behaviour some servers share), found by the words just before them.
+ */
+const PARTIAL_LISTS: { path: string; after: string; names: string[] }[] = [
+  { path: "CONTRIBUTING.md", after: "`npm start` stops there: the demo uses ", names: ["typescript", "pyright", "clangd"] },
+  { path: "docs/performance.md", after: "then a shared bridge with ", names: ["typescript", "pyright", "clangd"] },
+  { path: "bridge.toml.example", after: "under the nearest one's configuration (", names: ["pyright", "basedpyright", "ty"] },
+  { path: "docs/servers.md", after: "Four Python servers settle by pull all the same: ", names: ["pyright", "basedpyright", "ty"] },
+  {
+    path: "docs/servers.md",
+    after: "| every other shipped profile (",
+    names: ["pyright", "basedpyright", "gopls", "clangd", "ccls", "biome", "ruff", "pylsp", "bash", "maude"],
+  },
+  { path: "docs/servers.md", after: "- **", names: ["yaml", "graphql", "pylsp"] },
+  { path: "docs/configuration.md", after: "So is a system-packaged server (", names: ["clangd", "ccls", "fortls", "pylsp"] },
+  { path: "docs/configuration.md", after: "RUSTUP_TOOLCHAIN`, `RUSTFLAGS`, ...); ", names: ["pyright", "basedpyright", "pylsp"] },
+  { path: "docs/ci.md", after: "typescript-language-server, pyright, the ", names: ["json", "css", "html", "yaml", "bash", "dockerfile", "svelte", "graphql"] },
+  { path: "docs/performance.md", after: "and, for each of ", names: ["ty", "pyrefly", "pyright"] },
+  { path: "docs/performance.md", after: "the Debian packages and the tool cache's quick installs (", names: ["ruff", "ty", "pyrefly"] },
+  {
+    path: "docs/tools.md",
+    after: "that text is done ([maude-server.md](maude-server.md)). - **",
+    names: ["ty", "pyrefly", "biome", "ccls", "gopls", "rust-analyzer", "bacon-ls"],
+  },
+  { path: "docs/tools.md", after: "rather than for its files alone, and why: ", names: ["ruff", "ty", "pyrefly", "basedpyright"] },
+  { path: "docs/architecture.md", after: "held to its own CLI; `check` on ", names: ["basedpyright", "biome", "clangd"] },
+  { path: "docs/contract-notes.md", after: "then the others by name, then ", names: ["biome", "ccls", "pylsp"] },
+];
+
+/** The groups of servers the profiles define, by what a page calls them. */
+function profileGroups(): Map<string, string[]> {
+  const all = [...profiles];
+  const named = (keep: (profile: RawProfile) => boolean) => all.filter(([, profile]) => keep(profile)).map(([name]) => name);
+  const groups = new Map<string, string[]>([
+    ["every profile", named(() => true)],
+    ["the tool cache's", toolCacheServers()],
+    ["built from source", toolCacheServers(["go", "cargo"])],
+    ["crates.io's", toolCacheServers(["cargo"])],
+    ["PyPI's", toolCacheServers(["pypi"])],
+    ["Debian's", named((profile) => profile.install?.from === "debian")],
+    ["the default's first, by preference", named((profile) => (profile.default?.preference ?? 0) > 0)],
+    ["the default's alternatives", named((profile) => (profile.default?.preference ?? 0) < 0)],
+  ]);
+  for (const [name, profile] of all) if (profile.default?.yields_to !== undefined) groups.set(`what ${name} yields to`, profile.default.yields_to);
+  const table = new Set(firstColumn(page("docs/configuration.md"), "profile | command"));
+  groups.set(
+    "every profile beyond docs/configuration.md's table",
+    named(() => true).filter((name) => !table.has(name)),
+  );
+  return groups;
+}
+
+/** Every list of three or more server names on the shipped pages and CONTRIBUTING.md, with the page's text before it. */
+function serverLists(known: ReadonlyMap<string, unknown>): { path: string; before: string; names: string[] }[] {
+  const pages = ["README.md", "CONTRIBUTING.md", "bridge.toml.example", ...readdirDocs(), ...readdirServers(), "servers/maude/README.md"];
+  return pages.flatMap((path) => serverListsIn(path, page(path), known));
+}
+
+function serverListsIn(path: string, text: string, known: ReadonlyMap<string, unknown>): { path: string; before: string; names: string[] }[] {
+  const flatText = text.replace(/\s+/g, " ");
+  // Longest first, so that "pyright" is not read out of "basedpyright"; names hold only [a-z-].
+  const names = [...known.keys()].sort((a, b) => b.length - a.length);
+  const item = `\`?(?:${names.join("|")})\`?`;
+  const list = new RegExp(`(?<![\\w-])${item}(?:(?:, and |, or |, | and | or )${item}){2,}(?![\\w-])`, "gi");
+  return [...flatText.matchAll(list)].map((match) => ({
+    path,
+    before: flatText.slice(0, match.index),
+    names: match[0].split(/, and |, or |, | and | or /i).map((name) => name.replaceAll("`", "").toLowerCase()),
+  }));
+}
 
 describe("README.md", () => {
   test("its table of languages names every profile with its pin", () => {
@@ -193,6 +294,12 @@ function schemaKeys(): string[] {
   walk(ConfigSchema.toJSONSchema({ io: "input", unrepresentable: "any" }));
   for (const table of ["bridge", "shared", "server", "workspace"]) keys.delete(table);
   return sorted(keys);
+}
+
+function readdirServers(): string[] {
+  return readdirSync(join(REPO, "servers"))
+    .filter((name) => name.endsWith(".toml"))
+    .map((name) => `servers/${name}`);
 }
 
 function readdirDocs(): string[] {
