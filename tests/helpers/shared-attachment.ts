@@ -41,7 +41,7 @@ export async function sharedStatus(started: Started): Promise<SharedStatus> {
  * tool call: a bridge that fell back to its own sessions never attaches, one that attached stays.
  * The status of a peer that has just attached may lag its first answer by a moment, hence the poll.
  */
-export async function expectAttached(started: Started, bridges: readonly Bridge[]): Promise<void> {
+export async function expectAttached(started: Started, bridges: readonly Pick<Bridge, "pid">[]): Promise<void> {
   const want = bridges.map((bridge) => bridge.pid).sort((a, b) => a - b);
   let last: SharedStatus | null = null;
   const matches = async (): Promise<boolean> => {

@@ -12,6 +12,7 @@ import { type Bridge, startBridge } from "../helpers/bridge.js";
 import { fakeWorkspace, recordedMessages } from "../helpers/fake-config.js";
 import { type HttpBridge, modernPost, startHttpBridge } from "../helpers/http-bridge.js";
 import { BRIDGE_MAIN, REPO } from "../helpers/paths.js";
+import { expectAttached } from "../helpers/shared-attachment.js";
 import { pollUntil } from "../helpers/poll.js";
 import { tempDir } from "../helpers/temp.js";
 import { bridgeEnv } from "../helpers/tool-cache.js";
@@ -42,6 +43,9 @@ describe.each(["standalone", "shared"] as const)("serve --http, %s", (mode) => {
     expect(transport.sessionId).toBeUndefined();
     expect(JSON.stringify(await client.listTools())).toBe(JSON.stringify(await stdio.client.listTools()));
     expect(JSON.stringify(await client.callTool(SYMBOLS))).toBe(JSON.stringify(await stdio.client.callTool(SYMBOLS)));
+    // Shared, both answered through one shared server, the HTTP one a peer as the stdio one is:
+    // a serve that fell back to sessions of its own would answer the same.
+    if (shared) await expectAttached({ config }, [{ pid: http.child.pid! }, stdio]);
   });
 
   test("the MCP Inspector CLI over HTTP: tools/list passes --strict; a call answers what stdio answers", async () => {

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { type Bridge, startBridge } from "../helpers/bridge.js";
 import { fakeWorkspace } from "../helpers/fake-config.js";
 import { RawBridge } from "../helpers/raw-mcp.js";
+import { expectAttached } from "../helpers/shared-attachment.js";
 
 const SHARED = '\n[shared]\nlease_dir = "leases"\nlinger_ms = 200';
 const SERVER_INFO = "io.modelcontextprotocol/serverInfo";
@@ -36,6 +37,9 @@ describe.each(["standalone", "shared"] as const)("MCP revision 2026-07-28 on %s 
     const { message: failed } = await modern.response(modern.modernRequest("tools/call", { name: "document_symbols", arguments: bad }));
     const { resultType: _t, _meta: _m, ...failure } = failed.result;
     expect(JSON.stringify(failure)).toBe(JSON.stringify(await old.client.callTool({ name: "document_symbols", arguments: bad })));
+    // Shared, both answered through one shared server: a serve that fell back to sessions of its
+    // own would answer the same and prove nothing of the shared path.
+    if (shared) await expectAttached({ config }, [modern, old]);
   });
 
   test("server/discover, tools/list with cache hints in the old list's order, ping; no logging notification ever", async () => {

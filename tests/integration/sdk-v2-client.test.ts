@@ -8,6 +8,7 @@ import { type Bridge, startBridge } from "../helpers/bridge.js";
 import { fakeWorkspace } from "../helpers/fake-config.js";
 import { type HttpBridge, startHttpBridge } from "../helpers/http-bridge.js";
 import { BRIDGE_MAIN } from "../helpers/paths.js";
+import { expectAttached } from "../helpers/shared-attachment.js";
 import { bridgeEnv } from "../helpers/tool-cache.js";
 
 const SHARED = '\n[shared]\nlease_dir = "leases"\nlinger_ms = 200';
@@ -17,6 +18,8 @@ describe.each(["standalone", "shared"] as const)("the SDK v2 client on %s serve"
   const { config } = fakeWorkspace([{ name: "fake", extension: ".fk" }], `request_timeout_ms = 20000${SHARED}`);
   const shared = mode === "shared";
   const clients: Client[] = [];
+  /** The bridges started so far, each a peer of the shared server when shared. */
+  const peers: { pid: number }[] = [];
   let old: Bridge;
   let http: HttpBridge;
   afterAll(async () => {
@@ -36,12 +39,14 @@ describe.each(["standalone", "shared"] as const)("the SDK v2 client on %s serve"
     old ??= await startBridge(config, {}, { shared });
     const args = ["serve", ...(shared ? [] : ["--standalone"]), "--config", config];
     const env = { ...bridgeEnv(), LSPMCP_LOG_LEVEL: "warn" };
+    if (peers.length === 0) peers.push(old);
     if (wire === "http") http = await startHttpBridge(config, { shared });
-    const client = await modernClient(
+    const transport =
       wire === "stdio"
         ? new StdioClientTransport({ command: process.execPath, args: [BRIDGE_MAIN, ...args], env, stderr: "ignore" })
-        : new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { authorization: `Bearer ${http.token}` } } }),
-    );
+        : new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { authorization: `Bearer ${http.token}` } } });
+    const client = await modernClient(transport);
+    peers.push({ pid: transport instanceof StdioClientTransport ? transport.pid! : http.child.pid! });
     expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
     const list = await client.listTools();
     expect(list).toMatchObject({ cacheScope: "public", ttlMs: expect.any(Number) });
@@ -50,5 +55,8 @@ describe.each(["standalone", "shared"] as const)("the SDK v2 client on %s serve"
     expect(modern._meta?.["io.modelcontextprotocol/serverInfo"]).toMatchObject({ name: "lspmcp" });
     const legacy = await old.client.callTool(SYMBOLS);
     expect(JSON.stringify([modern.content, modern.structuredContent])).toBe(JSON.stringify([legacy.content, legacy.structuredContent]));
+    // Shared, every bridge answered through one shared server: one that fell back to sessions of
+    // its own would answer the same.
+    if (shared) await expectAttached({ config }, peers);
   });
 });
