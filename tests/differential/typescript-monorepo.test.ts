@@ -218,20 +218,35 @@ describe.each(
     }
   }, 300_000);
 
-  test('a folder of one package, asked after another package, is answered as in "."', async () => {
-    const bridge = await startBridge(null, {}, { cwd: repo.root, shared: true });
-    try {
-      const packages = [...new Set(tsFiles(files).map((path) => path.split("/").slice(0, 2).join("/")))].sort().reverse();
-      for (const folder of packages) {
-        const answer = await diagnostics(bridge, { path: folder, limit: 1000 });
-        for (const path of tsFiles(files).filter((file) => file.startsWith(`${folder}/`))) {
-          expect(answer.items.filter((item) => item.path === path)).toEqual(whole.get(path));
+  // On the shared server, package by package from a fresh server: the importing package first (the
+  // server then loads the importer's project, which holds the imported package's files, before
+  // theirs: the order in which a pull from the wrong project could be kept), then the other way.
+  test.each(["the importer first", "the imported first"] as const)(
+    'a folder of one package, asked after another package, is answered as in "." (%s)',
+    async (order) => {
+      // A runtime folder of its own: a fresh shared server for this order, not the other's.
+      const env = { XDG_RUNTIME_DIR: tempDir("lspmcp-monorepo-run-") };
+      const bridge = await startBridge(null, env, { cwd: repo.root, shared: true });
+      try {
+        // "packages/app" sorts before the packages it imports ("packages/core", "packages/lib").
+        const folders = [...new Set(tsFiles(files).map((path) => path.split("/").slice(0, 2).join("/")))].sort();
+        if (order === "the imported first") folders.reverse();
+        expect(folders[order === "the importer first" ? 0 : folders.length - 1]).toBe("packages/app");
+        for (const folder of folders) {
+          const answer = await diagnostics(bridge, { path: folder, limit: 1000 });
+          for (const path of tsFiles(files).filter((file) => file.startsWith(`${folder}/`))) {
+            expect(
+              answer.items.filter((item) => item.path === path),
+              `${path}, ${order}`,
+            ).toEqual(whole.get(path));
+          }
         }
+        // It ran on the shared server, found from the checkout as the bridge found its config.
+        await expectAttached({ config: null, cwd: repo.root, env }, [bridge]);
+      } finally {
+        await bridge.close();
       }
-      // It ran on the shared server, found from the checkout as the bridge found its config.
-      await expectAttached({ config: null, cwd: repo.root }, [bridge]);
-    } finally {
-      await bridge.close();
-    }
-  }, 300_000);
+    },
+    300_000,
+  );
 });
