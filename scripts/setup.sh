@@ -15,6 +15,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 need="${1:-test}"
+# `npm test` runs this as its set-up phase, before any test file: a failure here says so.
+trap 'echo "setup: failed in the set-up phase (scripts/setup.sh $need, line $LINENO): $BASH_COMMAND" >&2' ERR
 case "$need" in
   start) servers=(typescript pyright clangd) ;; # the servers of config/agent.toml and config/ci.toml
   test | suite) servers=() ;;                      # every one
@@ -32,6 +34,13 @@ fi
 if [ "$need" != start ] && { [ ! -f tests/conformance/node_modules/.package-lock.json ] || [ tests/conformance/package-lock.json -nt tests/conformance/node_modules/.package-lock.json ]; }; then
   echo "setup: npm ci --prefix tests/conformance" >&2
   npm ci --prefix tests/conformance --no-audit --no-fund --loglevel=error
+fi
+
+# What the tests run beside lspmcp's packages, fetched here so that no test file's clock pays for
+# it: pnpm and Yarn for tests/package, and the Node 24 that the end-to-end files also run under.
+if [ "$need" != start ] && { [ ! -f tests/tools/node_modules/.package-lock.json ] || [ tests/tools/package-lock.json -nt tests/tools/node_modules/.package-lock.json ]; }; then
+  echo "setup: npm ci --prefix tests/tools" >&2
+  npm ci --prefix tests/tools --no-audit --no-fund --loglevel=error
 fi
 
 # The build first: `lspmcp servers` below is this checkout's own.

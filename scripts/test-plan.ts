@@ -42,3 +42,33 @@ export function filesNeeding(testFiles: readonly string[], sources: ReadonlyMap<
     return false;
   });
 }
+
+/**
+ * The test files that `npm test` runs once more under each other Node that `engines` names (22 and
+ * 24; the machine's own runs everything), a few minutes a Node: the end-to-end files, whose real
+ * bin is found on PATH and its `#!` line chooses that Node, for `check` (every format, `--since`),
+ * `serve` (standalone and shared, over the SDK's client) and the progress line on a terminal;
+ * `serve --http` (Node's own HTTP server, limits and all); and the preview reservation, whose
+ * AsyncLocalStorage works otherwise on Node 24.
+ */
+export const ON_OTHER_NODES = [
+  "tests/e2e/check.test.ts",
+  "tests/e2e/serve.test.ts",
+  "tests/e2e/progress-line.test.ts",
+  "tests/integration/http-serve.test.ts",
+  "tests/unit/sessions/preview-reservation.test.ts",
+] as const;
+
+/** One failure a test run reported: where (a file, then a suite's or a test's full name) and its error's message. */
+export interface Failure {
+  where: string;
+  message: string | undefined;
+}
+
+/**
+ * One line per failure, as the end of `npm test` names it under its phase: where, then the first
+ * line of the message (a file, a hook or the run itself may fail with no test failed).
+ */
+export function failureLines(failures: readonly Failure[]): string[] {
+  return failures.map(({ where, message }) => `${where}: ${(message ?? "").trim().split("\n")[0] || "failed"}`);
+}

@@ -4,13 +4,17 @@
 // the same findings as its own `tsc`. The same with pnpm, whose store keeps every package apart,
 // and with Yarn 1, which hoists as npm does.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startKeys, tscFindings, type Finding } from "../helpers/differential.js";
 import { REPO } from "../helpers/paths.js";
+import { cachedTool } from "../helpers/tool-cache.js";
 import { tempRepo, type TempRepo } from "../helpers/temp-repo.js";
+
+const version = (dir: string) => (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string }).version;
 
 let work: string;
 let tarball: string;
@@ -25,26 +29,62 @@ const SOURCES = {
   "settings.json": '{ "name": "proj", }\n',
 };
 
-/** pnpm, pinned: the last line that runs on Node 20. */
-const PNPM = "10.34.9";
-/** Yarn 1 ("classic"), pinned: the node_modules layout, hoisted as npm does. */
-const YARN = "1.22.22";
+/**
+ * The package managers, pinned in tests/tools/package.json and installed there by scripts/setup.sh
+ * before the first test file: pnpm 10.34.9 (the last line that runs on Node 20) and Yarn 1.22.22
+ * ("classic": the node_modules layout, hoisted as npm does).
+ */
+const TOOLS = join(REPO, "tests/tools/node_modules");
+const PNPM = version(join(TOOLS, "pnpm"));
+const YARN = version(join(TOOLS, "yarn"));
+/**
+ * pnpm's store and Yarn's cache, in the tool cache: filled from the registry by the first run on a
+ * machine, kept for the next, and empty again in a fresh-machine run (`npm run test:fresh`).
+ */
+const STORES = cachedTool("npm-test-stores");
+
+/**
+ * A project's install, as a project's CI runs it: the registry's ~470 packages for pnpm and Yarn
+ * while their stores are empty, on a 2-core machine that builds four servers from source beside
+ * the tests. It runs in a `beforeAll`, apart from the tests' own clock.
+ */
+const INSTALL_TIMEOUT = 900_000;
+/** `npm pack`, or one test's `tsc` and two or three `npx lspmcp` runs in an installed project, on that loaded machine. */
+const CHECK_TIMEOUT = 300_000;
+/** The removal of an installed project, on that loaded machine: more than 5 minutes for four at once was seen. */
+const REMOVE_TIMEOUT = 600_000;
 
 /**
  * A git repository of SOURCES after `npm i -D` (or `pnpm add -D`, `yarn add --dev`) of `install`,
  * committed. npm takes the packages from its cache, filled by `npm ci` (--prefer-offline); pnpm
- * and Yarn from their own, filled from the registry by their first run.
+ * and Yarn from their own in the tool cache (STORES).
  */
 function installedProject(manager: "npm" | "pnpm" | "yarn", install: string[]): TempRepo {
   const project = tempRepo({ ...SOURCES, "package.json": JSON.stringify({ name: "proj", version: "1.0.0", private: true }) });
   projects.push(project);
+  const bin = (name: string) => {
+    const path = join(TOOLS, ".bin", name);
+    if (!existsSync(path)) throw new Error(`${path} is not installed; run scripts/setup.sh (npm test does)`);
+    return path;
+  };
   const args = {
     npm: ["npm", "install", "--save-dev", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel", "error", ...install],
-    pnpm: ["npx", "--yes", `pnpm@${PNPM}`, "add", "--save-dev", "--prefer-offline", "--reporter", "silent", ...install],
+    pnpm: [bin("pnpm"), "add", "--save-dev", "--prefer-offline", "--reporter", "silent", "--store-dir", join(STORES, "pnpm"), ...install],
     // Yarn 1 holds every package to its `engines`, and yaml-language-server 2.0.0 names Node 22.13.
-    yarn: ["npx", "--yes", `yarn@${YARN}`, "add", "--dev", "--prefer-offline", "--non-interactive", "--silent", "--ignore-engines", ...install],
+    yarn: [
+      bin("yarn"),
+      "add",
+      "--dev",
+      "--prefer-offline",
+      "--non-interactive",
+      "--silent",
+      "--ignore-engines",
+      "--cache-folder",
+      join(STORES, "yarn"),
+      ...install,
+    ],
   }[manager];
-  execFileSync(args[0]!, args.slice(1), { cwd: project.root, stdio: "ignore", timeout: 600_000 });
+  execFileSync(args[0]!, args.slice(1), { cwd: project.root, stdio: ["ignore", "ignore", "pipe"], timeout: INSTALL_TIMEOUT });
   execFileSync("git", ["add", "-A"], { cwd: project.root });
   execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "lspmcp as a devDependency"], { cwd: project.root });
   return project;
@@ -66,8 +106,6 @@ function check(project: TempRepo, args: string[] = []): { status: number | null;
   return { status: run.status, report: run.stdout.trim() === "" ? null : (JSON.parse(run.stdout) as Report), stderr: run.stderr };
 }
 
-const version = (dir: string) => (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string }).version;
-
 beforeAll(() => {
   work = realpathSync(mkdtempSync(join(tmpdir(), "lspmcp-devdep-")));
   // dist/ is built before the tests run; --ignore-scripts skips prepack's second build.
@@ -76,12 +114,21 @@ beforeAll(() => {
     .split("\n")
     .at(-1)!;
   tarball = join(work, name);
-}, 120_000);
-afterAll(() => {
-  for (const project of projects) project.remove();
-  if (work) rmSync(work, { recursive: true, force: true });
-  // Two projects' node_modules (about 470 packages each) take a while to remove on a busy machine.
-}, 300_000);
+}, CHECK_TIMEOUT);
+afterAll(async () => {
+  // Each describe removes its own project; what an install that failed left behind goes here.
+  await Promise.all([...projects].map(removeProject));
+  if (work) await rm(work, { recursive: true, force: true });
+}, REMOVE_TIMEOUT);
+
+/**
+ * Removes a project and its node_modules (about 470 packages; tens of thousands of files), without
+ * blocking the test worker: on a busy 2-core machine that takes minutes.
+ */
+async function removeProject(project: TempRepo): Promise<void> {
+  projects.splice(projects.indexOf(project), 1);
+  await rm(project.root, { recursive: true, force: true });
+}
 
 /** `check` equals the project's own `tsc`: the same findings and exit meaning, `compiler` answering; the JSON server answers too. */
 async function expectCheckEqualsTsc(project: TempRepo, tscPath: string, compiler: { version: string; source: string }): Promise<void> {
@@ -122,7 +169,8 @@ describe("npm i -D lspmcp into a project with its own TypeScript 6.0.3", () => {
   let project: TempRepo;
   beforeAll(() => {
     project = installedProject("npm", ["typescript@6.0.3", tarball]);
-  }, 600_000);
+  }, INSTALL_TIMEOUT);
+  afterAll(async () => project && (await removeProject(project)), REMOVE_TIMEOUT);
 
   test("npm hoisted lspmcp's dependencies into the project's node_modules; lspmcp's own typescript 5.9.3 nests under it", () => {
     const modules = join(project.root, "node_modules");
@@ -133,43 +181,78 @@ describe("npm i -D lspmcp into a project with its own TypeScript 6.0.3", () => {
     expect(version(join(modules, "lspmcp/node_modules/typescript"))).toBe("5.9.3");
   });
 
-  test("npx lspmcp check equals the project's own tsc: the same findings, the same exit meaning, TypeScript 6.0.3 answering", async () => {
-    await expectCheckEqualsTsc(project, join(project.root, "node_modules/.bin/tsc"), { version: "6.0.3", source: "workspace" });
-  });
+  test(
+    "npx lspmcp check equals the project's own tsc: the same findings, the same exit meaning, TypeScript 6.0.3 answering",
+    async () => {
+      await expectCheckEqualsTsc(project, join(project.root, "node_modules/.bin/tsc"), { version: "6.0.3", source: "workspace" });
+    },
+    CHECK_TIMEOUT,
+  );
 
-  test("Biome's wrapper finds Biome where npm put it, and every npm-shipped server is found", () => {
-    expectNpmShippedServersFound(project);
-  });
+  test(
+    "Biome's wrapper finds Biome where npm put it, and every npm-shipped server is found",
+    () => {
+      expectNpmShippedServersFound(project);
+    },
+    CHECK_TIMEOUT,
+  );
 });
 
 describe("npm i -D lspmcp into a project with no TypeScript of its own", () => {
-  test("lspmcp's own typescript 5.9.3, hoisted to the project's top level, is not taken for the project's: the pinned 7.0.2 answers, as its tsc", async () => {
-    const project = installedProject("npm", [tarball]);
-    const modules = join(project.root, "node_modules");
-    expect(version(join(modules, "typescript"))).toBe("5.9.3");
-    await expectCheckEqualsTsc(project, join(modules, "typescript-7/bin/tsc"), { version: version(join(modules, "typescript-7")), source: "pinned" });
-  });
+  let project: TempRepo;
+  beforeAll(() => {
+    project = installedProject("npm", [tarball]);
+  }, INSTALL_TIMEOUT);
+  afterAll(async () => project && (await removeProject(project)), REMOVE_TIMEOUT);
+
+  test(
+    "lspmcp's own typescript 5.9.3, hoisted to the project's top level, is not taken for the project's: the pinned 7.0.2 answers, as its tsc",
+    async () => {
+      const modules = join(project.root, "node_modules");
+      expect(version(join(modules, "typescript"))).toBe("5.9.3");
+      await expectCheckEqualsTsc(project, join(modules, "typescript-7/bin/tsc"), { version: version(join(modules, "typescript-7")), source: "pinned" });
+    },
+    CHECK_TIMEOUT,
+  );
 });
 
 describe(`pnpm add -D lspmcp (pnpm ${PNPM}) into a project with its own TypeScript 6.0.3`, () => {
-  test("lspmcp's dependencies are found in pnpm's store through its links; npx lspmcp check equals the project's tsc", async () => {
-    const project = installedProject("pnpm", ["typescript@6.0.3", tarball]);
-    const modules = join(project.root, "node_modules");
-    // Only what the project named is at its top level; lspmcp itself is a link into the store.
-    expect(readdirSync(modules).filter((name) => !name.startsWith("."))).toEqual(["lspmcp", "typescript"]);
-    expect(realpathSync(join(modules, "lspmcp"))).toContain(join(modules, ".pnpm"));
-    await expectCheckEqualsTsc(project, join(modules, ".bin/tsc"), { version: "6.0.3", source: "workspace" });
-    expectNpmShippedServersFound(project);
-  });
+  let project: TempRepo;
+  beforeAll(() => {
+    project = installedProject("pnpm", ["typescript@6.0.3", tarball]);
+  }, INSTALL_TIMEOUT);
+  afterAll(async () => project && (await removeProject(project)), REMOVE_TIMEOUT);
+
+  test(
+    "lspmcp's dependencies are found in pnpm's store through its links; npx lspmcp check equals the project's tsc",
+    async () => {
+      const modules = join(project.root, "node_modules");
+      // Only what the project named is at its top level; lspmcp itself is a link into the store.
+      expect(readdirSync(modules).filter((name) => !name.startsWith("."))).toEqual(["lspmcp", "typescript"]);
+      expect(realpathSync(join(modules, "lspmcp"))).toContain(join(modules, ".pnpm"));
+      await expectCheckEqualsTsc(project, join(modules, ".bin/tsc"), { version: "6.0.3", source: "workspace" });
+      expectNpmShippedServersFound(project);
+    },
+    CHECK_TIMEOUT,
+  );
 });
 
 describe(`yarn add --dev lspmcp (Yarn ${YARN}, its node_modules layout) into a project with its own TypeScript 6.0.3`, () => {
-  test("lspmcp's dependencies are found where Yarn hoisted them; npx lspmcp check equals the project's tsc", async () => {
-    const project = installedProject("yarn", ["typescript@6.0.3", `file:${tarball}`]);
-    const modules = join(project.root, "node_modules");
-    expect(existsSync(join(modules, "typescript-7/package.json"))).toBe(true);
-    expect(existsSync(join(modules, "lspmcp/node_modules/typescript-7"))).toBe(false);
-    await expectCheckEqualsTsc(project, join(modules, ".bin/tsc"), { version: "6.0.3", source: "workspace" });
-    expectNpmShippedServersFound(project);
-  });
+  let project: TempRepo;
+  beforeAll(() => {
+    project = installedProject("yarn", ["typescript@6.0.3", `file:${tarball}`]);
+  }, INSTALL_TIMEOUT);
+  afterAll(async () => project && (await removeProject(project)), REMOVE_TIMEOUT);
+
+  test(
+    "lspmcp's dependencies are found where Yarn hoisted them; npx lspmcp check equals the project's tsc",
+    async () => {
+      const modules = join(project.root, "node_modules");
+      expect(existsSync(join(modules, "typescript-7/package.json"))).toBe(true);
+      expect(existsSync(join(modules, "lspmcp/node_modules/typescript-7"))).toBe(false);
+      await expectCheckEqualsTsc(project, join(modules, ".bin/tsc"), { version: "6.0.3", source: "workspace" });
+      expectNpmShippedServersFound(project);
+    },
+    CHECK_TIMEOUT,
+  );
 });

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { childOutput, type ChildOutput } from "../../helpers/child-output.js";
 import { symlinkSync } from "node:fs";
 import { join } from "node:path";
@@ -15,7 +15,23 @@ export function pathWithLspmcp(): string {
   requireBuild();
   const bin = tempDir("lspmcp-bin-");
   symlinkSync(BRIDGE_MAIN, join(bin, "lspmcp"));
-  return `${bin}:${process.env.PATH ?? ""}`;
+  const path = `${bin}:${process.env.PATH ?? ""}`;
+  requireTestNode(path);
+  return path;
+}
+
+/**
+ * `npm test` runs these files again under Node 22 and 24 (scripts/run-tests.ts names that Node in
+ * LSPMCP_TEST_NODE and puts it first on PATH): the tests and the bin they find must both run on
+ * it, or the run proves nothing about that Node.
+ */
+function requireTestNode(path: string): void {
+  const wanted = process.env.LSPMCP_TEST_NODE;
+  if (wanted === undefined) return;
+  const version = execFileSync(wanted, ["--version"], { encoding: "utf8" }).trim();
+  const onPath = execFileSync("node", ["--version"], { encoding: "utf8", env: { PATH: path } }).trim();
+  if (process.version !== version || onPath !== version)
+    throw new Error(`asked to run on ${wanted} (${version}), but the tests run on ${process.version} and the bin's \`node\` is ${onPath}`);
 }
 
 export type RunResult = ChildOutput;

@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { cachedToolsNamed, filesNeeding, localImports } from "../../../scripts/test-plan.js";
+import { cachedToolsNamed, failureLines, filesNeeding, localImports, ON_OTHER_NODES } from "../../../scripts/test-plan.js";
 import { REPO } from "../../helpers/paths.js";
 
 // Built, so that this file does not itself name a folder to the scan it tests.
@@ -43,5 +43,28 @@ describe("which test files npm test runs after the tool cache's builds", () => {
     expect(later).toEqual(expect.arrayContaining(["tests/integration/servers-rust.test.ts", "tests/e2e/check.test.ts", "tests/package/install.test.ts"]));
     expect(later).not.toContain("tests/integration/servers-go.test.ts");
     expect(later.filter((path) => path.startsWith("tests/unit/"))).toEqual([]);
+  });
+});
+
+describe("what npm test says at its end", () => {
+  test("one line per failure: where, then the first line of its message; a failure with no message says so", () => {
+    expect(
+      failureLines([
+        { where: "tests/a.test.ts > pnpm add -D lspmcp", message: "Hook timed out in 900000ms.\nIf this is a long-running hook, …" },
+        { where: "tests/b.test.ts", message: "  Cannot find module './gone.js'\n" },
+        { where: "outside any test", message: undefined },
+      ]),
+    ).toEqual([
+      "tests/a.test.ts > pnpm add -D lspmcp: Hook timed out in 900000ms.",
+      "tests/b.test.ts: Cannot find module './gone.js'",
+      "outside any test: failed",
+    ]);
+  });
+
+  test("the files run again under Node 22 and 24 exist; the end-to-end ones drive the bin found on PATH", () => {
+    for (const file of ON_OTHER_NODES) expect(existsSync(join(REPO, file)), file).toBe(true);
+    const e2e = ON_OTHER_NODES.filter((file) => file.startsWith("tests/e2e/"));
+    expect(e2e.length).toBeGreaterThanOrEqual(2);
+    for (const file of e2e) expect(readFileSync(join(REPO, file), "utf8"), file).toContain("pathWithLspmcp");
   });
 });

@@ -1,4 +1,4 @@
-import { executionAsyncId } from "node:async_hooks";
+import { AsyncLocalStorage, executionAsyncId } from "node:async_hooks";
 import { describe, expect, test } from "vitest";
 import { Deadline } from "../../../src/contract/deadline.js";
 import { PreviewReservation, previewHolding } from "../../../src/sessions/preview-reservation.js";
@@ -12,6 +12,18 @@ async function promiseHooksOn(): Promise<boolean> {
   const first = executionAsyncId();
   await null;
   return executionAsyncId() !== first;
+}
+
+/**
+ * Whether this Node's AsyncLocalStorage runs on promise hooks: Node 20 and 22 turn them on while a
+ * storage is enabled; Node 24 keeps the store in its AsyncContextFrame and needs none, so there
+ * is nothing to turn off again.
+ */
+async function storageUsesPromiseHooks(): Promise<boolean> {
+  const probe = new AsyncLocalStorage<true>();
+  const on = await probe.run(true, promiseHooksOn);
+  probe.disable();
+  return on;
 }
 
 const soon = () => Deadline.in(5_000);
@@ -35,10 +47,15 @@ describe("previewHolding", () => {
     expect(reservation.heldByAnother()).toBeNull();
   });
 
-  test("promise hooks are off again once no preview runs, and the next preview still knows its own", async () => {
+  test("promise hooks are off again once no preview runs (on a Node whose storage turns them on), and the next preview still knows its own", async () => {
+    const hooked = await storageUsesPromiseHooks();
+    // `npm test` runs this file on Node 20 (the machine's), 22 and 24: the first two prove the
+    // hooks turned off again, the third that none were needed.
+    expect(hooked).toBe(Number(process.versions.node.split(".")[0]) < 24);
+    expect(await promiseHooksOn()).toBe(false);
     const reservation = new PreviewReservation("ws/server");
     await previewHolding([reservation], soon(), async () => {
-      expect(await promiseHooksOn()).toBe(true);
+      expect(await promiseHooksOn()).toBe(hooked);
     });
     expect(await promiseHooksOn()).toBe(false);
     await previewHolding([reservation], soon(), async () => {
