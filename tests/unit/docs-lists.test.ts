@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { EmbeddedDefaultSchema } from "../../src/config/embedded-default-schema.js";
+import { KNOWN_SERVERS } from "../../src/config/known-servers.js";
 import { ADAPTER_NAMES, ConfigSchema, type RawProfile } from "../../src/config/schema.js";
 import { ERROR_CODES } from "../../src/contract/errors.js";
 import { REPO } from "../helpers/paths.js";
@@ -206,6 +207,11 @@ function profileGroups(): Map<string, string[]> {
     ["the default's alternatives", named((profile) => (profile.default?.preference ?? 0) < 0)],
   ]);
   for (const [name, profile] of all) if (profile.default?.yields_to !== undefined) groups.set(`what ${name} yields to`, profile.default.yields_to);
+  // The known servers' `serverInfo.name`s that are also profile names (a list finds only those).
+  groups.set(
+    "the known servers by serverInfo",
+    KNOWN_SERVERS.flatMap((known) => (known.serverInfoName !== undefined && profiles.has(known.serverInfoName) ? [known.serverInfoName] : [])),
+  );
   const table = new Set(firstColumn(page("docs/configuration.md"), "profile | command"));
   groups.set(
     "every profile beyond docs/configuration.md's table",
