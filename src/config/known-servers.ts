@@ -42,6 +42,13 @@ export const KNOWN_SERVERS: readonly KnownServer[] = [
     npm: { package: "typescript", bin: "tsc", minMajor: 7 },
     serverInfoName: "typescript-go",
   },
+  {
+    server: "yaml-language-server",
+    profile: "yaml",
+    adapter: "yaml",
+    npm: { package: "yaml-language-server", bin: "yaml-language-server" },
+    serverInfoName: "yaml-language-server",
+  },
   { server: "ccls", profile: "ccls", adapter: "ccls", serverInfoName: "ccls", versionLine: /^(?:Debian )?ccls version \S+$/ },
   { server: "gopls", profile: "gopls", adapter: "gopls", serverInfoName: "gopls", versionLine: /^golang\.org\/x\/tools\/gopls v\S+$/ },
   {
@@ -106,6 +113,7 @@ export const ADAPTER_RULES: Readonly<Record<AdapterName, string>> = {
   "rust-analyzer": "flycheck: a run begun after the sync ended, then two full pulls",
   typescript: "one complete pull per file",
   tsserver: "tsserver's own diagnostics requests, answered for the synced text",
+  yaml: "the standard rule, remote schemas refused",
 };
 
 /** What `validate` says of a server's rule: "tsserver: tsserver's own … (recognised as …)". */

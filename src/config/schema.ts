@@ -27,7 +27,19 @@ const name = (what: string) =>
 const positiveInt = (fallback: number, description: string) => z.int().positive().default(fallback).describe(description);
 
 /** The names of the server adapters (`src/lsp/adapters/index.ts` maps each to its file). */
-export const ADAPTER_NAMES = ["standard", "bacon-ls", "biome", "ccls", "gopls", "python-native", "pyrefly", "rust-analyzer", "typescript", "tsserver"] as const;
+export const ADAPTER_NAMES = [
+  "standard",
+  "bacon-ls",
+  "biome",
+  "ccls",
+  "gopls",
+  "python-native",
+  "pyrefly",
+  "rust-analyzer",
+  "typescript",
+  "tsserver",
+  "yaml",
+] as const;
 
 /** The kinds of project root a server can be told of (`src/config/project-roots.ts` finds each). */
 export const PROJECT_KINDS = ["pyright", "basedpyright", "ty", "cargo", "typescript"] as const;

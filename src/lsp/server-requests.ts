@@ -11,6 +11,8 @@ import {
   UnregistrationRequest,
   WorkDoneProgressCreateRequest,
   WorkspaceFoldersRequest,
+  ErrorCodes,
+  ResponseError,
   type PublishDiagnosticsParams,
   type WorkspaceFolder,
 } from "vscode-languageserver-protocol";
@@ -20,6 +22,11 @@ import type { ProgressTracker } from "./progress-tracker.js";
 import type { PushDiagnosticsStore } from "./push-diagnostics-store.js";
 import type { ServerEvents } from "./server-events.js";
 import { lookupSetting } from "./settings-lookup.js";
+
+/** The request by which a schema server asks its client for a URL's content. */
+const SCHEMA_CONTENT_REQUEST = "vscode/content";
+/** What such a server is told, and then says in its finding in place of the URL's answer. */
+export const REMOTE_SCHEMA_REFUSAL = "lspmcp fetches no schema from the network";
 
 export interface ServerRequestContext {
   readonly settings: Readonly<Record<string, unknown>>;
@@ -62,6 +69,9 @@ export function handleServerRequests(connection: MessageConnection, context: Ser
     applied: false,
     failureReason: "lspmcp is a read-only client and never applies workspace edits",
   }));
+  // A schema server (yaml-language-server, vscode-json-language-server) asks the client for the
+  // content of a remote schema it does not fetch itself; lspmcp fetches nothing a file names.
+  connection.onRequest(SCHEMA_CONTENT_REQUEST, () => new ResponseError(ErrorCodes.InvalidRequest, REMOTE_SCHEMA_REFUSAL));
   connection.onRequest(ShowMessageRequest.type, () => null);
   connection.onRequest(ShowDocumentRequest.type, () => ({ success: false }));
   // We pull on every call anyway, so a refresh needs no action.

@@ -9,6 +9,7 @@ import { pyreflyAdapter } from "./pyrefly.js";
 import { rustAnalyzerAdapter } from "./rust-analyzer/adapter.js";
 import type { AdapterFactory } from "./server-adapter.js";
 import { standardAdapter } from "./standard.js";
+import { yamlAdapter } from "./yaml.js";
 import type { AdapterCoverage } from "./coverage.js";
 import type { AdapterLaunch } from "./launch.js";
 import { describeTsserverChoice, describeTypescriptChoice, tsserverEntryLaunch, typescriptLaunch } from "./typescript/launch.js";
@@ -31,6 +32,7 @@ export const ADAPTERS = {
   "rust-analyzer": rustAnalyzerAdapter,
   typescript: typescriptAdapter,
   tsserver: tsserverAdapter,
+  yaml: yamlAdapter,
 } as const satisfies Record<AdapterName, AdapterFactory>;
 
 /**
