@@ -71,9 +71,11 @@ async function main(argv: readonly string[]): Promise<number> {
         return await (await import("./status.js")).status(await judgedConfig(command.config, command.trustConfig), command.format);
       case "check":
         return await (await import("./check.js")).check(command);
+      case "parity":
+        return await (await import("./parity.js")).parity(command);
     }
   } catch (error) {
-    return reportFatal(error, logger, kind === "check" ? EXIT_CHECK_NO_REPORT : 1);
+    return reportFatal(error, logger, kind === "check" || kind === "parity" ? EXIT_CHECK_NO_REPORT : 1);
   }
 }
 

@@ -3,6 +3,7 @@ import { DEFAULT_BATCH_SIZE } from "../diagnostics/batch-size.js";
 import { parseShard, type Shard } from "../diagnostics/findings/shard-spec.js";
 import { BridgeError, errorText } from "../contract/errors.js";
 import { allowedHostNames, isLoopbackHost, isWildcardHost, parseListenAddress } from "../http/listen-address.js";
+import { PARITY_USAGE, parseParity, type ParityCommand } from "./parse-parity.js";
 import type { HttpOptions } from "./serve.js";
 
 export const FORMATS = ["text", "json", "sarif"] as const;
@@ -43,6 +44,7 @@ export type Command =
       readonly since: string | null;
       readonly paths: string[];
     }
+  | ParityCommand
   | { readonly kind: "help" }
   | { readonly kind: "version" };
 
@@ -59,7 +61,7 @@ export const USAGE = `usage:
                                       and Origin must give); put TLS in front of any such address
   lspmcp check [--config FILE] [--trust-config] [--format text|json|sarif] [--fail-on error|warning|information|hint|never]
                [--quiet] [--baseline FILE] [--write-baseline FILE] [--batch-size N] [--shard K/N] [--since REV] [PATH...]
-  lspmcp validate [--config FILE]     check a bridge.toml, list every problem, and say whether it is trusted
+${PARITY_USAGE}  lspmcp validate [--config FILE]     check a bridge.toml, list every problem, and say whether it is trusted
   lspmcp status [--config FILE] [--format text|json]
                                       the shared bridge of this config, its peers and sessions
   lspmcp trust [--config FILE]        trust the bridge.toml found here (or FILE) as it is now: let it
@@ -88,7 +90,8 @@ or LSPMCP_TRUST_CONFIG=1.
 exit codes: 0 ok; 1 findings at/above --fail-on (check), or no shared bridge (status);
             1 a server failed to install (servers install);
             2 invalid or untrusted config, or usage, or a missing toolchain or Debian package (servers install);
-            3 a server failed (check)
+            1 the bridge's findings differ from the CLI's (parity);
+            3 a server failed (check), or failed or did not settle in a run (parity)
 `;
 
 /** argv (without node and script) → a command; bad usage is `InvalidArguments` (exit 2). */
@@ -97,6 +100,7 @@ export function parseCommand(argv: readonly string[]): Command {
   const named =
     first === "serve" || first === "check" || first === "validate" || first === "status" || first === "shared-server" || first === "init" || first === "trust";
   if (first === "servers") return parseServers(argv.slice(1));
+  if (first === "parity") return parseParity(argv.slice(1));
   const kind = named ? first : "serve";
   const rest = named ? argv.slice(1) : [...argv];
   const parsed = refusingAsUsage(() =>
