@@ -10,6 +10,7 @@ import { runCheck, type DiagnosticsRun } from "../diagnostics/run-check.js";
 import { diagnoseSince, type SinceAnswers } from "../diagnostics/since/diagnose-since.js";
 import { configSourceFor, describeConfig } from "../config/config-source.js";
 import { answeringClause } from "../lsp/adapters/launch.js";
+import { restrictedMode } from "../config/restricted-mode.js";
 import { judgeConfig, requireTrusted, trustContextFor } from "../config/config-trust.js";
 import { asBridgeError, BridgeError, isCallersFault } from "../contract/errors.js";
 import { SessionRegistry } from "../sessions/session-registry.js";
@@ -42,6 +43,9 @@ export async function check(command: CheckCommand, cwd: string = process.cwd()):
   prestartSupervisor();
   // Named on stderr when the user did not name it; --quiet keeps stderr for problems only.
   if (command.config === null && !command.quiet) process.stderr.write(`lspmcp: ${describeConfig(config, answeringClause)}\n`);
+  // Said whatever the config: a compiler the config line names may then not run at all.
+  if (restrictedMode() && !command.quiet)
+    process.stderr.write("lspmcp: restricted mode: none of the checkout's own code runs; a file whose answer needs it is listed as not checked\n");
   let sessions: SessionRegistry | null = null;
   let closing: Promise<void> | null = null;
   const closeSessions = (): Promise<void> => (closing ??= Promise.all([sessions?.closeAll(), discardPrestarted()]).then(() => {}));

@@ -5,7 +5,8 @@ import { BridgeError, errorText } from "../contract/errors.js";
 import { exitWhenFlushed, tolerateClosedReaders } from "./exit-when-flushed.js";
 import { buildIdentity } from "../sharing/build-identity.js";
 import { packageVersion } from "./package-version.js";
-import { parseCommand, USAGE } from "./parse-args.js";
+import { parseCommand, RESTRICTED_FLAG, USAGE } from "./parse-args.js";
+import { RESTRICTED_VARIABLE } from "../config/restricted-mode.js";
 import { createStderrLogger } from "./stderr-logger.js";
 
 /** Exit code for an invalid configuration or usage (CONTRACT §2). */
@@ -18,10 +19,14 @@ const EXIT_CHECK_NO_REPORT = 3;
 
 // Each command is loaded only when run: an attached `serve` (one per worker) must not carry the
 // sessions, LSP and check machinery it never uses.
-async function main(argv: readonly string[]): Promise<number> {
+async function main(given: readonly string[]): Promise<number> {
   const logger = createStderrLogger();
   let kind: string | null = null;
   try {
+    // `--restricted` goes with any command, in any place, and holds for the whole process: the
+    // sessions, the supervisors and the helpers it starts read it from the environment.
+    const argv = given.filter((arg) => arg !== RESTRICTED_FLAG);
+    if (argv.length < given.length) process.env[RESTRICTED_VARIABLE] = "1";
     const command = parseCommand(argv);
     kind = command.kind;
     switch (command.kind) {

@@ -11,6 +11,9 @@ export const FAIL_ON = ["error", "warning", "information", "hint", "never"] as c
 
 export const STATUS_FORMATS = ["text", "json"] as const;
 
+/** The option that turns restricted mode on for any command (`main` takes it off before parsing). */
+export const RESTRICTED_FLAG = "--restricted";
+
 /**
  * `config` is the `--config` argument, or null for discovery (CONTRACT §2). The internal
  * `shared-server` is given either a file or, with `--default-root`, the root of an embedded default.
@@ -80,6 +83,11 @@ ${PARITY_USAGE}  lspmcp validate [--config FILE]     check a bridge.toml, list e
 without --config: the first bridge.toml or .lspmcp.toml in the current folder or its parents
 (up to the git top-level), else an embedded default for the git top-level (or this folder)
 serving every shipped profile whose language occurs there.
+
+restricted: --restricted (any command) or LSPMCP_RESTRICTED=1 runs none of the checkout's own code
+(its TypeScript compiler, its virtualenv's interpreter, configuration files servers load as code,
+build scripts and proc macros, go list, the programs its config names): each file whose answer
+would need it is listed as not checked, with the reason. serve then runs standalone.
 
 trust: a config in the checkout (found, or named with --config inside it) that runs programs
 beyond the shipped profiles' own (command, args, version_command, env, adapter, settings,

@@ -1,3 +1,4 @@
+import { restrictedMode } from "../config/restricted-mode.js";
 import type { JudgedConfig } from "../config/config-trust.js";
 import type { ResolvedConfig } from "../config/types.js";
 import type { Logger } from "../contract/logger.js";
@@ -72,7 +73,9 @@ async function rest(
   stdio: MessageChannel,
   responder: StartupResponder,
 ): Promise<number> {
-  if (standalone || !config.shared.enabled) return (await import("./serve-standalone.js")).serveStandalone(config, logger, version, stdio, responder);
+  // A restricted bridge shares its sessions with no other: a shared one may run what it does not.
+  if (standalone || !config.shared.enabled || restrictedMode())
+    return (await import("./serve-standalone.js")).serveStandalone(config, logger, version, stdio, responder);
   return (await import("./serve-attached.js")).serveAttached(config, logger, version, stdio, responder);
 }
 

@@ -5,6 +5,7 @@ import { loadDefaultConfig } from "./default-config.js";
 import { loadConfigFile, type LoadOptions } from "./load-config.js";
 import { packageRoot } from "./package-root.js";
 import { programKeys, type ProgramKey } from "./program-keys.js";
+import { restrictedMode } from "./restricted-mode.js";
 import { stateFolder } from "./state-folder.js";
 import { trustDigest, trustedDigest } from "./trust-store.js";
 import type { ConfigSource, ResolvedConfig } from "./types.js";
@@ -75,6 +76,7 @@ export async function judgeConfig(source: ConfigSource, context: TrustContext, o
 function decide(path: string, text: string, programs: readonly ProgramKey[], context: TrustContext): TrustState {
   if (programs.length === 0) return { state: "not-needed", reason: "it only picks shipped profiles" };
   if (!context.fromCheckout) return { state: "not-needed", reason: "it was named with --config from outside the checkout" };
+  if (restrictedMode()) return { state: "untrusted", path, programs, reason: "restricted mode runs none of a checkout's own programs, trusted or not" };
   if (context.optIn !== null) return { state: "trusted", by: context.optIn, programs };
   const folder = stateFolder();
   const misplaced = misplacedTrustFolder(path, folder);

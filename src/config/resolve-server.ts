@@ -27,7 +27,7 @@ export interface ServerOutcome {
   readonly problems: ConfigProblem[];
 }
 
-type Field = Exclude<keyof RawProfile, "install" | "default">;
+type Field = Exclude<keyof RawProfile, "install" | "default" | "checkout_code">;
 
 /**
  * Resolves `[[server]]` number `index`: merges its profile (keys set in the server replace the
@@ -111,6 +111,8 @@ export async function resolveServer(index: number, raw: Salvaged<RawServer>, con
     position_encoding: pick("position_encoding") ?? null,
     ...chooseAdapter(own.adapter, profile.adapter, own.profile, commandPath),
     projects: pick("projects") ?? null,
+    // The profile's alone: a bridge.toml cannot say its server runs less of the checkout.
+    checkout_code: profile.checkout_code ?? [],
     // A server names more than its profile, never fewer (CONTRACT §3): the toolchain's own
     // variables stay whatever else a [[server]] changes.
     inherit_env: [...new Set([...(profile.inherit_env ?? []), ...(own.inherit_env ?? [])])],

@@ -123,6 +123,21 @@ const SharedSchema = z
   })
   .describe("Sharing one bridge (and its language servers) between the lspmcp processes of one checkout.");
 
+/**
+ * The ways a server runs a checkout's own code, which restricted mode runs none of
+ * (`src/lsp/adapters/checkout-code.ts` tells, for each, whether a workspace has it).
+ */
+export const CHECKOUT_CODE_KINDS = ["workspace-compiler", "environment-interpreter", "config-scripts", "cargo-build", "go-list"] as const;
+
+/** One way a profile's server runs a checkout's code; a profile key only, never a bridge.toml's. */
+export const CheckoutCodeSchema = z.strictObject({
+  runs: z.enum(CHECKOUT_CODE_KINDS),
+  /** For `config-scripts`: the configuration files the server loads as code. */
+  files: z.array(z.string().min(1)).min(1).optional(),
+  /** What runs, in the user's words ("its JavaScript configuration"). */
+  what: z.string().min(1),
+});
+
 /** One entry of a server's `languages`. */
 const LanguageSchema = z
   .strictObject({
@@ -208,7 +223,11 @@ const ServerFieldsSchema = z.strictObject(serverFields).partial();
  * two keys only a shipped profile has: `install` (where the server comes from) and `default` (how
  * the embedded default detects and orders it).
  */
-export const ServerProfileSchema = ServerFieldsSchema.extend({ install: InstallSchema.optional(), default: EmbeddedDefaultSchema.optional() });
+export const ServerProfileSchema = ServerFieldsSchema.extend({
+  install: InstallSchema.optional(),
+  default: EmbeddedDefaultSchema.optional(),
+  checkout_code: z.array(CheckoutCodeSchema).optional(),
+});
 
 /** `[[server]]`: only `name` is required as written; the rest may come from its profile. */
 export const ServerSchema = z
@@ -276,5 +295,6 @@ export const ConfigSchema = z
 export type RawServer = z.output<typeof ServerSchema>;
 /** A `servers/NAME.toml` profile as written. */
 export type RawProfile = z.output<typeof ServerProfileSchema>;
+export type CheckoutCode = z.output<typeof CheckoutCodeSchema>;
 /** A `[[workspace]]` table as written, validated but not resolved. */
 export type RawWorkspace = z.output<typeof WorkspaceSchema>;

@@ -1,6 +1,6 @@
 import type { PositionEncoding } from "../contract/positions.js";
 import type { ProjectKind } from "./project-roots.js";
-import type { ADAPTER_NAMES } from "./schema.js";
+import type { ADAPTER_NAMES, CheckoutCode } from "./schema.js";
 
 /** The name of a server adapter, as a profile's `adapter` key gives it. */
 export type AdapterName = (typeof ADAPTER_NAMES)[number];
@@ -96,6 +96,8 @@ export interface ResolvedServer {
   readonly settings: Readonly<Record<string, unknown>>;
   /** Cap on the resident memory (MiB) of the session's whole process tree, or null for none. */
   readonly max_rss_mb: number | null;
+  /** The ways the server runs a checkout's own code (its profile's `checkout_code`), which restricted mode runs none of. */
+  readonly checkout_code: readonly CheckoutCode[];
 }
 
 /**

@@ -7,6 +7,9 @@ import type { Deadline } from "../contract/deadline.js";
 import type { Logger } from "../contract/logger.js";
 import { ADAPTERS } from "../lsp/adapters/index.js";
 import { launchFor } from "../lsp/adapters/launch.js";
+import { checkoutCodeIn } from "../lsp/adapters/checkout-code.js";
+import { restrictedMode } from "../config/restricted-mode.js";
+import { BridgeError } from "../contract/errors.js";
 import type { CompilerReport } from "../lsp/adapters/server-adapter.js";
 import { LspClient } from "../lsp/lsp-client.js";
 import { scrubbedEnv, spawnSupervised, type SupervisedServer, type SupervisionTimings } from "../supervision/index.js";
@@ -67,6 +70,9 @@ export async function startServer(inputs: StartInputs, record: StartRecord, dead
       logger.info("server recognised", { session: key, server: known.server, adapter: known.adapter, by: "version output" });
     }
   }
+  // Restricted mode starts no server that would run the checkout's own code here.
+  const checkoutCode = restrictedMode() ? await checkoutCodeIn(server, workspace.root) : null;
+  if (checkoutCode !== null) throw new BridgeError("ServerStartFailed", checkoutCode, { server: server.name, restricted: true });
   // Which server this workspace needs (its own compiler, for TypeScript) is chosen afresh at
   // every start, so a reinstall in the workspace is seen by the next start.
   const launch = launchFor(server, workspace.root);

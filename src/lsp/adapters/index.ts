@@ -14,6 +14,7 @@ import type { AdapterCoverage } from "./coverage.js";
 import type { AdapterLaunch } from "./launch.js";
 import { describeTsserverChoice, describeTypescriptChoice, tsserverEntryLaunch, typescriptLaunch } from "./typescript/launch.js";
 import { typescriptAdapter } from "./typescript/native-adapter.js";
+import { ownTypescriptIn } from "./typescript/own-compiler.js";
 import { tsserverAdapter } from "./typescript/tsserver-adapter.js";
 
 /**
@@ -52,3 +53,11 @@ export const ADAPTER_LAUNCHES = {
 export const ADAPTER_COVERAGE = {
   "bacon-ls": cargoCoverage,
 } as const satisfies Partial<Record<AdapterName, AdapterCoverage>>;
+
+/**
+ * How a way of running a checkout's code is found in a workspace where a server's own room knows
+ * it (`checkout-code.ts` finds the others): the workspace's own TypeScript.
+ */
+export const CHECKOUT_CODE_FINDERS = {
+  "workspace-compiler": ownTypescriptIn,
+} as const;

@@ -54,6 +54,7 @@ servers = ["one"]
         initialization_options: {},
         settings: {},
         max_rss_mb: null,
+        checkout_code: [],
       },
     ]);
     expect(config.workspaces).toEqual([{ name: "ws", root: join(dir, "src"), servers: ["one"], default_server: {}, diagnostics_server: {}, exclude: [] }]);

@@ -49,6 +49,7 @@ describe("profiles", () => {
       initialization_options: {},
       settings: { a: 1 },
       max_rss_mb: null,
+      checkout_code: [],
     });
   });
 
@@ -153,6 +154,20 @@ servers = ["one"]
       if (previous === undefined) delete process.env.XDG_CACHE_HOME;
       else process.env.XDG_CACHE_HOME = previous;
     }
+  });
+
+  test("the ways a server runs a checkout's code are its profile's: a bridge.toml cannot say it runs less", async () => {
+    const dir = await writeFiles(await tempDir(), {
+      "bridge.toml": `[[server]]\nname = "g"\nprofile = "graphql"\n[[workspace]]\nname = "ws"\nroot = "."\nservers = ["g"]\n`,
+    });
+    const config = await loadConfig(join(dir, "bridge.toml"));
+    expect(config.servers[0]!.checkout_code).toEqual([
+      expect.objectContaining({ runs: "config-scripts", files: expect.arrayContaining(["graphql.config.js"]) }),
+    ]);
+    await writeFiles(dir, {
+      "bridge.toml": `[[server]]\nname = "g"\nprofile = "graphql"\ncheckout_code = []\n[[workspace]]\nname = "ws"\nroot = "."\nservers = ["g"]\n`,
+    });
+    expect(await problemsOf(dir)).toEqual([{ path: "server[0].checkout_code", message: "unknown key" }]);
   });
 
   test("a broken profile file is reported under server[i].profile, naming the file", async () => {

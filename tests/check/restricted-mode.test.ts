@@ -1,0 +1,189 @@
+import { chmodSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { startBridge } from "../helpers/bridge.js";
+import { requireBuild } from "../helpers/require-binary.js";
+import { tempRepo, type TempRepo } from "../helpers/temp-repo.js";
+import { requireCachedTool } from "../helpers/tool-cache.js";
+import { runCheckCli } from "./helpers/cli.js";
+
+// Restricted mode runs none of the checkout's own code. The checkout plants three ways a server
+// would run it, each writing a marker file when it runs: a graphql.config.js (graphql loads it),
+// a .venv whose interpreter pyrefly asks for its search paths, and a node_modules/typescript whose
+// tsserver the typescript profile would answer with. Unrestricted, each runs (so each is a real
+// way in); restricted, none does, and every file they would have answered is listed as not checked.
+
+/** The files that write a marker under MARKERS when they run, and what each way answers. */
+const PLANTED: Record<string, string> = {
+  "graphql.config.js":
+    'require("fs").writeFileSync(require("path").join(__dirname, "markers", "graphql"), "ran");\nmodule.exports = { schema: "schema.graphql", documents: "*.graphql" };\n',
+  "schema.graphql": "type Query { a: Int }\n",
+  "query.graphql": "query { a b }\n",
+  "pyrefly.toml": "",
+  "app.py": 'x: int = "a"\n',
+  "tsconfig.json": "{}\n",
+  "app.ts": 'export const n: number = "a";\n',
+  ".gitignore": "node_modules/\n.venv/\nmarkers/\n",
+};
+
+/** Not committed (ignored, as installed things are): the environment and the compiler. */
+function plantInstalled(root: string): void {
+  const file = (path: string, text: string, mode = 0o644) => {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+    chmodSync(join(root, path), mode);
+  };
+  file(".venv/pyvenv.cfg", "home = /usr/bin\ninclude-system-site-packages = false\n");
+  file(".venv/bin/python", `#!/bin/sh\necho ran > "${join(root, "markers/python")}"\nexec /usr/bin/python3 "$@"\n`, 0o755);
+  symlinkSync("python", join(root, ".venv/bin/python3"));
+  file("node_modules/typescript/package.json", '{ "name": "typescript", "version": "5.9.3" }\n');
+  file("node_modules/typescript/lib/tsserver.js", `require("fs").writeFileSync(${JSON.stringify(join(root, "markers/typescript"))}, "ran");\n`);
+  mkdirSync(join(root, "markers"), { recursive: true });
+}
+
+const markers = () => readdirSync(join(repo.root, "markers")).sort();
+
+interface Report {
+  items: unknown[];
+  summary: { not_checked?: { server: string; path: string; reason: string }[] };
+}
+
+let repo: TempRepo;
+beforeAll(() => {
+  requireBuild();
+  requireCachedTool("pyrefly/bin/pyrefly");
+  repo = tempRepo(PLANTED);
+  plantInstalled(repo.root);
+});
+afterEach(() => {
+  for (const marker of readdirSync(join(repo.root, "markers"))) rmSync(join(repo.root, "markers", marker));
+});
+afterAll(() => repo?.remove());
+
+describe("each way the checkout's code runs, unrestricted", () => {
+  test("pyrefly runs the .venv's interpreter, graphql loads graphql.config.js, typescript runs node_modules/typescript", async () => {
+    for (const file of ["app.py", "query.graphql", "app.ts"]) await runCheckCli([file], { cwd: repo.root });
+    expect(markers()).toEqual(["graphql", "python", "typescript"]);
+  });
+});
+
+describe("restricted mode", () => {
+  const NOT_CHECKED = [
+    ["typescript", "app.ts", "the workspace's own TypeScript compiler (node_modules/typescript)"],
+    ["pyrefly", "app.py", "the Python interpreter of the checkout's environment (.venv)"],
+    ["typescript", "graphql.config.js", "the workspace's own TypeScript compiler (node_modules/typescript)"],
+    ["graphql", "query.graphql", "the checkout's JavaScript configuration (graphql.config.js)"],
+    ["graphql", "schema.graphql", "the checkout's JavaScript configuration (graphql.config.js)"],
+  ];
+
+  for (const [how, args, env] of [
+    ["--restricted", ["--restricted", "--format", "json"], {}],
+    ["LSPMCP_RESTRICTED=1", ["--format", "json"], { LSPMCP_RESTRICTED: "1" }],
+  ] as const) {
+    test(`${how}: none of the three runs, and every file they would have answered is listed as not checked, with the reason`, async () => {
+      const result = await runCheckCli(args, { cwd: repo.root, env });
+      expect(result.code, result.stderr).toBe(0);
+      expect(markers()).toEqual([]);
+      const report = JSON.parse(result.stdout) as Report;
+      expect(report.items).toEqual([]);
+      const listed = (report.summary.not_checked ?? []).map(({ server, path, reason }) => [server, path, reason]);
+      for (const [server, path, what] of NOT_CHECKED) {
+        expect(listed, `${server} ${path}`).toContainEqual([
+          server,
+          path,
+          `restricted mode: ${server} would run ${what}, and restricted mode runs none of the checkout's code`,
+        ]);
+      }
+      expect(listed.map(([server, path]) => `${server} ${path}`).sort()).toEqual(
+        ["pyrefly app.py", "typescript app.ts", "typescript graphql.config.js", "graphql query.graphql", "graphql schema.graphql"].sort(),
+      );
+    });
+  }
+
+  test("serve with LSPMCP_RESTRICTED=1: a tool call on such a file fails to start the server, saying why, and runs nothing", async () => {
+    const bridge = await startBridge(null, { LSPMCP_RESTRICTED: "1" }, { cwd: repo.root });
+    try {
+      for (const path of ["app.ts", "app.py", "query.graphql"]) {
+        const error = await bridge.fail("document_symbols", { path });
+        expect(error.code).toBe("ServerStartFailed");
+        expect(error.message).toContain("restricted mode:");
+      }
+      expect(markers()).toEqual([]);
+    } finally {
+      await bridge.close();
+    }
+  });
+
+  test("a checkout's bridge.toml that runs a program of its own is refused, trusted or not", async () => {
+    const config = join(repo.root, "bridge.toml");
+    writeFileSync(
+      config,
+      '[[server]]\nname = "sh"\ncommand = "/bin/sh"\nversion = "1"\nlanguages = [{ id = "x", extensions = [".x"] }]\n\n[[workspace]]\nname = "w"\nroot = "."\nservers = ["sh"]\n',
+    );
+    try {
+      const result = await runCheckCli(["--restricted", "--trust-config"], { cwd: repo.root });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain("restricted mode runs none of a checkout's own programs");
+    } finally {
+      rmSync(config);
+    }
+  });
+});
+
+describe("a crate's build script, under bacon-ls's cargo check", () => {
+  let crate: TempRepo;
+  beforeAll(() => {
+    requireCachedTool("bacon-ls/bin/bacon-ls");
+    crate = tempRepo({
+      "bridge.toml": '[[server]]\nname = "bacon-ls"\nprofile = "bacon-ls"\n\n[[workspace]]\nname = "w"\nroot = "."\nservers = ["bacon-ls"]\n',
+      "Cargo.toml": '[package]\nname = "planted"\nversion = "0.1.0"\nedition = "2021"\n',
+      "build.rs": 'fn main() {\n    std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/markers/build"), "ran").unwrap();\n}\n',
+      "src/lib.rs": "pub fn f() -> i32 {\n    1\n}\n",
+      "markers/.keep": "",
+    });
+  });
+  afterAll(() => crate?.remove());
+  const built = () => readdirSync(join(crate.root, "markers")).includes("build");
+
+  test("unrestricted, cargo check runs it; restricted, nothing is built and the crate's files are not checked, with the reason", async () => {
+    const restricted = await runCheckCli(["--restricted", "--format", "json"], { cwd: crate.root });
+    expect(restricted.code, restricted.stderr).toBe(0);
+    expect(built()).toBe(false);
+    const listed = (JSON.parse(restricted.stdout) as Report).summary.not_checked ?? [];
+    expect(listed.map(({ path }) => path)).toEqual(["build.rs", "src/lib.rs"]);
+    for (const { reason } of listed)
+      expect(reason).toContain("restricted mode: bacon-ls would run cargo check, which builds and runs the crates' build scripts");
+    const unrestricted = await runCheckCli([], { cwd: crate.root });
+    expect(unrestricted.code, unrestricted.stderr).toBe(0);
+    expect(built()).toBe(true);
+  });
+});
+
+describe("svelte.config.js, which svelte-language-server loads", () => {
+  let app: TempRepo;
+  beforeAll(() => {
+    app = tempRepo({
+      "package.json": '{ "type": "module" }\n',
+      "svelte.config.js": 'import { writeFileSync } from "node:fs";\nwriteFileSync(new URL("./markers/svelte", import.meta.url), "ran");\nexport default {};\n',
+      "App.svelte": "<script>let n = 1;</script>\n<p>{n}</p>\n",
+      "markers/.keep": "",
+    });
+  });
+  afterAll(() => app?.remove());
+  const loaded = () => readdirSync(join(app.root, "markers")).includes("svelte");
+
+  test("unrestricted, it runs; restricted, it does not, and App.svelte is not checked, with the reason", async () => {
+    const restricted = await runCheckCli(["--restricted", "--format", "json", "App.svelte"], { cwd: app.root });
+    expect(restricted.code, restricted.stderr).toBe(0);
+    expect(loaded()).toBe(false);
+    expect((JSON.parse(restricted.stdout) as Report).summary.not_checked).toEqual([
+      expect.objectContaining({
+        server: "svelte",
+        path: "App.svelte",
+        reason: expect.stringContaining("the checkout's Svelte configuration (svelte.config.js)"),
+      }),
+    ]);
+    await runCheckCli(["App.svelte"], { cwd: app.root });
+    expect(loaded()).toBe(true);
+  });
+});
