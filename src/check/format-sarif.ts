@@ -27,13 +27,23 @@ const LEVELS: Record<SeverityName, "error" | "warning" | "note"> = { error: "err
 export function formatSarif(report: CheckReport, shard: Shard | null = null): string {
   const withBaseline = report.summary.baselined !== null || report.summary.since !== undefined;
   const all = [...report.findings, ...(report.resolved ?? [])];
+  const pairOf = (run: { workspace: string; server: string }) => JSON.stringify([run.workspace, run.server]);
+  const runsOfPair = new Map<string, ReportRun[]>();
+  for (const run of report.summary.runs) runsOfPair.set(pairOf(run), [...(runsOfPair.get(pairOf(run)) ?? []), run]);
+  // A server with several toolchains has a run per toolchain: each finding goes to the run that
+  // answered its file; a file none answered (its toolchain not run), to the pair's first run.
+  const runOf = (item: { workspace: string; server: string; path: string }) => {
+    const pair = runsOfPair.get(pairOf(item)) ?? [];
+    return pair.find((run) => run.paths.includes(item.path)) ?? pair[0];
+  };
   const runs = report.summary.runs.map((run) =>
     sarifRun(
       run,
-      all.filter((f) => f.workspace === run.workspace && f.server === run.server),
-      (report.summary.not_checked ?? []).filter((file) => file.workspace === run.workspace && file.server === run.server),
+      all.filter((f) => runOf(f) === run),
+      (report.summary.not_checked ?? []).filter((file) => runOf(file) === run),
       withBaseline,
       shard,
+      (runsOfPair.get(pairOf(run))?.length ?? 1) > 1,
     ),
   );
   return JSON.stringify({ $schema: SARIF_SCHEMA, version: "2.1.0", runs }, null, 2) + "\n";
@@ -45,12 +55,21 @@ function sarifRun(
   notChecked: readonly NotCheckedFile[],
   withBaseline: boolean,
   shard: Shard | null,
+  oneOfSeveral: boolean,
 ): Record<string, unknown> {
   const codes = [...new Set(findings.map((f) => f.code).filter((code): code is string => code !== null))].sort();
   const paths = [...new Set(findings.map((f) => f.path))].sort();
+  const compiler = run.compiler;
+  // The compiler that answered, and the project folders it answered.
+  const fullName =
+    compiler === null
+      ? {}
+      : { fullName: `${run.server} (TypeScript ${compiler.version}, ${compiler.path}: ${compiler.folders.map((folder) => folder || ".").join(", ") || "."})` };
+  // Several toolchains of one server are runs of their own, each its own category.
+  const toolchain = oneOfSeveral && compiler !== null ? `${compiler.path}/` : "";
   return {
-    tool: { driver: { name: run.server, version: run.version, rules: codes.map((id) => ({ id })) } },
-    automationDetails: { id: `lspmcp/${run.workspace}/${run.server}/${shard === null ? "" : `shard-${shard.index}-of-${shard.count}/`}` },
+    tool: { driver: { name: run.server, ...fullName, version: run.version, rules: codes.map((id) => ({ id })) } },
+    automationDetails: { id: `lspmcp/${run.workspace}/${run.server}/${toolchain}${shard === null ? "" : `shard-${shard.index}-of-${shard.count}/`}` },
     originalUriBaseIds: { [ROOT_BASE]: { uri: rootUri(run.root), description: { text: `root of workspace ${run.workspace}` } } },
     columnKind: "unicodeCodePoints",
     artifacts: paths.map((path) => ({ location: artifactLocation(path) })),

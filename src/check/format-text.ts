@@ -18,7 +18,7 @@ export function formatText(report: CheckReport, cwd: string): string {
   const notChecked = (report.summary.not_checked ?? []).map(
     (file) => `${pathFromCwd(cwd, roots.get(file.workspace), file.path)}: not checked by ${file.server}: ${file.reason}`,
   );
-  return [...lines, ...notChecked, summaryLine(report)].join("\n") + "\n";
+  return [...lines, ...notChecked, ...compilerLines(report), summaryLine(report)].join("\n") + "\n";
 }
 
 function findingLines(finding: Finding, path: string): string[] {
@@ -32,6 +32,24 @@ function findingLines(finding: Finding, path: string): string[] {
 /** A message's further line, indented; a blank one stays empty (no trailing spaces in a report). */
 function indented(line: string): string {
   return line === "" ? "" : `    ${line}`;
+}
+
+/**
+ * Where a server ran several compilers (packages on their own TypeScript), which answered which
+ * project folders: "typescript answered web with TypeScript 5.9.3 (web/node_modules/typescript)".
+ */
+function compilerLines({ summary }: CheckReport): string[] {
+  const pair = (run: (typeof summary.runs)[number]) => `${run.workspace}\0${run.server}`;
+  const counts = new Map<string, number>();
+  for (const run of summary.runs) counts.set(pair(run), (counts.get(pair(run)) ?? 0) + 1);
+  const several = summary.runs.some((run) => (counts.get(pair(run)) ?? 0) > 1);
+  return summary.runs.flatMap((run) => {
+    const compiler = run.compiler;
+    if (compiler === null || (counts.get(pair(run)) ?? 0) < 2) return [];
+    const where = several && summary.runs.some((other) => other.workspace !== run.workspace) ? ` in ${run.workspace}` : "";
+    const folders = compiler.folders.map((folder) => folder || ".").join(", ") || ".";
+    return [`${run.server}${where} answered ${folders} with TypeScript ${compiler.version} (${compiler.path})`];
+  });
 }
 
 function summaryLine({ summary }: CheckReport): string {

@@ -21,8 +21,8 @@ export async function init(cwd: string): Promise<number> {
     process.stderr.write(`lspmcp init: no language of a shipped profile found in ${root};${left} nothing written\n`);
     return 2;
   }
-  const text = renderDefaultToml(plan, cwd, join(packageRoot(), "config", "bridge.schema.json"), (profile, at) =>
-    profile.adapter && profile.command ? answeringComment(profile.adapter, profile.command, at) : null,
+  const text = renderDefaultToml(plan, cwd, join(packageRoot(), "config", "bridge.schema.json"), (profile, at, projects) =>
+    profile.adapter && profile.command ? answeringComment(profile.adapter, profile.command, at, projects) : null,
   );
   let fd: number;
   try {

@@ -98,6 +98,29 @@ export interface ResolvedServer {
   readonly max_rss_mb: number | null;
   /** The ways the server runs a checkout's own code (its profile's `checkout_code`), which restricted mode runs none of. */
   readonly checkout_code: readonly CheckoutCode[];
+  /**
+   * The toolchain a session of this entry runs, on the entry as the files of one toolchain see
+   * it (`src/targets/toolchain-server.ts`), for a server whose adapter answers each project with
+   * the project's own (TypeScript's compiler); absent on the configured entry, whose session runs
+   * the toolchain of the workspace root.
+   */
+  readonly toolchain?: ToolchainChoice;
+}
+
+/**
+ * The toolchain that answers a project, as its adapter chose it for one of its files: each
+ * toolchain of a (workspace, server) is a session of its own.
+ */
+export interface ToolchainChoice {
+  /** The project folder it was chosen from (absolute): a start chooses again from there. */
+  readonly from: string;
+  /** Names the toolchain among the server's: the compiler's real package folder, or "pinned". */
+  readonly key: string;
+  /**
+   * Why the project's own toolchain may not run (the checkout does not hold it): its files are
+   * listed as not checked with this reason, never answered by another. Null: it runs.
+   */
+  readonly refused: string | null;
 }
 
 /**
@@ -136,6 +159,12 @@ export interface ResolvedWorkspace {
    * the tool cache named by `root`. A `since` snapshot keeps its own inside it, removed with it.
    */
   readonly state_dir?: string;
+  /**
+   * The checkout that holds the workspace, where every search for its own code stops
+   * (`checkout-code.ts`); absent: the git top-level of `root`, else `root`. A revision's snapshot
+   * names its tree.
+   */
+  readonly checkout?: string;
 }
 
 /**

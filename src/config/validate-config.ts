@@ -2,7 +2,9 @@ import { BridgeError } from "../contract/errors.js";
 import { describeTrust, judgeConfig, type TrustContext } from "./config-trust.js";
 import { describeAdapterChoice } from "./known-servers.js";
 import type { LoadOptions } from "./load-config.js";
-import type { ConfigSource } from "./types.js";
+import type { Answering } from "./config-source.js";
+import { findProjectRoots } from "./project-roots.js";
+import type { ConfigSource, ResolvedConfig } from "./types.js";
 import { formatProblem, type ConfigProblem } from "./problems.js";
 
 /** What `lspmcp validate` prints, and whether it exits 0 (ok) or 2. */
@@ -22,9 +24,15 @@ const NAMED_BY_USER: TrustContext = { fromCheckout: false, optIn: null };
  * reads what a checkout's file would run before trusting it. Never rejects for an invalid
  * configuration; only an internal failure propagates.
  */
-export async function validateConfig(source: string | ConfigSource, context: TrustContext = NAMED_BY_USER, options: LoadOptions = {}): Promise<ValidateResult> {
+export async function validateConfig(
+  source: string | ConfigSource,
+  context: TrustContext = NAMED_BY_USER,
+  options: LoadOptions = {},
+  answering: Answering | null = null,
+): Promise<ValidateResult> {
   try {
     const { config, trust } = await judgeConfig(typeof source === "string" ? { kind: "file", path: source } : source, context, options);
+    const compilers = answering === null ? [] : await describeCompilers(config, answering);
     const servers = config.servers.map((server) => server.name);
     const workspaces = config.workspaces.map((workspace) => workspace.name);
     const what = config.source.kind === "file" ? config.configPath : `embedded default for ${config.source.root}`;
@@ -33,7 +41,13 @@ export async function validateConfig(source: string | ConfigSource, context: Tru
       `OK ${what}: ${plural(servers.length, "server")} (${servers.join(", ")}), ` +
       `${plural(workspaces.length, "workspace")} (${workspaces.join(", ")})\n` +
       // Which rule each server's answers settle by, and how it was chosen.
-      config.servers.map((server) => `rule of ${server.name}: ${describeAdapterChoice(server.adapter, server.adapter_chosen_by)}\n`).join("") +
+      config.servers
+        .map(
+          (server) => `rule of ${server.name}: ${describeAdapterChoice(server.adapter, server.adapter_chosen_by)}
+`,
+        )
+        .join("") +
+      compilers.join("") +
       omitted.join("") +
       `${describeTrust(trust)}\n` +
       (trust.state === "untrusted" ? trust.programs.map((key) => `  ${key.path} = ${key.value}\n`).join("") : "");
@@ -45,6 +59,24 @@ export async function validateConfig(source: string | ConfigSource, context: Tru
     if (problems.length === 0) return { ok: false, text: `${error.message}\n` };
     return { ok: false, text: problems.map((problem) => `${formatProblem(problem)}\n`).join("") };
   }
+}
+
+/**
+ * "compilers: typescript answers web with TypeScript 5.9.3 (its own: web/node_modules/typescript)…"
+ * for each server whose adapter chooses the compiler of each project, over the project folders
+ * found under each workspace now (reading files only: nothing of the configuration runs).
+ */
+async function describeCompilers(config: ResolvedConfig, answering: Answering): Promise<string[]> {
+  const lines: string[] = [];
+  for (const workspace of config.workspaces) {
+    for (const server of config.servers) {
+      if (!workspace.servers.includes(server.name)) continue;
+      const folders = server.projects === null ? [] : await findProjectRoots(workspace.root, server.projects);
+      const clause = answering(server, workspace, folders);
+      if (clause !== null) lines.push(`compilers: ${server.name}${config.workspaces.length > 1 ? ` in ${workspace.name}` : ""} ${clause}\n`);
+    }
+  }
+  return lines;
 }
 
 function plural(count: number, noun: string): string {

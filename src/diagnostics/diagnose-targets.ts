@@ -51,7 +51,8 @@ export interface SessionGroup {
  * start included), so a 2,000-file folder never times out as a whole, while a file that does not
  * settle fails the run with `Timeout` naming it. The first failure stops the run (no new file
  * starts, files in flight are cancelled) and is thrown: a run never answers for some files when
- * another failed, so no partial answer can read as clean.
+ * another failed, so no partial answer can read as clean. The files of a toolchain the checkout
+ * does not hold (`ResolvedServer.toolchain.refused`) are answered as not checked, with the reason.
  */
 export async function diagnoseTargets(
   config: ResolvedConfig,
@@ -185,6 +186,12 @@ async function planSession(group: SessionGroup, options: ProjectRunOptions): Pro
 
 /** The group less the files its server cannot check (`uncheckedFiles`), each handed to `skip` with the reason. */
 async function withoutUnchecked(group: SessionGroup, skip: (item: SessionGroup["items"][number], reason: string) => void): Promise<SessionGroup> {
+  // A toolchain the checkout does not hold answers none of its files, and no other answers in its place.
+  const refused = group.server.toolchain?.refused ?? null;
+  if (refused !== null) {
+    for (const item of group.items) skip(item, refused);
+    return { ...group, items: [] };
+  }
   const unchecked = await uncheckedFiles(group.server, group.workspace.root);
   if (unchecked === null) return group;
   const items = group.items.filter((item) => {

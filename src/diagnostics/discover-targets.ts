@@ -15,6 +15,8 @@ import {
 } from "../targets/resolve-target.js";
 import type { FileStamp, WorkspaceListing } from "../files/file-stamp.js";
 import { filesUnder, workspaceFiles } from "../files/workspace-files.js";
+import { toolchainLookups, type ToolchainLookups } from "../lsp/adapters/launch.js";
+import { serverForFile } from "../targets/toolchain-server.js";
 
 /** What one workspace adds to a discovery's scope: the paths asked for, relative to its root ("" is the root). */
 export interface WorkspaceScope {
@@ -51,7 +53,7 @@ export async function discoverTargets(config: ResolvedConfig, paths: readonly st
   const found: ResolvedTarget[] = [];
   if (paths.length === 0) {
     for (const workspace of config.workspaces)
-      found.push(...(await claimed(config, workspace, undefined, await listing(workspace), listing.stampsOf(workspace))));
+      found.push(...(await claimed(config, workspace, undefined, await listing(workspace), listing.stampsOf(workspace), listing.lookups)));
     return { targets: ordered(config, found), scope: config.workspaces.map((workspace) => ({ workspace, paths: [""] })), listings: listing.taken };
   }
   const asked = new Map<ResolvedWorkspace, string[]>();
@@ -109,7 +111,10 @@ export async function discoverInWorkspace(
   paths: readonly string[],
   files?: readonly string[],
 ): Promise<ResolvedTarget[]> {
-  const listing: Listing = files === undefined ? listingCache(config.shared.lease_dir) : Object.assign(async () => [...files], { stampsOf: () => undefined });
+  const listing: Listing =
+    files === undefined
+      ? listingCache(config.shared.lease_dir)
+      : Object.assign(async () => [...files], { stampsOf: () => undefined, lookups: toolchainLookups() });
   return (await inWorkspace(config, workspace, serverName, paths, listing)).targets;
 }
 
@@ -137,6 +142,8 @@ function scopeOf(config: ResolvedConfig, asked: ReadonlyMap<ResolvedWorkspace, s
 /** A workspace's candidate files, and where the stamps of those looked at go (none for a revision's). */
 type Listing = ((workspace: ResolvedWorkspace) => Promise<string[]>) & {
   readonly stampsOf: (workspace: ResolvedWorkspace) => Map<string, FileStamp> | undefined;
+  /** What the discovery learnt of the folders' toolchains, so that each folder is looked at once. */
+  readonly lookups: ToolchainLookups;
 };
 
 /** One listing per workspace and discovery, however many folders of it are named; `taken` holds each once it is made. */
@@ -155,7 +162,7 @@ function listingCache(leaseDir: string | null): Listing & { readonly taken: Map<
     }
     return listings.get(workspace)!;
   };
-  return Object.assign(listing, { taken, stampsOf: (workspace: ResolvedWorkspace) => taken.get(workspace)?.stamps });
+  return Object.assign(listing, { taken, stampsOf: (workspace: ResolvedWorkspace) => taken.get(workspace)?.stamps, lookups: toolchainLookups() });
 }
 
 async function expand(
@@ -170,9 +177,16 @@ async function expand(
   if (stats === null) throw new BridgeError("FileNotFound", `no such file or directory: ${given}`, { path: given });
   // Anything else that cannot be stat'ed (a symlink loop, no permission) is a file, which the
   // read then refuses with the precise reason (FileUnreadable).
-  if (stats?.isDirectory()) return claimed(config, workspace, serverName, filesUnder(await listing(workspace), file.path), listing.stampsOf(workspace));
+  const lookups = listing.lookups;
+  if (stats?.isDirectory())
+    return claimed(config, workspace, serverName, filesUnder(await listing(workspace), file.path), listing.stampsOf(workspace), lookups);
   // An explicit file is checked even when `exclude` or .gitignore would skip it in a walk.
-  return serversFor(config, workspace, serverName, file).map((server) => ({ workspace, server, languageId: languageFor(server, file)!, file }));
+  return serversFor(config, workspace, serverName, file).map((server) => ({
+    workspace,
+    server: serverForFile(server, workspace, file, lookups),
+    languageId: languageFor(server, file)!,
+    file,
+  }));
 }
 
 /**
@@ -193,6 +207,7 @@ async function claimed(
   serverName: string | undefined,
   relativePaths: readonly string[],
   stamps: Map<string, FileStamp> | undefined,
+  lookups: ToolchainLookups,
 ): Promise<ResolvedTarget[]> {
   const claims = claimsOfListed(config, workspace, serverName);
   // One synchronous look each: thousands of files cost less than as many queued promises.
@@ -200,7 +215,7 @@ async function claimed(
     // Deleted-but-tracked files and submodule folders are not sources to check.
     const file = resolveListedFile(workspace, relativePath, stamps);
     if (file === null) return [];
-    return claims(file).map(({ server, languageId }) => ({ workspace, server, languageId, file }));
+    return claims(file).map(({ server, languageId }) => ({ workspace, server: serverForFile(server, workspace, file, lookups), languageId, file }));
   });
 }
 
@@ -258,9 +273,17 @@ function holder(config: ResolvedConfig, given: string, absolute: string): { work
 function ordered(config: ResolvedConfig, targets: readonly ResolvedTarget[]): ResolvedTarget[] {
   const workspaceRank = (t: ResolvedTarget) => config.workspaces.indexOf(t.workspace);
   const serverRank = (t: ResolvedTarget) => t.workspace.servers.indexOf(t.server.name);
+  // A server's toolchains each have their session: the root's first, then by toolchain.
+  const toolchain = (t: ResolvedTarget) => (t.server.toolchain === undefined ? "" : JSON.stringify([t.server.toolchain.key, t.server.toolchain.refused]));
   const seen = new Set<string>();
   return [...targets]
-    .sort((a, b) => workspaceRank(a) - workspaceRank(b) || serverRank(a) - serverRank(b) || compareStrings(a.file.path, b.file.path))
+    .sort(
+      (a, b) =>
+        workspaceRank(a) - workspaceRank(b) ||
+        serverRank(a) - serverRank(b) ||
+        compareStrings(toolchain(a), toolchain(b)) ||
+        compareStrings(a.file.path, b.file.path),
+    )
     .filter((target) => {
       // No NUL in a path, nor in a name (letters, digits, ".", "_", "-").
       const key = `${target.workspace.name}\0${target.server.name}\0${target.file.absolutePath}`;

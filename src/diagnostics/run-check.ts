@@ -18,7 +18,17 @@ export interface RunCheckOptions {
   readonly listings?: ReadonlyMap<ResolvedWorkspace, WorkspaceListing>;
 }
 
-/** What one (workspace, server) session did during the run. */
+/** The compiler that answered a session's files, as `check`'s report names it. */
+export interface RunCompiler {
+  readonly version: string;
+  readonly source: "workspace" | "pinned";
+  /** Its package folder relative to the workspace root, or "pinned". */
+  readonly path: string;
+  /** The project folders it answers (relative to the workspace root, "" the root), as its session found them. */
+  readonly folders: readonly string[];
+}
+
+/** What one (workspace, server) session, or one toolchain's of it, did during the run. */
 export interface SessionRun {
   readonly workspace: ResolvedWorkspace;
   readonly server: ResolvedServer;
@@ -26,7 +36,7 @@ export interface SessionRun {
   /** The version that answered: the compiler's when the server answers with one, else the server's. */
   readonly version: string;
   /** The compiler that answered (TypeScript), or null. */
-  readonly compiler: { readonly version: string; readonly source: "workspace" | "pinned" } | null;
+  readonly compiler: RunCompiler | null;
   /** The most documents the session had open at once, read from its document sync. */
   readonly peakOpenDocuments: number;
   /** Documents still open when its last file was done: 0 unless closing failed. */
@@ -63,7 +73,7 @@ export async function runCheck(
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.listings === undefined ? {} : { listings: options.listings }),
     onSynced: ({ workspace, server, client }) => {
-      const key = `${workspace.name}/${server.name}`;
+      const key = sessions.get(workspace, server).key;
       peaks.set(key, Math.max(peaks.get(key) ?? 0, client.documents.openCount));
     },
     onFileDone: (done, total, target) => {
@@ -72,13 +82,14 @@ export async function runCheck(
     },
     onSessionDone: async ({ workspace, server, items }) => {
       const session = sessions.get(workspace, server);
-      const openDocumentsAtEnd = session.status().open_documents;
+      const status = session.status();
+      const openDocumentsAtEnd = status.open_documents;
       const answered = session.compilerReport;
       // The pin the server was held to, or the version of the compiler that answered.
       const version = answered?.version ?? server.version;
-      const compiler = answered === null ? null : { version, source: answered.source };
+      const compiler = answered === null ? null : { version, source: answered.source, path: status.compiler_path ?? "pinned", folders: status.projects ?? [] };
       await session.stop();
-      const peakOpenDocuments = peaks.get(`${workspace.name}/${server.name}`) ?? 0;
+      const peakOpenDocuments = peaks.get(session.key) ?? 0;
       runs.push({ workspace, server, files: items.length, version, compiler, peakOpenDocuments, openDocumentsAtEnd });
     },
   });

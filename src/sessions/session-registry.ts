@@ -33,29 +33,24 @@ export class SessionRegistry {
     for (const workspace of config.workspaces) {
       for (const serverName of workspace.servers) {
         const server = config.servers.find((candidate) => candidate.name === serverName);
-        if (!server) continue;
-        this.sessions.set(
-          keyOf(workspace.name, server.name),
-          new Session({
-            workspace,
-            server,
-            logger,
-            timings: timings.session,
-            supervision: timings.supervision,
-            maxOpenDocuments: config.bridge.max_open_documents,
-            idleStopMs: config.bridge.idle_stop_s * 1000,
-            startTimeoutMs: config.bridge.start_timeout_ms,
-          }),
-        );
+        if (server) this.add(workspace, server, config.bridge.idle_stop_s * 1000);
       }
     }
   }
 
-  /** The session of a pair; every configured pair has one. */
+  /**
+   * The session of a pair; every configured pair has one. A server entry with a toolchain of its
+   * own (`ResolvedServer.toolchain`: a project's own compiler) gets its session on first use,
+   * beside the pair's.
+   */
   get(workspace: ResolvedWorkspace, server: ResolvedServer): Session {
-    const session = this.sessions.get(keyOf(workspace.name, server.name));
-    if (!session) throw new BridgeError("UnknownServer", `workspace ${workspace.name} has no server ${server.name}`, {});
-    return session;
+    const session = this.sessions.get(keyOf(workspace.name, server));
+    if (session) return session;
+    if (server.toolchain !== undefined && this.sessions.has(keyOf(workspace.name, { name: server.name }))) {
+      this.assertOpen();
+      return this.add(workspace, server, this.idleStopMs(workspace));
+    }
+    throw new BridgeError("UnknownServer", `workspace ${workspace.name} has no server ${server.name}`, {});
   }
 
   /**
@@ -94,14 +89,14 @@ export class SessionRegistry {
     return session;
   }
 
-  /** All sessions in configuration order (workspace, then server). */
+  /** All sessions in configuration order (workspace, then server: the pair's, then its toolchains' in the order they began). */
   all(): { workspace: ResolvedWorkspace; server: ResolvedServer; session: Session }[] {
     const rows = [];
     for (const workspace of this.config.workspaces) {
       for (const serverName of workspace.servers) {
-        const server = this.config.servers.find((candidate) => candidate.name === serverName);
-        const session = this.sessions.get(keyOf(workspace.name, serverName));
-        if (server && session) rows.push({ workspace, server, session });
+        for (const session of this.sessions.values()) {
+          if (session.workspace === workspace && session.server.name === serverName) rows.push({ workspace, server: session.server, session });
+        }
       }
     }
     return rows;
@@ -116,26 +111,13 @@ export class SessionRegistry {
     this.assertOpen();
     for (const serverName of workspace.servers) {
       const server = this.config.servers.find((candidate) => candidate.name === serverName);
-      const key = keyOf(workspace.name, serverName);
-      if (!server || this.sessions.has(key)) continue;
-      this.sessions.set(
-        key,
-        new Session({
-          workspace,
-          server,
-          logger: this.logger,
-          timings: this.timings.session,
-          supervision: this.timings.supervision,
-          maxOpenDocuments: this.config.bridge.max_open_documents,
-          startTimeoutMs: this.config.bridge.start_timeout_ms,
-        }),
-      );
+      if (server && !this.sessions.has(keyOf(workspace.name, server))) this.add(workspace, server, 0);
     }
   }
 
-  /** Stops the sessions `addWorkspace` made for `workspace` (their trees gone) and forgets them. */
+  /** Stops the sessions `addWorkspace` made for `workspace`, and those of its toolchains (their trees gone), and forgets them. */
   async removeWorkspace(workspace: ResolvedWorkspace): Promise<void> {
-    const keys = workspace.servers.map((serverName) => keyOf(workspace.name, serverName));
+    const keys = [...this.sessions.entries()].filter(([, session]) => session.workspace.name === workspace.name).map(([key]) => key);
     await Promise.all(keys.map((key) => this.sessions.get(key)?.close()));
     for (const key of keys) this.sessions.delete(key);
   }
@@ -194,6 +176,26 @@ export class SessionRegistry {
     }
   }
 
+  private add(workspace: ResolvedWorkspace, server: ResolvedServer, idleStopMs: number): Session {
+    const session = new Session({
+      workspace,
+      server,
+      logger: this.logger,
+      timings: this.timings.session,
+      supervision: this.timings.supervision,
+      maxOpenDocuments: this.config.bridge.max_open_documents,
+      idleStopMs,
+      startTimeoutMs: this.config.bridge.start_timeout_ms,
+    });
+    this.sessions.set(keyOf(workspace.name, server), session);
+    return session;
+  }
+
+  /** A configured workspace's sessions stop when idle as configured; a snapshot's live only while it is used. */
+  private idleStopMs(workspace: ResolvedWorkspace): number {
+    return this.config.workspaces.includes(workspace) ? this.config.bridge.idle_stop_s * 1000 : 0;
+  }
+
   private assertOpen(): void {
     if (this.closing) throw new BridgeError("SessionDead", "the bridge is shutting down", {});
   }
@@ -209,6 +211,8 @@ function leastRecentlyUsed(sessions: readonly Session[]): Session | null {
   return best?.session ?? null;
 }
 
-function keyOf(workspace: string, server: string): string {
-  return JSON.stringify([workspace, server]);
+/** A session's key: the workspace's name, the server's, and its toolchain's when it has its own. */
+function keyOf(workspace: string, server: Pick<ResolvedServer, "name" | "toolchain">): string {
+  const toolchain = server.toolchain;
+  return JSON.stringify(toolchain === undefined ? [workspace, server.name] : [workspace, server.name, toolchain.key, toolchain.refused]);
 }

@@ -6,7 +6,7 @@ import { expandWorkspaceCache } from "../config/workspace-cache.js";
 import type { Deadline } from "../contract/deadline.js";
 import type { Logger } from "../contract/logger.js";
 import { ADAPTERS } from "../lsp/adapters/index.js";
-import { launchFor } from "../lsp/adapters/launch.js";
+import { launchFor, toolchainFor, toolchainLookups } from "../lsp/adapters/launch.js";
 import { checkoutCodeIn } from "../lsp/adapters/checkout-code.js";
 import { restrictedMode } from "../config/restricted-mode.js";
 import { BridgeError } from "../contract/errors.js";
@@ -75,11 +75,12 @@ export async function startServer(inputs: StartInputs, record: StartRecord, dead
   if (checkoutCode !== null) throw new BridgeError("ServerStartFailed", checkoutCode, { server: server.name, restricted: true });
   // Which server this workspace needs (its own compiler, for TypeScript) is chosen afresh at
   // every start, so a reinstall in the workspace is seen by the next start.
-  const launch = launchFor(server, workspace.root);
+  const launch = launchFor(server, workspace);
   record.compilerChosen(launch.compiler);
   // Found afresh at every start, as the compiler is: a package added since is then seen. The
   // search (a listing of the workspace) runs beside the spawn: only `initialize` needs its answer.
-  const projectsFinding = server.projects === null ? Promise.resolve(null) : findProjectRoots(workspace.root, server.projects);
+  const projectsFinding =
+    server.projects === null ? Promise.resolve(null) : findProjectRoots(workspace.root, server.projects).then((roots) => ownProjects(server, workspace, roots));
   // The version command runs beside the server start: both must finish within the deadline.
   versionFromCommand ??= launch.versionCommand
     ? runVersionCommand(server.name, launch.versionCommand, env, Math.max(1, deadline.remainingMs()), [workspace.root])
@@ -145,4 +146,17 @@ export interface StartOutcome {
 /** `server` as the known server `known`, recognised by `evidence`. */
 function recognised(server: ResolvedServer, known: KnownServer, evidence: "serverInfo" | "version output"): ResolvedServer {
   return { ...server, adapter: known.adapter, adapter_chosen_by: { by: "started", server: known.server, profile: known.profile, evidence } };
+}
+
+/**
+ * The project roots (relative folders) a session answers: for a server whose projects each run
+ * their own toolchain, those whose toolchain is the session's (the root's, for the configured
+ * pair); every root for any other server.
+ */
+function ownProjects(server: ResolvedServer, workspace: ResolvedWorkspace, roots: string[]): string[] {
+  const lookups = toolchainLookups();
+  // Any file of the folder: its toolchain is the folder's.
+  const keyOf = (folder: string) => toolchainFor(server, workspace, join(workspace.root, folder, "-"), lookups)?.key;
+  const own = server.toolchain?.key ?? keyOf("");
+  return own === undefined ? roots : roots.filter((folder) => keyOf(folder) === own);
 }

@@ -1,3 +1,5 @@
+import { relative } from "node:path";
+import type { ToolchainChoice } from "../config/types.js";
 import type { BridgeError } from "../contract/errors.js";
 import type { CompilerReport } from "../lsp/adapters/server-adapter.js";
 import type { SupervisedServer } from "../supervision/index.js";
@@ -37,8 +39,16 @@ export interface SessionStatus {
   /** Whose compiler answers (TypeScript; its version is `reported_version`); null for other servers or before a start. */
   readonly compiler_source: CompilerReport["source"] | null;
   /**
-   * The project roots the server was told of at its last start, relative to the workspace root
-   * ("" is the root); null for a server that takes none, or before a start.
+   * The compiler's package folder (relative to the workspace root when inside it), or "pinned":
+   * for a toolchain of its own, from its first file; for the pair's, once a start chose it; else null.
+   */
+  readonly compiler_path: string | null;
+  /** Why the project's own compiler may not run, for a toolchain whose files are not checked; else null. */
+  readonly refused: string | null;
+  /**
+   * The project roots the session answers, as found at its last start, relative to the
+   * workspace root ("" is the root): for a server with several toolchains, those of its own; null
+   * for a server that takes none, or before a start.
    */
   readonly projects: string[] | null;
   readonly uptime_ms: number | null;
@@ -65,6 +75,10 @@ export interface SessionFacts {
   readonly client: { readonly requestsInFlight: number; readonly documents: { readonly openCount: number } } | null;
   readonly reportedVersion: string | null;
   readonly compiler: CompilerReport | null;
+  /** The session's own toolchain, or null for a pair's session. */
+  readonly toolchain: ToolchainChoice | null;
+  /** The workspace root: paths inside it are shown relative to it. */
+  readonly root: string;
   readonly projects: readonly string[] | null;
   /** Date.now() when the session became ready; null when it is not. */
   readonly readyAt: number | null;
@@ -92,6 +106,14 @@ export function sessionStatus(facts: SessionFacts, now: number): SessionStatus {
     pinned_version: facts.server.version,
     reported_version: facts.reportedVersion,
     compiler_source: facts.compiler?.source ?? null,
+    compiler_path: facts.compiler
+      ? facts.compiler.source === "pinned"
+        ? "pinned"
+        : toolchainFolder(facts.root, facts.compiler.path)
+      : facts.toolchain === null
+        ? null
+        : toolchainFolder(facts.root, facts.toolchain.key),
+    refused: facts.toolchain?.refused ?? null,
     projects: facts.projects === null ? null : [...facts.projects],
     uptime_ms: phase === "ready" && facts.readyAt !== null ? now - facts.readyAt : null,
     restarts: facts.restarts,
@@ -104,4 +126,9 @@ export function sessionStatus(facts: SessionFacts, now: number): SessionStatus {
     last_error: lastError ? { code: lastError.code, message: lastError.message } : null,
     stderr_tail: facts.stderrTail,
   };
+}
+
+/** A toolchain's key or compiler folder as shown: relative to the workspace root ("../" where it lies above), "pinned" as it is. */
+export function toolchainFolder(root: string, key: string): string {
+  return key === "pinned" ? key : relative(root, key) || ".";
 }

@@ -12,7 +12,7 @@ import { PreviewReservation } from "./preview-reservation.js";
 import { sessionDeadError, sessionExit, type SessionExit } from "./session-exit.js";
 import { serverBusy, serverLoading } from "./server-load.js";
 import { startServer, type StartRecord } from "./session-start.js";
-import { holdsProcesses, sessionStatus, stateOf, type SessionPhase, type SessionState, type SessionStatus } from "./session-status.js";
+import { holdsProcesses, sessionStatus, stateOf, toolchainFolder, type SessionPhase, type SessionState, type SessionStatus } from "./session-status.js";
 import { resolveSessionTimings, type SessionTimings } from "./session-timings.js";
 import { startFailure, withFinalStderr } from "./start-failure.js";
 import { StderrTail } from "./stderr-tail.js";
@@ -78,8 +78,20 @@ export class Session implements LoadWatch {
     this.preview = new PreviewReservation(this.key);
   }
 
+  /** "workspace/server", and the toolchain's folder for a toolchain of the server's own: "app/typescript (web/node_modules/typescript)". */
   get key(): string {
-    return `${this.options.workspace.name}/${this.options.server.name}`;
+    const toolchain = this.options.server.toolchain;
+    const pair = `${this.options.workspace.name}/${this.options.server.name}`;
+    return toolchain === undefined ? pair : `${pair} (${toolchainFolder(this.options.workspace.root, toolchain.key)})`;
+  }
+
+  get workspace(): ResolvedWorkspace {
+    return this.options.workspace;
+  }
+
+  /** The server entry, as its toolchain's files see it. */
+  get server(): ResolvedServer {
+    return this.options.server;
   }
 
   /** The state as `session_status` shows it; a session being stopped for a restart is `starting`. */
@@ -272,6 +284,8 @@ export class Session implements LoadWatch {
         client: this.client,
         reportedVersion: this.reportedVersion,
         compiler: this.compiler,
+        toolchain: this.options.server.toolchain ?? null,
+        root: this.options.workspace.root,
         projects: this.projects,
         readyAt: this.readyAt,
         restarts: this.restartCount,

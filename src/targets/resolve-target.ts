@@ -4,6 +4,7 @@ import { BridgeError } from "../contract/errors.js";
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { fileStamp, type FileStamp } from "../files/file-stamp.js";
 import { realPath } from "../files/real-path.js";
+import { serverForFile } from "./toolchain-server.js";
 
 /** A file inside a workspace, resolved with symlinks followed. */
 export interface FileTarget {
@@ -18,7 +19,7 @@ export interface FileTarget {
 
 /**
  * A call's file resolved once, with the session that answers for it: the workspace, the server
- * and the language id that server gives the file. Discovery makes one per (file, server); a
+ * (as the file's toolchain sees it: `serverForFile`) and the language id that server gives the file. Discovery makes one per (file, server); a
  * one-file tool call makes one from its arguments (`resolveTarget`); everything after takes it
  * as it is, never resolving the path again.
  */
@@ -37,7 +38,7 @@ export function resolveTarget(config: ResolvedConfig, args: { workspace?: string
   const workspace = pickWorkspace(config, args.workspace, args.path);
   const file = resolveFile(workspace, args.path);
   const { server, languageId } = pickServerForFile(config, workspace, args.server, file);
-  return { workspace, server, languageId, file };
+  return { workspace, server: serverForFile(server, workspace, file), languageId, file };
 }
 
 /** Picks the workspace: named, the only one, or the one whose root holds an absolute path. */

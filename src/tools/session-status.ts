@@ -17,12 +17,9 @@ export const SessionStatusSchema = z.object({
   pinned_version: z.string(),
   reported_version: z.string().nullable(),
   compiler_source: z.enum(["workspace", "pinned"]).nullable(),
-  projects: z
-    .array(z.string())
-    .nullable()
-    .describe(
-      'The project roots the server was told of at its start (folders relative to the workspace root, "" the root): each file is answered under the one that holds it most closely. null: the server takes none, or it has not started.',
-    ),
+  compiler_path: z.string().nullable(),
+  refused: z.string().nullable(),
+  projects: z.array(z.string()).nullable().describe('Project roots it answers, relative ("" the root); null: none, or not started.'),
   uptime_ms: wholeNumber(0).nullable(),
   restarts: wholeNumber(0),
   open_documents: wholeNumber(0),
@@ -71,8 +68,9 @@ function renderProjects(projects: SessionStatus["projects"]): string {
 }
 
 function renderCompiler(status: SessionStatus): string {
-  if (status.compiler_source === null) return "";
-  return status.compiler_source === "pinned" ? ", the pinned compiler" : ", the workspace's own compiler";
+  if (status.refused !== null) return `, not run: ${status.refused}`;
+  if (status.compiler_source === null) return status.compiler_path === null ? "" : `, the compiler ${status.compiler_path}`;
+  return status.compiler_source === "pinned" ? ", the pinned compiler" : `, the project's own compiler ${status.compiler_path}`;
 }
 
 /** The last exit in words: code and signal, and why the bridge ended it when it did. */

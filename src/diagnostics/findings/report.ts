@@ -8,7 +8,7 @@ import { splitSince } from "./match-findings.js";
 import { fingerprint } from "./fingerprint.js";
 import { notCheckedFiles, type NotCheckedFile } from "./not-checked-files.js";
 import { placeCurrent, placeRevision, type ServerFinding } from "./place-findings.js";
-import type { DiagnosticsRun } from "../run-check.js";
+import type { DiagnosticsRun, RunCompiler } from "../run-check.js";
 
 /**
  * A diagnostic as `check` reports it: the `diagnostics` tool's item, placed (workspace, server)
@@ -51,9 +51,15 @@ export interface ReportRun {
   readonly server: string;
   /** The version that answered: the compiler's (TypeScript), else the server's, checked against its pin. */
   readonly version: string;
-  /** The compiler that answered and where it came from (`workspace` or `pinned`); null for other servers. */
-  readonly compiler: { readonly version: string; readonly source: "workspace" | "pinned" } | null;
+  /**
+   * The compiler that answered, where it came from (`workspace` or `pinned`), its package folder
+   * and the project folders it answers; null for other servers. Each toolchain of a server is a
+   * run of its own.
+   */
+  readonly compiler: RunCompiler | null;
   readonly files: number;
+  /** The files the run answered (relative to the root), to place each finding in its run. */
+  readonly paths: readonly string[];
   /** Only when there are some: files no project includes, answered under the compiler's defaults (TypeScript 7). */
   readonly outside_projects?: number;
 }
@@ -181,6 +187,7 @@ export function buildReport(
           version: session.version,
           compiler: session.compiler,
           files: session.files,
+          paths: run.files.filter((result) => result.workspace === session.workspace && result.server === session.server).map((result) => result.file.path),
           ...(outside === 0 ? {} : { outside_projects: outside }),
         };
       }),

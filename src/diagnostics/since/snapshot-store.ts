@@ -48,6 +48,8 @@ export class SnapshotEntry {
       ...workspace,
       name: `${workspace.name}@${this.commit.slice(0, 12)}`,
       root: join(this.snapshot.tree, prefix),
+      // Its own code (a compiler in its linked node_modules) is searched for up to the tree's top.
+      checkout: this.snapshot.tree,
       // The snapshot's build state is its own (never the checkout's: cargo would take one's
       // cached findings for the other's) and goes with it.
       state_dir: join(this.snapshot.dir, "state", String(this.workspaces.size)),

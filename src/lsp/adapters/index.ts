@@ -12,7 +12,14 @@ import { standardAdapter } from "./standard.js";
 import { yamlAdapter } from "./yaml.js";
 import type { AdapterCoverage } from "./coverage.js";
 import type { AdapterLaunch } from "./launch.js";
-import { describeTsserverChoice, describeTypescriptChoice, tsserverEntryLaunch, typescriptLaunch } from "./typescript/launch.js";
+import {
+  describeTsserverChoice,
+  describeTypescriptChoice,
+  tsserverEntryLaunch,
+  tsserverToolchain,
+  typescriptLaunch,
+  typescriptToolchain,
+} from "./typescript/launch.js";
 import { typescriptAdapter } from "./typescript/native-adapter.js";
 import { ownTypescriptIn } from "./typescript/own-compiler.js";
 import { tsserverAdapter } from "./typescript/tsserver-adapter.js";
@@ -42,8 +49,8 @@ export const ADAPTERS = {
  * server runs as its entry says.
  */
 export const ADAPTER_LAUNCHES = {
-  typescript: { launch: typescriptLaunch, describe: describeTypescriptChoice },
-  tsserver: { launch: tsserverEntryLaunch, describe: describeTsserverChoice },
+  typescript: { launch: typescriptLaunch, describe: describeTypescriptChoice, toolchain: typescriptToolchain },
+  tsserver: { launch: tsserverEntryLaunch, describe: describeTsserverChoice, toolchain: tsserverToolchain },
 } as const satisfies Partial<Record<AdapterName, AdapterLaunch>>;
 
 /**

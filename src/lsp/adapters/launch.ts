@@ -1,7 +1,8 @@
-import { join, relative } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
+import { describeRoots } from "../../config/config-source.js";
 import { locateDependencyPath } from "../../config/package-dependency.js";
 import { packageRoot } from "../../config/package-root.js";
-import type { AdapterName, ResolvedServer } from "../../config/types.js";
+import type { AdapterName, ResolvedServer, ResolvedWorkspace, ToolchainChoice } from "../../config/types.js";
 import { ADAPTER_LAUNCHES } from "./index.js";
 import type { CompilerReport } from "./server-adapter.js";
 
@@ -24,20 +25,54 @@ export interface ServerLaunch {
   readonly adapter: AdapterName;
 }
 
-/** Which compiler would answer a workspace, in words, or why none can. */
-export type AnsweringChoice = { readonly answers: string; readonly own: string | null } | { readonly error: string };
+/**
+ * Which compiler would answer a project folder, in words, and its package folder (null: the
+ * pinned one); or why the project's own may not run, or why none can start.
+ */
+export type AnsweringChoice =
+  | { readonly answers: string; readonly own: string | null }
+  | { readonly refused: string; readonly own: string }
+  | { readonly error: string };
 
-/** How an adapter chooses the program that runs for a workspace, and says which it chose. */
+/** Where a workspace lies: its root, and the checkout its own code is searched in (`checkoutTop`). */
+export type WorkspacePlace = Pick<ResolvedWorkspace, "root" | "checkout">;
+
+/** How an adapter chooses the program that runs for each project of a workspace, and says which it chose. */
 export interface AdapterLaunch {
-  /** Throws `ServerStartFailed` when the workspace's own compiler cannot answer. */
-  launch(server: ResolvedServer, workspaceRoot: string): ServerLaunch;
-  describe(server: Pick<ResolvedServer, "command" | "initialization_options">, workspaceRoot: string): AnsweringChoice;
+  /** The launch for the project folder `from`; throws `ServerStartFailed` when the project's own compiler cannot answer or may not run. */
+  launch(server: ResolvedServer, workspace: WorkspacePlace, from: string): ServerLaunch;
+  describe(server: Pick<ResolvedServer, "command" | "initialization_options">, workspace: WorkspacePlace, from: string): AnsweringChoice;
+  /** The toolchain that answers the file `file` (absolute), with what one caller learnt already in `lookups`. */
+  toolchain(
+    server: Pick<ResolvedServer, "command" | "initialization_options">,
+    workspace: WorkspacePlace,
+    file: string,
+    lookups: ToolchainLookups,
+  ): ToolchainChoice;
 }
 
-/** The launch of `server` for a workspace at `workspaceRoot`: its adapter's choice, else the entry as configured. */
-export function launchFor(server: ResolvedServer, workspaceRoot: string): ServerLaunch {
+/**
+ * What one caller learns of a workspace's folders while it resolves many files (a discovery):
+ * each folder's nearest project config, and each project folder's toolchain.
+ */
+export interface ToolchainLookups {
+  readonly configs: Map<string, string | null>;
+  readonly choices: Map<string, ToolchainChoice>;
+}
+
+/** Lookups for one caller: a later one sees the disk afresh (an install since). */
+export function toolchainLookups(): ToolchainLookups {
+  return { configs: new Map(), choices: new Map() };
+}
+
+/**
+ * The launch of a session of `server` in `workspace`: its adapter's choice for the project folder
+ * the session's toolchain was chosen from (the root for the configured entry), else the entry as
+ * configured.
+ */
+export function launchFor(server: ResolvedServer, workspace: WorkspacePlace): ServerLaunch {
   const chooser = chooserOf(server);
-  if (chooser) return chooser.launch(server, workspaceRoot);
+  if (chooser) return chooser.launch(server, workspace, server.toolchain?.from ?? workspace.root);
   return {
     command: server.command,
     args: server.args,
@@ -50,27 +85,76 @@ export function launchFor(server: ResolvedServer, workspaceRoot: string): Server
   };
 }
 
-/** "; typescript answers with TypeScript 7.0.2 (pinned)" for the config line; null for a server that runs as configured. */
-export function answeringClause(server: ResolvedServer, workspaceRoot: string): string | null {
-  const choice = chooserOf(server)?.describe(server, workspaceRoot);
-  if (!choice) return null;
-  if ("error" in choice) return `cannot start: ${choice.error}`;
-  return `answers with ${choice.answers} (${choice.own === null ? "pinned" : `the workspace's node_modules: ${choice.own}`})`;
+/**
+ * The toolchain that answers `file` (absolute) under `server`, for a server whose adapter answers
+ * each project with the project's own; null for a server that runs as configured.
+ */
+export function toolchainFor(server: ResolvedServer, workspace: WorkspacePlace, file: string, lookups: ToolchainLookups): ToolchainChoice | null {
+  return chooserOf(server)?.toolchain(server, workspace, file, lookups) ?? null;
+}
+
+/**
+ * "; typescript answers with TypeScript 7.0.2 (pinned)" for the config line: for each toolchain
+ * of the workspace, the folders it answers (`folders`: project folders relative to the root, ""
+ * the root); null for a server that runs as configured.
+ */
+export function answeringClause(server: ResolvedServer, workspace: WorkspacePlace, folders: readonly string[]): string | null {
+  const chooser = chooserOf(server);
+  if (!chooser) return null;
+  const groups = byChoice(chooser, server, workspace, folders);
+  const parts = groups.map(({ choice, folders: answered }) => {
+    const where = groups.length > 1 ? ` for ${describeRoots(answered)}` : "";
+    if ("error" in choice) return `cannot start${where}: ${choice.error}`;
+    if ("refused" in choice) return `checks nothing${where}: ${choice.refused}`;
+    return `answers${where} with ${choice.answers} (${choice.own === null ? "pinned" : `its own: ${relativeTo(workspace.root, choice.own)}`})`;
+  });
+  return parts.join("; ");
 }
 
 /**
  * The same as a comment of `init`'s file, for a profile (its `command` relative to lspmcp's
- * package, as profiles name their npm servers); null for a server that runs as configured.
+ * package, as profiles name their npm servers) in a workspace at `root` whose project folders are
+ * `folders`; null for a server that runs as configured.
  */
-export function answeringComment(adapter: AdapterName, command: string, root: string): string | null {
+export function answeringComment(adapter: AdapterName, command: string, root: string, folders: readonly string[]): string | null {
   const chooser = launchOf(adapter);
   if (!chooser) return null;
   const located = locateDependencyPath(command, packageRoot());
-  const choice = chooser.describe({ command: located?.ok ? located.path : join(packageRoot(), command), initialization_options: {} }, root);
-  if ("error" in choice) return `# It cannot start here: ${choice.error}`;
-  return choice.own === null
-    ? `# It answers with ${choice.answers}, pinned (no node_modules/typescript at or above the root).`
-    : `# It answers with the workspace's own ${choice.answers} (${relative(root, choice.own) || choice.own}); without it, the pinned version below.`;
+  const server = { command: located?.ok ? located.path : join(packageRoot(), command), initialization_options: {} };
+  const lines = byChoice(chooser, server, { root }, folders).map(({ choice, folders: answered }) => {
+    const where = describeRoots(answered);
+    if ("error" in choice) return `# ${where}: it cannot start here: ${choice.error}`;
+    if ("refused" in choice) return `# ${where}: not checked: ${choice.refused}`;
+    return choice.own === null
+      ? `# ${where}: ${choice.answers}, pinned (no node_modules/typescript in the project's folder or above it in the checkout).`
+      : `# ${where}: the project's own ${choice.answers} (${relativeTo(root, choice.own)}).`;
+  });
+  return ["# Each project is answered by the TypeScript that Node finds from its folder, else the pinned version below:", ...lines].join("\n");
+}
+
+/** The root and the project folders (relative to it) grouped by the compiler that answers them, the root's first. */
+function byChoice(
+  chooser: AdapterLaunch,
+  server: Pick<ResolvedServer, "command" | "initialization_options">,
+  workspace: WorkspacePlace,
+  folders: readonly string[],
+): { choice: AnsweringChoice; folders: string[] }[] {
+  const groups = new Map<string, { choice: AnsweringChoice; folders: string[] }>();
+  // The root first: what its projects do not hold (a script in a folder of its own) is answered from there.
+  for (const folder of ["", ...folders.filter((folder) => folder !== "")]) {
+    const choice = chooser.describe(server, workspace, join(workspace.root, folder));
+    const key = JSON.stringify(choice);
+    const group = groups.get(key);
+    if (group) group.folders.push(folder);
+    else groups.set(key, { choice, folders: [folder] });
+  }
+  return [...groups.values()];
+}
+
+/** A path relative to `root` when it lies inside it, else as it is. */
+function relativeTo(root: string, path: string): string {
+  const inside = relative(root, path);
+  return inside === "" || inside.startsWith("..") || isAbsolute(inside) ? path : inside;
 }
 
 /**

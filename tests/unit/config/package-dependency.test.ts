@@ -151,46 +151,45 @@ describe("which TypeScript answers a project that installed lspmcp", () => {
 
   test("npm: the project's own 6.0.3 at the top level, lspmcp's 5.9.3 nested", () => {
     const { project, lspmcp, modules } = npmProject({ version: "6.0.3", declared: true });
-    expect(chooseTypescriptCompiler(project, pinnedIn(modules), lspmcp)).toMatchObject({
-      source: "workspace",
-      version: "6.0.3",
-      packageDir: join(modules, "typescript"),
+    expect(chooseTypescriptCompiler(project, project, pinnedIn(modules), lspmcp)).toMatchObject({
+      compiler: { source: "workspace", version: "6.0.3", packageDir: join(modules, "typescript") },
     });
   });
 
   test("npm: the project declares the very version lspmcp depends on, so the install shares one folder: the project's", () => {
     const { project, lspmcp, modules } = npmProject({ version: "5.9.3", declared: true });
-    expect(chooseTypescriptCompiler(join(project, "src"), pinnedIn(modules), lspmcp)).toMatchObject({ source: "workspace", version: "5.9.3" });
+    expect(chooseTypescriptCompiler(join(project, "src"), project, pinnedIn(modules), lspmcp)).toMatchObject({
+      compiler: { source: "workspace", version: "5.9.3" },
+    });
   });
 
   test("npm: no typescript of the project's own, lspmcp's 5.9.3 hoisted to the top level is lspmcp's: the pinned compiler answers", () => {
     const { project, lspmcp, modules } = npmProject(null);
-    expect(chooseTypescriptCompiler(project, pinnedIn(modules), lspmcp)).toMatchObject({
-      source: "pinned",
-      version: "7.0.2",
-      packageDir: pinnedIn(modules),
+    expect(chooseTypescriptCompiler(project, project, pinnedIn(modules), lspmcp)).toMatchObject({
+      compiler: { source: "pinned", version: "7.0.2", packageDir: pinnedIn(modules) },
     });
   });
 
   test("the very folder of lspmcp's own typescript, linked into a workspace that is not where lspmcp is installed, is that workspace's", () => {
-    const { lspmcp, modules } = npmProject(null);
-    const elsewhere = realpathSync(tempDir("lspmcp-linked-"));
+    const { project, lspmcp, modules } = npmProject(null);
+    // Both in one checkout, so that the link stays inside what the checkout holds.
+    const elsewhere = join(project, "elsewhere");
     link(join(modules, "typescript"), join(elsewhere, "node_modules/typescript"));
-    expect(chooseTypescriptCompiler(elsewhere, pinnedIn(modules), lspmcp)).toMatchObject({ source: "workspace", version: "5.9.3" });
+    expect(chooseTypescriptCompiler(elsewhere, project, pinnedIn(modules), lspmcp)).toMatchObject({
+      compiler: { source: "workspace", version: "5.9.3" },
+    });
   });
 
   test("pnpm: the project's own 6.0.3 through its link, not lspmcp's 5.9.3 nor the pinned 7.0.2", () => {
     const { project, lspmcp, store } = pnpmProject();
-    expect(chooseTypescriptCompiler(project, join(store, "typescript@7.0.2/node_modules/typescript"), lspmcp)).toMatchObject({
-      source: "workspace",
-      version: "6.0.3",
+    expect(chooseTypescriptCompiler(project, project, join(store, "typescript@7.0.2/node_modules/typescript"), lspmcp)).toMatchObject({
+      compiler: { source: "workspace", version: "6.0.3" },
     });
   });
 
   test("a workspace inside lspmcp's own folder (its checkout) is answered by the pinned compiler, not lspmcp's own typescript", () => {
-    expect(chooseTypescriptCompiler(join(REPO, "examples"), join(REPO, "node_modules/typescript-7"), REPO)).toMatchObject({
-      source: "pinned",
-      version: "7.0.2",
+    expect(chooseTypescriptCompiler(join(REPO, "examples"), REPO, join(REPO, "node_modules/typescript-7"), REPO)).toMatchObject({
+      compiler: { source: "pinned", version: "7.0.2" },
     });
   });
 });

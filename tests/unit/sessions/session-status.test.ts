@@ -12,7 +12,9 @@ const facts = (over: Partial<SessionFacts>): SessionFacts => ({
   process: tree,
   client,
   reportedVersion: "7.1.0",
-  compiler: { name: "typescript", version: "7.1.0", source: "workspace", path: "/web/node_modules/typescript" },
+  compiler: { name: "typescript", version: "7.1.0", source: "workspace", path: "/web/packages/core/node_modules/typescript" },
+  toolchain: null,
+  root: "/web",
   projects: ["", "packages/core"],
   readyAt: 1_000,
   restarts: 1,
@@ -36,6 +38,8 @@ describe("a session's status record", () => {
       "pinned_version",
       "reported_version",
       "compiler_source",
+      "compiler_path",
+      "refused",
       "projects",
       "uptime_ms",
       "restarts",
@@ -56,6 +60,8 @@ describe("a session's status record", () => {
       pinned_version: "7.1.x",
       reported_version: "7.1.0",
       compiler_source: "workspace",
+      compiler_path: "packages/core/node_modules/typescript",
+      refused: null,
       projects: ["", "packages/core"],
       uptime_ms: 3_500,
       open_documents: 5,
@@ -101,6 +107,23 @@ describe("a session's status record", () => {
       tree_processes: 3,
       rss_mb: 150,
       open_documents: 0,
+    });
+  });
+
+  test("an idle session of a toolchain of its own names its compiler, and why it may not run when it may not", () => {
+    const toolchain = { from: "/web/tools", key: "/web/tools/node_modules/typescript", refused: "/web/tools/node_modules is owned by eve (uid 1001)" };
+    const status = sessionStatus(facts({ phase: "idle", compiler: null, reportedVersion: null, toolchain }), 4_500);
+    expect(status).toMatchObject({
+      compiler_source: null,
+      compiler_path: "tools/node_modules/typescript",
+      refused: "/web/tools/node_modules is owned by eve (uid 1001)",
+    });
+    expect(
+      sessionStatus(facts({ compiler: { name: "typescript", version: "7.0.2", source: "pinned", path: "/lspmcp/node_modules/typescript-7" } }), 0),
+    ).toMatchObject({
+      compiler_source: "pinned",
+      compiler_path: "pinned",
+      refused: null,
     });
   });
 });

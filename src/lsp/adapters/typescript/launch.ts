@@ -2,9 +2,11 @@ import { existsSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { dependencyFolder, locateDependencyPath } from "../../../config/package-dependency.js";
 import { packageRoot } from "../../../config/package-root.js";
-import type { ResolvedServer } from "../../../config/types.js";
+import type { ResolvedServer, ToolchainChoice } from "../../../config/types.js";
+import { checkoutTop } from "../../../config/checkout-code.js";
+import { nearestConfig } from "./nearest-config.js";
 import { BridgeError } from "../../../contract/errors.js";
-import type { AnsweringChoice, ServerLaunch } from "../launch.js";
+import type { AnsweringChoice, ServerLaunch, ToolchainLookups, WorkspacePlace } from "../launch.js";
 import type { CompilerReport } from "../server-adapter.js";
 import {
   chooseTypescriptCompiler,
@@ -12,7 +14,7 @@ import {
   nativeCompilerExecutable,
   pinnedTypescriptPackage,
   tsserverPath,
-  type TypescriptCompiler,
+  type CompilerChoice,
 } from "./compiler.js";
 
 /**
@@ -23,15 +25,23 @@ import {
 export const TYPESCRIPT_LANGUAGE_SERVER_VERSION = "5.3.0";
 
 /**
- * The launch of a TypeScript profile for a workspace at `workspaceRoot`: the server its compiler
- * needs (TypeScript 7's own, or typescript-language-server driving a 5.x or 6.x tsserver), with
- * the version it must report. Throws `ServerStartFailed` (naming the path) when the workspace's
- * own compiler cannot answer; reads only a few small files.
+ * The launch of a TypeScript profile for the project folder `from` of a workspace: the server its
+ * compiler needs (TypeScript 7's own, or typescript-language-server driving a 5.x or 6.x
+ * tsserver), with the version it must report. Throws `ServerStartFailed` (naming the path) when
+ * the project's own compiler cannot answer or may not run; reads only a few small files.
  */
-export function typescriptLaunch(server: ResolvedServer, workspaceRoot: string): ServerLaunch {
-  const compiler = typescriptCompilerFor(server, workspaceRoot);
+export function typescriptLaunch(server: ResolvedServer, workspace: WorkspacePlace, from: string): ServerLaunch {
+  const choice = typescriptCompilerFor(server, workspace, from);
+  if ("refused" in choice) {
+    throw new BridgeError("ServerStartFailed", `TypeScript at ${choice.packageDir} is not run: ${choice.refused}`, {
+      server: server.name,
+      compiler_path: choice.packageDir,
+      reason: choice.refused,
+    });
+  }
+  const compiler = choice.compiler;
   // The pinned package is held to the pin before anything starts (a reinstall of another version
-  // under a running bridge); a workspace's own is what it says it is.
+  // under a running bridge); a project's own is what it says it is.
   if (compiler.source === "pinned" && compiler.version !== server.version) {
     throw new BridgeError("ServerVersionMismatch", `the pinned TypeScript package at ${compiler.packageDir} is ${compiler.version}, pinned ${server.version}`, {
       server: server.name,
@@ -39,7 +49,8 @@ export function typescriptLaunch(server: ResolvedServer, workspaceRoot: string):
       reported: compiler.version,
     });
   }
-  const report: CompilerReport = { name: "typescript", version: compiler.version, source: compiler.source, path: compiler.packageDir };
+  // Its real folder, which names its toolchain: packages linking one folder (pnpm's store) share it.
+  const report: CompilerReport = { name: "typescript", version: compiler.version, source: compiler.source, path: realOr(compiler.packageDir) };
   if (compiler.kind === "native") {
     return {
       command: nativeCompilerExecutable(compiler),
@@ -75,38 +86,91 @@ export function typescriptLaunch(server: ResolvedServer, workspaceRoot: string):
 }
 
 /**
- * Which TypeScript answers a workspace, in words: "TypeScript 7.0.2 (pinned)", or the workspace's
- * own with its folder; what stops it from starting when it cannot.
+ * Which TypeScript answers the project folder `from`, in words: "TypeScript 7.0.2" and its
+ * package folder (null: the pinned one); or why the project's own may not run (its files are not
+ * checked), or what stops it from starting.
  */
-export function describeTypescriptChoice(
-  server: Pick<ResolvedServer, "command">,
-  workspaceRoot: string,
-): { readonly answers: string; readonly own: string | null } | { readonly error: string } {
+export function describeTypescriptChoice(server: Pick<ResolvedServer, "command">, workspace: WorkspacePlace, from: string): AnsweringChoice {
   try {
-    const compiler = typescriptCompilerFor(server, workspaceRoot);
-    return { answers: `TypeScript ${compiler.version}`, own: compiler.source === "pinned" ? null : compiler.packageDir };
+    const choice = typescriptCompilerFor(server, workspace, from);
+    if ("refused" in choice) return { refused: choice.refused, own: choice.packageDir };
+    return { answers: `TypeScript ${choice.compiler.version}`, own: choice.compiler.source === "pinned" ? null : choice.compiler.packageDir };
   } catch (error) {
     return { error: (error as Error).message };
   }
 }
 
+/** What a TypeScript adapter's choice reads of an entry. */
+type EntryFields = Pick<ResolvedServer, "command" | "initialization_options">;
+
 /**
- * The TypeScript compiler a workspace is answered by: its own `node_modules/typescript` when it
- * has one, else the pinned package, whose `bin/tsc` is the profile's `command`.
+ * The toolchain that answers the file `file` under an entry whose compiler `choose` picks for a
+ * project folder: the compiler Node resolves from its project's folder (the nearest
+ * tsconfig.json or jsconfig.json at or below the workspace root, else the file's own folder),
+ * named by the compiler's real package folder ("pinned" for the pinned one). Never throws: a
+ * package that cannot answer is named too, and its session's start says why.
  */
-function typescriptCompilerFor(server: Pick<ResolvedServer, "command">, workspaceRoot: string): TypescriptCompiler {
-  return chooseTypescriptCompiler(workspaceRoot, pinnedTypescriptPackage(server.command));
+function toolchainOf(choose: (server: EntryFields, workspace: WorkspacePlace, from: string) => CompilerChoice) {
+  return (server: EntryFields, workspace: WorkspacePlace, file: string, lookups: ToolchainLookups): ToolchainChoice => {
+    const config = nearestConfig(file, workspace.root, lookups.configs);
+    const from = dirname(config ?? file);
+    const key = `${server.command}\0${from}`;
+    const known = lookups.choices.get(key);
+    if (known) return known;
+    let chosen: ToolchainChoice;
+    try {
+      const choice = choose(server, workspace, from);
+      chosen =
+        "refused" in choice
+          ? { from, key: realOr(choice.packageDir), refused: choice.refused }
+          : { from, key: choice.compiler.source === "pinned" ? "pinned" : realOr(choice.compiler.packageDir), refused: null };
+    } catch (error) {
+      // A package that cannot answer is its session's to report: its start fails naming it.
+      const path = error instanceof BridgeError ? error.details.compiler_path : undefined;
+      chosen = { from, key: typeof path === "string" ? realOr(path) : from, refused: null };
+    }
+    lookups.choices.set(key, chosen);
+    return chosen;
+  };
+}
+
+/** The toolchain of a file under the `typescript` profile (`toolchainOf`). */
+export const typescriptToolchain = toolchainOf((server, workspace, from) => typescriptCompilerFor(server, workspace, from));
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * The TypeScript compiler a project folder is answered by: its own `node_modules/typescript`
+ * when the checkout holds one, else the pinned package, whose `bin/tsc` is the profile's `command`.
+ */
+function typescriptCompilerFor(server: Pick<ResolvedServer, "command">, workspace: WorkspacePlace, from: string): CompilerChoice {
+  return chooseTypescriptCompiler(from, checkoutTop(workspace), pinnedTypescriptPackage(server.command));
 }
 
 /**
  * The launch of an entry that runs typescript-language-server itself (`adapter = "tsserver"`, or
- * its command recognised as that package's): its program as written, given the tsserver that
- * answers as the project's own `tsc` would — the entry's `tsserver.path` when it sets one, else
- * the workspace's own TypeScript 5.x or 6.x, else the `typescript` package the server itself
- * depends on — and confirmed by asking that tsserver its version once it runs.
+ * its command recognised as that package's), for the project folder `from`: its program as
+ * written, given the tsserver that answers as the project's own `tsc` would — the entry's
+ * `tsserver.path` when it sets one, else the project's own TypeScript 5.x or 6.x when the checkout
+ * holds it, else the `typescript` package the server itself depends on — and confirmed by asking
+ * that tsserver its version once it runs.
  */
-export function tsserverEntryLaunch(server: ResolvedServer, workspaceRoot: string): ServerLaunch {
-  const compiler = tsserverCompilerFor(server, workspaceRoot);
+export function tsserverEntryLaunch(server: ResolvedServer, workspace: WorkspacePlace, from: string): ServerLaunch {
+  const choice = tsserverCompilerFor(server, workspace, from);
+  if ("refused" in choice) {
+    throw new BridgeError("ServerStartFailed", `TypeScript at ${choice.packageDir} is not run: ${choice.refused}`, {
+      server: server.name,
+      compiler_path: choice.packageDir,
+      reason: choice.refused,
+    });
+  }
+  const compiler = choice.compiler;
   const configured = (server.initialization_options.tsserver ?? {}) as Record<string, unknown>;
   return {
     command: server.command,
@@ -115,51 +179,48 @@ export function tsserverEntryLaunch(server: ResolvedServer, workspaceRoot: strin
     versionCommand: server.version_command,
     initializationOptions: { ...server.initialization_options, tsserver: { ...configured, path: tsserverPath(compiler) } },
     settings: server.settings,
-    compiler: { name: "typescript", version: compiler.version, source: compiler.source, path: compiler.packageDir },
+    compiler: { name: "typescript", version: compiler.version, source: compiler.source, path: realOr(compiler.packageDir) },
     adapter: "tsserver",
   };
 }
 
-/** Which TypeScript answers a typescript-language-server entry, in words, or why none can. */
-export function describeTsserverChoice(server: Pick<ResolvedServer, "command" | "initialization_options">, workspaceRoot: string): AnsweringChoice {
+/** Which TypeScript answers a typescript-language-server entry for the project folder `from`, in words, or why none can. */
+export function describeTsserverChoice(server: EntryFields, workspace: WorkspacePlace, from: string): AnsweringChoice {
   try {
-    const compiler = tsserverCompilerFor(server, workspaceRoot);
-    return { answers: `TypeScript ${compiler.version}`, own: compiler.source === "pinned" ? null : compiler.packageDir };
+    const choice = tsserverCompilerFor(server, workspace, from);
+    if ("refused" in choice) return { refused: choice.refused, own: choice.packageDir };
+    return { answers: `TypeScript ${choice.compiler.version}`, own: choice.compiler.source === "pinned" ? null : choice.compiler.packageDir };
   } catch (error) {
     return { error: (error as Error).message };
   }
 }
 
-function tsserverCompilerFor(server: Pick<ResolvedServer, "command" | "initialization_options">, workspaceRoot: string): TypescriptCompiler {
+/** The toolchain of a file under a typescript-language-server entry (`toolchainOf`). */
+export const tsserverToolchain = toolchainOf((server, workspace, from) => tsserverCompilerFor(server, workspace, from));
+
+function tsserverCompilerFor(server: EntryFields, workspace: WorkspacePlace, from: string): CompilerChoice {
   const path = ((server.initialization_options.tsserver ?? {}) as Record<string, unknown>).path;
-  // A path the entry sets is the user's choice: `lib/tsserver.js` of the package it names.
-  const compiler =
+  // A path the entry sets is the user's choice (a configuration that names a program is trusted
+  // first): `lib/tsserver.js` of the package it names.
+  const choice: CompilerChoice =
     typeof path === "string"
-      ? describeTypescriptPackage(dirname(dirname(path)), "workspace")
-      : chooseTypescriptCompiler(workspaceRoot, bundledTypescript(server.command));
-  if (compiler.kind === "native") {
+      ? { compiler: describeTypescriptPackage(dirname(dirname(path)), "workspace") }
+      : chooseTypescriptCompiler(from, checkoutTop(workspace), bundledTypescript(server.command));
+  if ("compiler" in choice && choice.compiler.kind === "native") {
+    const compiler = choice.compiler;
     throw new BridgeError(
       "ServerStartFailed",
       `TypeScript ${compiler.version} at ${compiler.packageDir} has no tsserver for typescript-language-server to drive; profile "typescript" answers it with its own language server`,
       { compiler_path: compiler.packageDir, compiler_version: compiler.version },
     );
   }
-  return compiler;
+  return choice;
 }
-
 /** The `typescript` package that typescript-language-server at `command` depends on, as Node finds it from its package. */
 function bundledTypescript(command: string): string {
-  let dir = dirname(realpathOr(command));
+  let dir = dirname(realOr(command));
   while (!existsSync(join(dir, "package.json")) && dirname(dir) !== dir) dir = dirname(dir);
   const found = dependencyFolder("typescript", dir);
   if (found === null) throw new BridgeError("ServerStartFailed", `typescript-language-server at ${command} finds no typescript package beside it`, {});
   return found;
-}
-
-function realpathOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }

@@ -18,18 +18,17 @@ export function lspmcpTypescript(root: string): LspmcpTypescript {
 }
 
 /**
- * Whether `holder/node_modules/typescript`, found from `workspaceRoot`, is lspmcp's own
- * dependency rather than the workspace's: the same folder, in a `node_modules` that lspmcp's own
+ * Whether `holder/node_modules/typescript`, found from the project folder `from`, is lspmcp's own
+ * dependency rather than the project's: the same folder, in a `node_modules` that lspmcp's own
  * lookup walks (lspmcp's package lies inside `holder`: its checkout, or a project whose install
- * hoisted lspmcp's dependency to its top level), and no package.json from the workspace root up
- * to `holder` (lspmcp's aside) lists `typescript` — when one does, the install shares the one
+ * hoisted lspmcp's dependency to its top level), and no package.json from `from` up to `holder` (lspmcp's aside) lists `typescript` — when one does, the install shares the one
  * folder between the project and lspmcp, and it is the project's.
  */
-export function isLspmcpTypescript(holder: string, workspaceRoot: string, lspmcp: LspmcpTypescript): boolean {
+export function isLspmcpTypescript(holder: string, from: string, lspmcp: LspmcpTypescript): boolean {
   if (lspmcp.typescript === null || realpathSync(join(holder, "node_modules", "typescript")) !== lspmcp.typescript) return false;
   const realHolder = realpathSync(holder);
   if (lspmcp.root !== realHolder && !lspmcp.root.startsWith(realHolder.endsWith(sep) ? realHolder : realHolder + sep)) return false;
-  for (let dir = workspaceRoot; ; dir = dirname(dir)) {
+  for (let dir = from; ; dir = dirname(dir)) {
     if (listsTypescript(join(dir, "package.json"))) return false;
     if (dir === holder || dirname(dir) === dir) return true;
   }

@@ -1,8 +1,9 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { checkoutTop } from "../../../config/checkout-code.js";
 import { detectLanguages } from "../../../config/detect-languages.js";
 import { packageRoot } from "../../../config/package-root.js";
-import { findWorkspaceTypescript } from "./compiler.js";
+import { findProjectTypescript } from "./compiler.js";
 import { lspmcpTypescript } from "./lspmcp-typescript.js";
 
 /**
@@ -11,7 +12,7 @@ import { lspmcpTypescript } from "./lspmcp-typescript.js";
  * when every file would be answered by the pinned compiler. Restricted mode runs none of them.
  */
 export async function ownTypescriptIn(root: string): Promise<string | null> {
-  const above = findWorkspaceTypescript(root, lspmcpTypescript(packageRoot()));
+  const above = findProjectTypescript(root, checkoutTop({ root }), lspmcpTypescript(packageRoot()));
   if (above !== null) return above;
   const { collected } = await detectLanguages(root, { extensions: new Set(), filenames: new Set(), collect: new Set(["package.json"]) });
   for (const manifest of collected) {
