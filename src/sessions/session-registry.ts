@@ -89,6 +89,18 @@ export class SessionRegistry {
     return session;
   }
 
+  /**
+   * Ends the sessions of a pair's further toolchains (their trees gone) and forgets them, dead
+   * ones too: each starts afresh on the next call that needs it (`session_restart`).
+   */
+  async forgetToolchains(workspace: ResolvedWorkspace, serverName: string): Promise<void> {
+    const keys = [...this.sessions.entries()]
+      .filter(([, session]) => session.workspace === workspace && session.server.name === serverName && session.server.toolchain !== undefined)
+      .map(([key]) => key);
+    await Promise.all(keys.map((key) => this.sessions.get(key)?.close()));
+    for (const key of keys) this.sessions.delete(key);
+  }
+
   /** All sessions in configuration order (workspace, then server: the pair's, then its toolchains' in the order they began). */
   all(): { workspace: ResolvedWorkspace; server: ResolvedServer; session: Session }[] {
     const rows = [];

@@ -7,7 +7,8 @@ import { defineTool } from "./tool-definition.js";
 
 /**
  * `session_restart`: the only way a dead session comes back. The old process tree is reaped
- * before the new server starts, and the answer is the new session's status.
+ * before the new server starts, and the answer is the new session's status. The sessions of the
+ * server's other toolchains end with it, dead ones included, and start again on their next call.
  */
 export const sessionRestartTool = defineTool({
   name: "session_restart",
@@ -23,6 +24,8 @@ export const sessionRestartTool = defineTool({
   handler: async (args, context) => {
     const workspace = pickWorkspace(context.config, args.workspace);
     const server = namedServer(context.config, workspace, args.server);
+    // The server's other toolchains (a project's own compiler) end too, and start afresh when next needed.
+    await context.sessions.forgetToolchains(workspace, server.name);
     const session = await context.sessions.restart(workspace, server, context.deadline);
     const status = session.status();
     return boundedSingle({ structured: status, text: renderStatusLine(status) }, context.config.bridge.max_result_bytes);

@@ -132,6 +132,13 @@ describe("a polyglot repository: web/ installs TypeScript 5.9.3, tools/ has no c
           }),
         ]),
       );
+      // session_restart ends the server's other toolchains too; the next call on web starts its own again.
+      await bridge.ok("session_restart", { server: "typescript" });
+      const after = (await bridge.ok("session_status", {})) as { sessions: Record<string, unknown>[] };
+      expect(after.sessions.filter((one) => one.server === "typescript").map((one) => one.compiler_path)).toEqual(["pinned"]);
+      expect(startKeys(errorsOnly((await diagnostics(bridge, { path: "web/src/main.ts" })).items))).toEqual(
+        own.filter((key) => key.startsWith("web/src/main.ts")),
+      );
       await bridge.close();
     },
     300_000,
