@@ -5,6 +5,15 @@ import type { Logger } from "../contract/logger.js";
 import { PROBE_PATH, STATUS_PATH } from "../sharing/probe-lease.js";
 import { guardRequest } from "./request-guard.js";
 
+/**
+ * What a client may hold of the endpoint: its callers are lspmcp processes on this host, which
+ * send a request's headers at once, so a connection that has not sent them within a few seconds,
+ * or one past the cap, is closed (checked every second: Node's own check runs every 30 s).
+ */
+export const STATUS_HEADERS_TIMEOUT_MS = 5000;
+const STATUS_REQUEST_TIMEOUT_MS = 10_000;
+export const STATUS_MAX_CONNECTIONS = 64;
+
 export interface StatusHttpServerOptions {
   /** The bearer secret every request must carry. */
   readonly token: string;
@@ -28,7 +37,8 @@ export class StatusHttpServer {
 
   constructor(options: StatusHttpServerOptions) {
     this.#options = options;
-    this.#http = createServer((request, response) => {
+    const limits = { headersTimeout: STATUS_HEADERS_TIMEOUT_MS, requestTimeout: STATUS_REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1000 };
+    this.#http = createServer(limits, (request, response) => {
       try {
         this.#handle(request, response);
       } catch (error) {
@@ -37,6 +47,7 @@ export class StatusHttpServer {
         else response.destroy();
       }
     });
+    this.#http.maxConnections = STATUS_MAX_CONNECTIONS;
   }
 
   /** Listens on loopback; resolves with the server's URL (`http://127.0.0.1:PORT`). */
