@@ -8,6 +8,10 @@ import { runCheckCli } from "./helpers/cli.js";
 
 // Two Go modules below the top-level and no go.work: zero-config `check` must answer each file
 // as its own module's `go vet` and `go build` run in that module's folder report it.
+//
+// A guard of gopls's behaviour, not a proof of a mechanism of lspmcp's: gopls finds each module
+// itself (lspmcp gives it the workspace root and nothing per module), so this file fails when a
+// gopls upgrade stops doing so, and no change to lspmcp's code is seen here. Count it as such.
 
 const VET = 'package lib\n\nimport "fmt"\n\n// Say prints a number as a string.\nfunc Say(n int) {\n\tfmt.Printf("%s\\n", n)\n}\n';
 
@@ -39,7 +43,7 @@ async function perModule(): Promise<{ compiler: Finding[]; vet: Finding[] }> {
 }
 
 describe("two Go modules without go.work (zero-config)", () => {
-  test("check answers each module's files as its own go vet and go build do", async () => {
+  test("check answers each module's files as its own go vet and go build do (gopls's behaviour, guarded)", async () => {
     const result = await runCheckCli(["--format", "json", "--fail-on", "never"], { cwd: repo.root });
     expect(result.code, result.stderr).toBe(0);
     const items = (JSON.parse(result.stdout).items as (Finding & { server: string; source: string | null })[]).filter((item) => item.server === "gopls");
