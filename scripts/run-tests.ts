@@ -107,6 +107,7 @@ phases.push({
 });
 if (failed.length > 0) {
   phases.push({ name: "the tests after the builds", code: 1, failures: [`not run, for want of those servers: ${later.join(" ")}`] });
+  for (const { name } of otherNodes) phases.push({ name: `the files run again on ${name}`, code: 1, failures: ["not run: the builds from source failed"] });
   finish();
 }
 say(`${names.join(", ")} installed in ${elapsed(Date.now() - started)}; now the ${later.length} test files that need them`);
