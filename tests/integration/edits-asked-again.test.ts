@@ -28,6 +28,17 @@ async function pullsAfterCall(least: number): Promise<number> {
   return handled("textDocument/diagnostic");
 }
 
+/**
+ * Waits until the server's log holds every request it answered before now: it logs each request
+ * after its answer, and a hover (which pulls nothing) asked now is logged after them all. Counts
+ * read before it may miss a pull logged late.
+ */
+async function logCaughtUp(): Promise<void> {
+  const hovers = handled("textDocument/hover");
+  await bridge.ok("hover", { path: "src/m0.ts", line: 1, column: 17 });
+  expect(await pollUntil(() => handled("textDocument/hover") > hovers, 30_000)).toBe(true);
+}
+
 beforeAll(async () => {
   root = tempDir("lspmcp-edits-");
   mkdirSync(join(root, "src"));
@@ -54,10 +65,7 @@ describe("edits that keep a module's exports", () => {
     // The cold run's anchor (the document that keeps the project loaded) is still open: the runs
     // after an edit hold it rather than opening the edited file, so nothing is opened again.
     expect(handled("textDocument/didOpen")).toBe(1);
-    // A pull logged late would show by now: the server logs each request after its answer, and
-    // a hover (which pulls nothing) comes after them all.
-    await bridge.ok("hover", { path: "src/m0.ts", line: 1, column: 17 });
-    expect(await pollUntil(() => handled("textDocument/hover") >= 1, 30_000)).toBe(true);
+    await logCaughtUp();
     expect(handled("textDocument/diagnostic")).toBe(pulled);
   });
 
@@ -66,7 +74,9 @@ describe("edits that keep a module's exports", () => {
     const pulls = handled("textDocument/diagnostic");
     const last = FILES - 1;
     writeFileSync(join(root, "src", `m${last}.ts`), `${module(last, "1")}export const extra = 1;\n`);
-    expect(await pullsAfterCall(pulls + 1)).toBe(pulls + 1);
+    await pullsAfterCall(pulls + 1);
+    await logCaughtUp();
+    expect(handled("textDocument/diagnostic")).toBe(pulls + 1);
     // The move the question is asked as also edits the file itself and the tsconfig: neither is
     // its importer, and neither is asked about in turn.
     expect(handled("workspace/willRenameFiles")).toBe(questions + 1);
