@@ -87,6 +87,14 @@ const CASES: Record<string, () => Case> = {
       (root) => bashServer(`env = { PATH = ${JSON.stringify(`${join(root, "evil")}:/usr/local/bin:/usr/bin:/bin`)} }`),
       (root, marker) => script(join(root, "evil/node"), marker, `exec ${JSON.stringify(process.execPath)} "$@"`),
     ),
+  // An initialization option the shipped profile's server reads (bash-language-server takes its
+  // configuration from `initializationOptions` too), naming the linter the server runs.
+  initialization_options: () =>
+    checkout(
+      "initialization_options",
+      (root) => bashServer(`initialization_options = { shellcheckPath = ${JSON.stringify(join(root, "evil/shellcheck"))} }`),
+      (root, marker) => script(join(root, "evil/shellcheck"), marker, `echo '{"comments":[]}'`),
+    ),
   // A setting the shipped profile hands to its server, naming the linter the server runs.
   settings: () =>
     checkout(
@@ -109,7 +117,13 @@ async function run(args: readonly string[], cwd: string, state: string, env: Rec
   });
   const started = new Map<string, string>();
   let running = true;
-  const output = childOutput(child).finally(() => (running = false));
+  // A watched run is a refusal or a trust, well under a second: one that goes on (a serve that
+  // did not refuse) is ended here rather than left running past the test.
+  const deadline = watch ? setTimeout(() => child.kill("SIGKILL"), 60_000) : undefined;
+  const output = childOutput(child).finally(() => {
+    running = false;
+    clearTimeout(deadline);
+  });
   while (watch && running && child.pid !== undefined) {
     for (const p of descendantsOf(child.pid)) started.set(`${p.pid}/${p.startTime}`, p.cmdline);
     await delay(1);
@@ -140,9 +154,15 @@ describe.each(Object.keys(CASES))("a checkout's config that names a program by %
     state = tempDir("lspmcp-state-");
   });
 
-  test("check and serve refuse it before anything runs; trusted, check runs it", async () => {
+  test("check and serve (standalone, attached, over HTTP) refuse it before anything runs; trusted, check runs it", async () => {
     await expectRefused(["check"], c, state);
     await expectRefused(["serve", "--standalone"], c, state);
+    // Attached to a shared server (serve's default): refused before one is looked for or launched.
+    await expectRefused(["serve"], c, state);
+    // Over HTTP: refused before it listens, so no token file is written either.
+    const runtime = tempDir("lspmcp-trust-run-");
+    await expectRefused(["serve", "--http", "127.0.0.1:0"], c, state, { XDG_RUNTIME_DIR: runtime });
+    expect(readdirSync(runtime)).toEqual([]);
 
     const trusted = await run(["trust"], c.repo.root, state, {}, true);
     expect(trusted.code, trusted.stderr).toBe(0);
@@ -153,6 +173,27 @@ describe.each(Object.keys(CASES))("a checkout's config that names a program by %
     const checked = await run(["check", "--format", "json"], c.repo.root, state);
     expect(existsSync(c.marker), checked.stderr).toBe(true);
     expect([0, 1], checked.stderr).toContain(checked.code);
+  }, 120_000);
+});
+
+describe("a checkout's config that chooses another adapter for a shipped profile", () => {
+  // An adapter decides what the bridge starts beside the server (a workspace's own compiler,
+  // `cargo check`): choosing one is a program key like the others, with no program of the
+  // checkout's to mark here, so the refusal itself is what is shown.
+  test("check and serve (standalone, attached, over HTTP) refuse it, naming server[0].adapter; trusted, check runs", async () => {
+    const repo = tempRepo({ "a.sh": "#!/bin/sh\necho $1\n" });
+    repos.push(repo);
+    writeFileSync(join(repo.root, ".lspmcp.toml"), bashServer('adapter = "tsserver"'));
+    const c: Case = { key: "adapter", repo, marker: join(marks, "adapter-none") };
+    const state = tempDir("lspmcp-state-");
+    for (const args of [["check"], ["serve", "--standalone"], ["serve"], ["serve", "--http", "127.0.0.1:0"]]) {
+      const refused = await expectRefused(args, c, state, { XDG_RUNTIME_DIR: tempDir("lspmcp-trust-run-") });
+      expect(refused.stderr).toContain('  server[0].adapter = "tsserver"');
+    }
+    expect((await run(["trust"], repo.root, state)).code).toBe(0);
+    const checked = await run(["check", "--format", "json"], repo.root, state);
+    expect(checked.stderr).not.toContain("ConfigUntrusted");
+    expect([0, 1, 3], checked.stderr).toContain(checked.code);
   }, 120_000);
 });
 
