@@ -97,6 +97,11 @@ describe.each(["7.0.2", "5.9.3"] as const)("project-level diagnostics equal file
     expect(fromFiles.total).toBeGreaterThan(30);
     expect(findingKeys(fromProject.items)).toEqual(findingKeys(fromFiles.items));
     expect(fromProject.items).toEqual(fromFiles.items);
+    // Not only the bridge against itself (for tsserver both paths are the same adapter): the
+    // errors are the compiler's own `tsc`'s (suggestions and hints are the server's alone).
+    const tsc = await tscFindings(ROOT, TSC[compiler]);
+    expect(tsc.length).toBeGreaterThan(10);
+    expect(startKeys(fromProject.items.filter((item) => item.severity === "error" || item.severity === "warning"))).toEqual(startKeys(tsc));
     // Which path answered: the project path opens one anchor per project (and keeps it open),
     // file by file opens every file of the folder (and keeps it open).
     expect(await openDocuments(project)).toBe(ANCHORS[compiler]);
