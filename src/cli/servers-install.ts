@@ -128,7 +128,11 @@ async function chooseFor(path: string, configArg: string | null, shipped: readon
   if (source.kind === "default") {
     const plan = await planDefault(source.root, { packageRoot: root, searchPath: process.env.PATH ?? "" });
     const names = [...plan.servers.map((server) => server.name), ...plan.omitted.map((omitted) => omitted.server)];
-    return { servers: pick(names, shipped), notes: [`lspmcp: servers of the embedded default for ${source.root}: ${listed(names)}`], problems: [] };
+    const said =
+      names.length === 0
+        ? `none, nothing to install: no file of a shipped profile's language is in it (write a bridge.toml with \`lspmcp init\` for a server lspmcp does not ship)`
+        : listed(names);
+    return { servers: pick(names, shipped), notes: [`lspmcp: servers of the embedded default for ${source.root}: ${said}`], problems: [] };
   }
   const configured = await configuredProfiles(source.path);
   const known = configured.profiles.filter((name) => shipped.some((server) => server.name === name));

@@ -6,6 +6,51 @@ import { describeRoots } from "./config-source.js";
 const str = (value: string): string => JSON.stringify(value);
 const list = (values: readonly string[]): string => `[${values.map(str).join(", ")}]`;
 
+const BRIDGE_TABLE = [
+  "# Relative paths resolve against this file's folder. Reference: docs/configuration.md.",
+  "",
+  "[bridge]",
+  "max_sessions = 4            # live language servers at once",
+  "max_result_bytes = 32768    # ceiling on any tool result, in UTF-8 bytes",
+  "request_timeout_ms = 30000  # per LSP request; also the diagnostics settle deadline",
+  "start_timeout_ms = 120000   # a server's start; its first load does not count against requests",
+  "",
+];
+
+/** What a skeleton's [[server]] holds until the user fills it in; `validate` refuses it as a command and a version. */
+const FILL_IN = "FILL-IN";
+
+/**
+ * The skeleton `lspmcp init` writes where no shipped profile serves the folder: one `[[server]]`
+ * with every key a server needs, its values to fill in, and the workspace naming it. It loads as
+ * TOML, and `validate` refuses it until the server is described (docs/adding-a-server.md).
+ */
+export function renderSkeletonToml(workspace: string, schemaPath: string): string {
+  return [
+    `#:schema ${schemaPath}`,
+    "# lspmcp configuration, written by `lspmcp init` as a skeleton: no language of a shipped profile",
+    "# occurs here. Fill in the [[server]] below with the language server you want to serve",
+    `# (every ${FILL_IN}; docs/adding-a-server.md walks through one), then run \`lspmcp validate\`.`,
+    ...BRIDGE_TABLE,
+    "# The server: what it runs, the exact version it must report, and the files it claims.",
+    "[[server]]",
+    'name = "my-server"',
+    `command = ${str(FILL_IN)}  # an absolute path, a path relative to this file, or a name on PATH`,
+    '# args = ["--stdio"]     # many servers want ["--stdio"] or ["lsp"]',
+    `version = ${str(FILL_IN)}  # the pin: a server reporting another version is refused`,
+    `# version_command = [${str(FILL_IN)}, "--version"]  # the pin is checked against this argv's first line; without it, against serverInfo.version`,
+    `languages = [{ id = ${str(FILL_IN)}, extensions = [".${FILL_IN}"] }]  # the LSP language id and the extensions it claims`,
+    '# inherit_env = ["VIRTUAL_ENV"]  # variables of yours it needs (it gets PATH, HOME and LANG)',
+    "",
+    "[[workspace]]",
+    `name = ${str(workspace)}`,
+    'root = "."',
+    'servers = ["my-server"]',
+    `# exclude = ["build/**"]  # globs that \`lspmcp check\` skips`,
+    "",
+  ].join("\n");
+}
+
 /**
  * The embedded default as a commented bridge.toml for `lspmcp init` (CONTRACT §2): the `#:schema`
  * line for editors, each chosen profile with its pin spelled out (`version`, and the command it
@@ -27,14 +72,7 @@ export function renderDefaultToml(
     `#:schema ${schemaPath}`,
     "# lspmcp configuration, written by `lspmcp init` from the embedded default: one workspace and",
     "# the shipped profiles whose languages occur in it. Edit freely; `lspmcp validate` checks it.",
-    "# Relative paths resolve against this file's folder. Reference: docs/configuration.md.",
-    "",
-    "[bridge]",
-    "max_sessions = 4            # live language servers at once",
-    "max_result_bytes = 32768    # ceiling on any tool result, in UTF-8 bytes",
-    "request_timeout_ms = 30000  # per LSP request; also the diagnostics settle deadline",
-    "start_timeout_ms = 120000   # a server's start; its first load does not count against requests",
-    "",
+    ...BRIDGE_TABLE,
   ];
   for (const server of plan.servers) {
     const profile = server.profile;

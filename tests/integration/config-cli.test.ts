@@ -1,6 +1,6 @@
 // The command line with no --config (CONTRACT §2): init, validate, check and serve in a temp repo.
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { BRIDGE_MAIN } from "../helpers/paths.js";
@@ -58,6 +58,42 @@ describe("lspmcp init", () => {
     expect(text).toContain("# clangd is left out");
     expect(text).toContain("apt-get install clangd");
     expect(run(repo.root, ["validate", "--config", "bridge.toml"]).status).toBe(0);
+  });
+});
+
+describe("lspmcp init where no shipped profile serves the folder", () => {
+  test("writes a skeleton with a [[server]] to fill in, which validate refuses until it is, and accepts once it is", () => {
+    const repo = repoWith({ "lib/core.zig": "pub fn main() void {}\n" });
+    const result = run(repo.root, ["init"]);
+    expect(result.status).toBe(0);
+    expect(result.stderr).toContain("a skeleton");
+    const text = readFileSync(join(repo.root, "bridge.toml"), "utf8");
+    expect(text).toMatch(/^#:schema \/.*\/config\/bridge\.schema\.json\n/);
+    expect(text).toContain('[[server]]\nname = "my-server"\ncommand = "FILL-IN"');
+    expect(text).toContain('servers = ["my-server"]');
+    const refused = run(repo.root, ["validate"]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('server[0].command: "FILL-IN" not found on PATH');
+    // Filled in as its comments say: a program on PATH, its pin and its language.
+    writeFileSync(
+      join(repo.root, "bridge.toml"),
+      text
+        .replace('command = "FILL-IN"', 'command = "sh"')
+        .replace('version = "FILL-IN"', 'version = "1.0"')
+        .replace('id = "FILL-IN", extensions = [".FILL-IN"]', 'id = "zig", extensions = [".zig"]'),
+    );
+    const filled = run(repo.root, ["validate"]);
+    expect(filled.stdout).toContain("1 server (my-server)");
+    expect(filled.status).toBe(0);
+  });
+
+  test("servers install --for a repository with no shipped language says there is nothing to install, and why", () => {
+    const repo = repoWith({ "notes.txt": "x\n" });
+    const result = run(repo.root, ["servers", "install", "--for", "."]);
+    expect(result.status).toBe(0);
+    expect(result.stderr).toContain(
+      `servers of the embedded default for ${repo.root}: none, nothing to install: no file of a shipped profile's language is in it`,
+    );
   });
 });
 
