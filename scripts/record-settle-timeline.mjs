@@ -2,13 +2,16 @@
 // event list that src/lsp/settle-rule.ts folds, into tests/fixtures/settle-timelines/NAME.json.
 //
 //   node scripts/record-settle-timeline.mjs --name pyright-pull --workspace DIR --glob .py \
-//        [--push] [--adapter NAME] -- node_modules/.bin/pyright-langserver --stdio
+//        [--push] [--adapter NAME] [--language ID] [--until-quiet MS] -- node_modules/.bin/pyright-langserver --stdio
 //
 // Every file of DIR with the extension is opened at once (check's worst case: one batch), then
 // each is settled through the bridge's own settleDiagnostics. With --push the client offers no
 // pull diagnostics (the old capability), and the recording instead runs until the server's
 // work-done progress has ended, to show the early-publish burst. --adapter names the server's
-// adapter (src/lsp/adapters/; "standard" when left out). Run after `npm run build`.
+// adapter (src/lsp/adapters/; "standard" when left out). With --until-quiet the recording runs
+// until the server has said nothing for MS milliseconds, every publish kept, and each event
+// carries `at` (milliseconds since the start): the timings the rule's quiet window is measured
+// against. Run after `npm run build`.
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -32,6 +35,7 @@ const { values, positionals } = parseArgs({
     language: { type: "string" },
     push: { type: "boolean" },
     adapter: { type: "string", default: "standard" },
+    "until-quiet": { type: "string" },
   },
 });
 if (!Object.hasOwn(ADAPTERS, values.adapter)) throw new Error(`unknown adapter "${values.adapter}" (known: ${Object.keys(ADAPTERS).join(", ")})`);
@@ -45,14 +49,22 @@ const child = spawn(positionals[0], positionals.slice(1), { cwd: workspace, stdi
 const rootUri = pathToFileURL(workspace).href;
 const events = [];
 const started = Date.now();
-const record = (event) => events.push(JSON.parse(JSON.stringify(event).replaceAll(rootUri, "file:///WORKSPACE")));
+const timed = values["until-quiet"] !== undefined;
+let lastHeard = Date.now();
+const record = (event) => {
+  lastHeard = Date.now();
+  const plain = JSON.parse(JSON.stringify(event).replaceAll(rootUri, "file:///WORKSPACE"));
+  events.push(timed ? { ...plain, at: lastHeard - started } : plain);
+};
 const client = LspClient.connect({
   input: child.stdout,
   output: child.stdin,
   rootPath: workspace,
   workspaceName: "recorded",
   initializationOptions: {},
+  projects: [],
   settings: {},
+  maxOpenDocuments: 10_000,
   adapter: ADAPTERS[values.adapter],
   log: () => {},
 });
@@ -75,7 +87,10 @@ try {
     record({ type: "sync", uri: document.uri, version: document.version });
     documents.push(document);
   }
-  if (values.push) {
+  if (timed) {
+    const quiet = Number(values["until-quiet"]);
+    while (Date.now() - lastHeard < quiet) await new Promise((done) => setTimeout(done, 100));
+  } else if (values.push) {
     await new Promise((done) => {
       let began = false;
       client.events.subscribe((event) => {

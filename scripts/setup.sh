@@ -74,8 +74,10 @@ read -r -a cached <<<"$(sed -n 2p <<<"$plan")"
 # The Debian packages (dpkg knows whether each is installed, pyflakes beside pylsp included), and
 # git, which the tests use for their throwaway repositories (and lspmcp to find a workspace's files).
 packages+=(git)
-# clang, the command line the tests hold clangd's findings to (tests/helpers/clang-cli.ts).
-if [ "$need" != start ]; then packages+=(clang-14); fi
+# clang, the command line the tests hold clangd's findings to (tests/helpers/clang-cli.ts), and
+# ShellCheck, which bash-language-server runs and whose own command line the tests hold its
+# findings to (tests/integration/bash-shellcheck.test.ts).
+if [ "$need" != start ]; then packages+=(clang-14 shellcheck); fi
 installed="$(dpkg-query --show --showformat='${Package} ${db:Status-Status}\n' "${packages[@]}" 2>/dev/null | awk '$2 == "installed" { print $1 }' || true)"
 missing=()
 for package in "${packages[@]}"; do

@@ -16,8 +16,9 @@ export interface ProgramKey {
  * all change what runs), the adapter (which may start the workspace's own compiler) and what is
  * handed to the server (rust-analyzer's check.overrideCommand, typescript-language-server's
  * tsserver.path, pyright's python.pythonPath name programs the server then runs). The other keys
- * (name, profile, version, languages, position_encoding, inherit_env, max_rss_mb) run nothing new:
- * inherit_env passes on only what the user's own environment holds.
+ * (name, profile, version, languages, position_encoding, inherit_env, max_rss_mb,
+ * settle_quiet_ms) run nothing new: inherit_env passes on only what the user's own environment
+ * holds.
  */
 const PROGRAM_KEYS = ["command", "args", "version_command", "env", "adapter", "initialization_options", "settings"] as const;
 

@@ -122,6 +122,7 @@ export async function resolveServer(index: number, raw: Salvaged<RawServer>, con
     settings: pick("settings") ?? SERVER_DEFAULTS.settings,
     // 0 is how a [[server]] turns its profile's cap off.
     max_rss_mb: pick("max_rss_mb") || null,
+    settle_quiet_ms: pick("settle_quiet_ms") ?? SERVER_DEFAULTS.settle_quiet_ms,
   };
   return { server, languages, problems };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_SETTLE_QUIET_MS } from "../contract/quiet-window.js";
 import { EmbeddedDefaultSchema } from "./embedded-default-schema.js";
 import { InstallSchema } from "./install-schema.js";
 
@@ -30,6 +31,7 @@ const positiveInt = (fallback: number, description: string) => z.int().positive(
 export const ADAPTER_NAMES = [
   "standard",
   "bacon-ls",
+  "bash",
   "biome",
   "ccls",
   "gopls",
@@ -60,6 +62,7 @@ export const REPLACED_SERVER_KEYS: Readonly<Record<string, string>> = {
 /** Defaults of the optional server fields, applied after a profile is merged. */
 export const SERVER_DEFAULTS = {
   args: [] as string[],
+  settle_quiet_ms: DEFAULT_SETTLE_QUIET_MS,
   env: {} as Record<string, string>,
   initialization_options: {} as Record<string, unknown>,
   settings: {} as Record<string, unknown>,
@@ -204,6 +207,14 @@ const serverFields = {
     .record(z.string(), z.unknown())
     .meta({ default: SERVER_DEFAULTS.settings })
     .describe('Answers workspace/configuration: section "a.b" is settings.a.b.'),
+  settle_quiet_ms: z
+    .int()
+    .nonnegative()
+    .max(600_000)
+    .meta({ default: SERVER_DEFAULTS.settle_quiet_ms })
+    .describe(
+      "The quiet window of the standard settle rule, in milliseconds: a file whose diagnostics the server pushes (it offers no pull) is answered with its latest publish only once the server has said nothing (no publish of any file, no progress) for this long after it. A server that publishes in phases (syntax, then types) is never answered with its first phase while its phases come closer together than this. 0: no window, so such a file is answered as not settled (Timeout), never from a publish that may not be the last. Adapters with their own rule (gopls, Biome, rust-analyzer, bacon-ls) do not use it.",
+    ),
   max_rss_mb: z
     .int()
     .nonnegative()

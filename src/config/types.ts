@@ -105,6 +105,8 @@ export interface ResolvedServer {
    * the toolchain of the workspace root.
    */
   readonly toolchain?: ToolchainChoice;
+  /** The standard settle rule's quiet window after a push answer (ms); 0: none. */
+  readonly settle_quiet_ms: number;
 }
 
 /**

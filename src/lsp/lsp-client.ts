@@ -17,6 +17,7 @@ import {
 import type { Readable, Writable } from "node:stream";
 import { BridgeError } from "../contract/errors.js";
 import type { PositionEncoding } from "../contract/positions.js";
+import { DEFAULT_SETTLE_QUIET_MS } from "../contract/quiet-window.js";
 import type { AdapterFactory, ServerAdapter, ServerLink } from "./adapters/server-adapter.js";
 import { CLIENT_CAPABILITIES, WATCHING_CLIENT_CAPABILITIES } from "./client-capabilities.js";
 import type { Deadline } from "../contract/deadline.js";
@@ -50,6 +51,8 @@ export interface LspClientOptions {
    * or absent trusts the negotiated encoding.
    */
   readonly positionEncoding?: PositionEncoding | null;
+  /** The standard settle rule's quiet window after a push answer, in ms (absent: the config's default). */
+  readonly settleQuietMs?: number;
   /** Makes the server's adapter: everything about the server that the LSP spec does not say. */
   readonly adapter: AdapterFactory;
   /** `max_open_documents`: the cap of {@link DocumentSync}. */
@@ -90,6 +93,7 @@ export class LspClient implements ServerLink {
   // and whose listeners are all waits that end).
   private readonly logListeners = new ListenerSet<[line: string]>();
   private readonly publishListeners = new ListenerSet<[params: PublishDiagnosticsParams]>();
+  private readonly answeredListeners = new ListenerSet<[method: string]>();
   private readonly progressListeners = new ListenerSet<[token: string | number, value: unknown]>();
   private initializeResult: InitializeResult | null = null;
   private pending = 0;
@@ -144,6 +148,7 @@ export class LspClient implements ServerLink {
         options.log(line);
       },
       onPublish: (params) => client.publishListeners.emit(params),
+      onAnswered: (method) => client.answeredListeners.emit(method),
       onProgress: (token, value) => client.progressListeners.emit(token, value),
       onWork: () => client.markAnswered(),
       ignoredProgress: client.adapter.ignoredProgress,
@@ -204,6 +209,11 @@ export class LspClient implements ServerLink {
    * The encoding the server's positions are counted in: the configured override where there is
    * one, else the negotiated one (LSP's default is UTF-16).
    */
+  /** The standard settle rule's quiet window after a push answer, in ms; 0: none. */
+  get settleQuietMs(): number {
+    return this.options.settleQuietMs ?? DEFAULT_SETTLE_QUIET_MS;
+  }
+
   get positionEncoding(): PositionEncoding {
     if (this.options.positionEncoding) return this.options.positionEncoding;
     const chosen = this.capabilities.positionEncoding;
@@ -243,6 +253,11 @@ export class LspClient implements ServerLink {
    */
   onPublish(listener: (params: PublishDiagnosticsParams) => void): () => void {
     return this.publishListeners.add(listener);
+  }
+
+  /** Hears the method of each of the server's requests that the client has answered, once the answer is sent. */
+  onAnswered(listener: (method: string) => void): () => void {
+    return this.answeredListeners.add(listener);
   }
 
   /** Hears every `$/progress` value as the server sent it, before the client tracks it (bacon-ls's runs end with a message saying how). */

@@ -44,6 +44,8 @@ export interface ServerRequestContext {
   readonly onProgress: (token: string | number, value: unknown) => void;
   /** The server published diagnostics or began work-done progress: it is past its boot. */
   readonly onWork: () => void;
+  /** Hears the method of each request of the server's that the client has answered, once the answer is sent. */
+  readonly onAnswered: (method: string) => void;
   /** Progress tokens that do not bear on diagnostics: neither tracked nor told (the adapter's; ccls's `index`). */
   readonly ignoredProgress: ReadonlySet<string>;
 }
@@ -53,7 +55,12 @@ export interface ServerRequestContext {
  * here is answered by vscode-jsonrpc with MethodNotFound, which is the honest answer.
  */
 export function handleServerRequests(connection: MessageConnection, context: ServerRequestContext): void {
-  connection.onRequest(ConfigurationRequest.type, (params) => params.items.map((item) => lookupSetting(context.settings, item.section)));
+  connection.onRequest(ConfigurationRequest.type, (params) => {
+    // vscode-jsonrpc writes a handler's plain answer as the handler returns: told after that, a
+    // listener's next message to the server follows the answer.
+    setImmediate(() => context.onAnswered(ConfigurationRequest.method));
+    return params.items.map((item) => lookupSetting(context.settings, item.section));
+  });
   connection.onRequest(WorkspaceFoldersRequest.type, () => [...context.workspaceFolders]);
   connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
   connection.onRequest(RegistrationRequest.type, (params) => {

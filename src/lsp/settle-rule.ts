@@ -1,4 +1,4 @@
-import { DocumentDiagnosticRequest } from "vscode-languageserver-protocol";
+import { type Diagnostic, DocumentDiagnosticRequest } from "vscode-languageserver-protocol";
 import { decideCargoRun, NO_CARGO_RUN_YET, stepCargoRun } from "./adapters/bacon-ls/settle-cargo-run.js";
 import { decideFlycheck, NO_FLYCHECK_YET, stepFlycheck } from "./adapters/rust-analyzer/settle-flycheck.js";
 import type { SettleDecision, SettleEvent, SettleState, SettleTarget } from "./settle-state.js";
@@ -17,9 +17,14 @@ import type { SettleDecision, SettleEvent, SettleState, SettleTarget } from "./s
  *   pull that named no previous result is no answer: the pull is sent again, at most
  *   {@link MAX_PULLS} times. A pull the server cancelled and asks to be sent again
  *   (ServerCancelled with `retriggerRequest`) is sent again, uncounted.
- * - **Push** otherwise: settled by the latest `publishDiagnostics` that describes the version (its
- *   `version` matches, or, from servers that send none, it arrived after the sync) while no
- *   work-done progress is running.
+ * - **Push** otherwise: the candidate is the latest `publishDiagnostics` that describes the version
+ *   (its `version` matches, or, from servers that send none, it arrived after the sync), while no
+ *   work-done progress is running. Neither a version nor the end of progress says that a publish
+ *   is the server's last: servers publish in phases (syntax, then types; a first pass, then a
+ *   check). So the candidate settles only once the server has said nothing at all (no publish of
+ *   any document, no progress) for the target's quiet window; a server that keeps talking keeps
+ *   the wait open until the deadline. With no window (0) a push never settles: the answer is "not
+ *   settled", never a first phase taken for the whole.
  * - A closed connection fails the wait, and so does the deadline; neither is ever a clean answer.
  *
  * The server's adapter picks a `SettleStrategy` (`settle-state.ts`, with the rule's other terms),
@@ -42,12 +47,16 @@ export function startSettle(target: SettleTarget): SettleState {
     flycheck: NO_FLYCHECK_YET,
     cargoRun: NO_CARGO_RUN_YET,
     barrier: { needed: false, inFlight: false },
+    quiet: { mark: 0, heard: null },
   };
 }
 
 /** Folds one event into the state; never mutates its input. */
-export function stepSettle(state: SettleState, event: SettleEvent): SettleState {
-  if (state.outcome) return state;
+export function stepSettle(before: SettleState, event: SettleEvent): SettleState {
+  if (before.outcome) return before;
+  // Whatever the server says restarts the quiet window.
+  const spoke = event.type === "publish" || event.type === "progress";
+  const state = spoke ? { ...before, quiet: { mark: before.quiet.mark + 1, heard: null } } : before;
   const { target } = state;
   if (target.strategy === "flycheck") {
     const folded = stepFlycheck(state, event);
@@ -87,6 +96,8 @@ export function stepSettle(state: SettleState, event: SettleEvent): SettleState 
       return { ...state, barrier: { needed: false, inFlight: true } };
     case "barrier-answer":
       return { ...state, barrier: { ...state.barrier, inFlight: false } };
+    case "quiet":
+      return event.mark === state.quiet.mark ? { ...state, quiet: { ...state.quiet, heard: event.mark } } : state;
     // rust-analyzer's own, which only the flycheck strategy reads.
     case "status":
     case "flycheck-history":
@@ -135,7 +146,15 @@ export function decideSettle(state: SettleState): SettleDecision {
     if (strategy === "after-progress" && state.running.size > 0) return { kind: "wait" };
     return pullUnlessSpent(state);
   }
-  return state.push !== null && state.running.size === 0 ? { kind: "settled", pull: null, push: state.push } : { kind: "wait" };
+  if (state.push === null || state.running.size > 0) return { kind: "wait" };
+  if (strategy === undefined || strategy === "standard") return afterQuiet(state, state.push);
+  return { kind: "settled", pull: null, push: state.push };
+}
+
+/** The standard push rule's candidate, once the server has been quiet for the window after it. */
+function afterQuiet(state: SettleState, push: readonly Diagnostic[]): SettleDecision {
+  if (!state.target.quietMs) return { kind: "failed", reason: "no-last-publish" };
+  return state.quiet.heard === state.quiet.mark ? { kind: "settled", pull: null, push } : { kind: "quiet", mark: state.quiet.mark };
 }
 
 /** A pull, unless this version has had {@link MAX_PULLS} already. */

@@ -6,7 +6,7 @@ import type { ServerEvent } from "./server-events.js";
 
 /**
  * How a server's diagnostics settle, beyond the push and pull rule of `settle-rule.ts`:
- * - `standard`: push or pull, as that rule says.
+ * - `standard`: push or pull, as that rule says; a push answer settles only after the quiet window.
  * - `after-progress` (Biome): a publish or pull answer made while work-done progress runs is
  *   provisional, no candidate at all; only one made after the progress ended settles.
  * - `barrier` (gopls): a document's diagnostics depend on other documents, so before the push
@@ -32,6 +32,13 @@ export interface SettleTarget {
   readonly pullStatic: boolean;
   /** The server's adapter's strategy; absent: `standard`. */
   readonly strategy?: SettleStrategy;
+  /**
+   * The quiet window of the `standard` strategy's push rule, in milliseconds: how long the server
+   * must say nothing (no publish, no progress) after the latest publish that describes the version
+   * before that publish is taken as its last. 0: none, so a push never settles the `standard`
+   * strategy. Absent: 0.
+   */
+  readonly quietMs?: number;
 }
 
 /** A pull report as the rule needs it: the items of a `full` report, or `unchanged`. */
@@ -53,6 +60,8 @@ export type SettleEvent =
   | { readonly type: "cargo-run-asked" }
   | { readonly type: "barrier-sent" }
   | { readonly type: "barrier-answer" }
+  /** The quiet window armed at `mark` (a `quiet` decision's) has passed. */
+  | { readonly type: "quiet"; readonly mark: number }
   | { readonly type: "deadline" };
 
 /** What the rule says now. `pull` asks the caller to send one `textDocument/diagnostic`. */
@@ -62,8 +71,19 @@ export type SettleDecision =
   | { readonly kind: "flycheck" }
   | { readonly kind: "cargo-run" }
   | { readonly kind: "barrier" }
+  /**
+   * A push candidate waits for the quiet window: the caller feeds `{ type: "quiet", mark }` once
+   * the target's `quietMs` have passed since it was asked for this mark (a later mark replaces it).
+   */
+  | { readonly kind: "quiet"; readonly mark: number }
   | { readonly kind: "settled"; readonly pull: readonly Diagnostic[] | null; readonly push: readonly Diagnostic[] | null }
-  | { readonly kind: "failed"; readonly reason: "closed" | "deadline" | "no-full-answer" };
+  | { readonly kind: "failed"; readonly reason: SettleFailure };
+
+/**
+ * Why a wait failed: the connection closed, the deadline passed, every pull answered
+ * `unchanged`, or the server's publishes cannot be known to be its last (no quiet window).
+ */
+export type SettleFailure = "closed" | "deadline" | "no-full-answer" | "no-last-publish";
 
 /** The rule's state after some events; build it with `startSettle` and `stepSettle` (`settle-rule.ts`). */
 export interface SettleState {
@@ -84,6 +104,11 @@ export interface SettleState {
   readonly cargoRun: CargoRunProgress;
   /** A `barrier` target: a sync not yet covered by a barrier, and a barrier in flight. */
   readonly barrier: { readonly needed: boolean; readonly inFlight: boolean };
+  /**
+   * The quiet window: `mark` counts what the server has said (every publish, of any document, and
+   * every progress event); `heard` is the mark whose window has passed with nothing said, or null.
+   */
+  readonly quiet: { readonly mark: number; readonly heard: number | null };
 }
 
 /** What the flycheck strategy (`settle-flycheck.ts`) tracks of one wait. */

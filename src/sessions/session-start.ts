@@ -110,6 +110,7 @@ export async function startServer(inputs: StartInputs, record: StartRecord, dead
     projects: (projects ?? []).map((folder) => join(workspace.root, folder)),
     settings: launch.settings,
     positionEncoding: server.position_encoding,
+    settleQuietMs: server.settle_quiet_ms,
     adapter: ADAPTERS[launch.adapter],
     maxOpenDocuments: inputs.maxOpenDocuments,
     log: (line) => logger.debug("server log", { session: key, line }),

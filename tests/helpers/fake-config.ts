@@ -21,6 +21,8 @@ export interface FakeServerSpec {
   readonly version?: string;
   /** The entry's `env` table. */
   readonly env?: Readonly<Record<string, string>>;
+  /** More keys of the entry, as TOML lines (`settle_quiet_ms = 0`). */
+  readonly keys?: string;
 }
 
 /** The text of every default fixture file: two symbols and two diagnostics, so results are not empty. */
@@ -51,7 +53,7 @@ command = ${JSON.stringify(server.command ?? FAKE_SERVER)}
 args = ${JSON.stringify(args)}
 version = ${JSON.stringify(server.version ?? "1.0.0")}
 languages = [{ id = "fake", extensions = [${JSON.stringify(server.extension)}] }]
-${env.length > 0 ? `env = { ${env.join(", ")} }\n` : ""}`;
+${env.length > 0 ? `env = { ${env.join(", ")} }\n` : ""}${server.keys ?? ""}`;
   });
   const config = writeConfig(
     `[bridge]\nmax_sessions = ${Math.max(4, servers.length)}\n${bridge}\n${entries.join("")}

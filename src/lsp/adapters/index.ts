@@ -1,6 +1,7 @@
 import type { AdapterName } from "../../config/types.js";
 import { baconLsAdapter } from "./bacon-ls/adapter.js";
 import { cargoCoverage } from "./bacon-ls/cargo-coverage.js";
+import { bashAdapter } from "./bash.js";
 import { biomeAdapter } from "./biome.js";
 import { cclsAdapter } from "./ccls.js";
 import { goplsAdapter } from "./gopls.js";
@@ -32,6 +33,7 @@ import { tsserverAdapter } from "./typescript/tsserver-adapter.js";
 export const ADAPTERS = {
   standard: standardAdapter,
   "bacon-ls": baconLsAdapter,
+  bash: bashAdapter,
   biome: biomeAdapter,
   ccls: cclsAdapter,
   gopls: goplsAdapter,

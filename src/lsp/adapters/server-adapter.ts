@@ -22,6 +22,8 @@ export interface ServerLink {
   onLog(listener: (line: string) => void): () => void;
   /** Every `$/progress` value as sent (its end's message included), before the client tracks it. */
   onProgress(listener: (token: string | number, value: unknown) => void): () => void;
+  /** The method of each of the server's requests that the client has answered, once the answer is sent. */
+  onAnswered(listener: (method: string) => void): () => void;
   /** Every `publishDiagnostics` as sent, before the client keeps or drops it. */
   onPublish(listener: (params: PublishDiagnosticsParams) => void): () => void;
   onClose(listener: () => void): () => void;

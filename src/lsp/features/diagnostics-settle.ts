@@ -5,7 +5,7 @@ import type { LspClient, RequestOptions } from "../lsp-client.js";
 import type { SettleAction } from "../adapters/server-adapter.js";
 import type { ServerEvent } from "../server-events.js";
 import { decideSettle, startSettle, stepSettle } from "../settle-rule.js";
-import type { PullReport, SettleEvent, SettleState } from "../settle-state.js";
+import type { PullReport, SettleEvent, SettleFailure, SettleState } from "../settle-state.js";
 
 /** Diagnostics of one document version, per channel; null where the channel did not answer. */
 export interface SettledDiagnostics {
@@ -37,6 +37,7 @@ function waitForSettle(client: LspClient, document: OpenDocument, { deadline, si
       version: document.version,
       pullStatic: byPull || Boolean(client.capabilities.diagnosticProvider),
       strategy: client.adapter.settle,
+      quietMs: client.settleQuietMs,
     });
     let done = false;
     // Pulls are cancelled when the wait ends for any reason, through this one signal.
@@ -45,11 +46,14 @@ function waitForSettle(client: LspClient, document: OpenDocument, { deadline, si
     const stopTimer = deadline.onExpire(() => feed({ type: "deadline" }));
     const onAbort = (): void => feed({ type: "deadline" });
     signal?.addEventListener("abort", onAbort, { once: true });
+    // The quiet window's one timer, and the mark it was armed for.
+    let quiet: { mark: number; timer: NodeJS.Timeout } | null = null;
 
     function finish(outcome: () => void): void {
       done = true;
       stopEvents();
       stopTimer();
+      if (quiet) clearTimeout(quiet.timer);
       signal?.removeEventListener("abort", onAbort);
       pulls.abort();
       outcome();
@@ -67,11 +71,20 @@ function waitForSettle(client: LspClient, document: OpenDocument, { deadline, si
         if (decision.kind === "barrier") state = stepSettle(state, { type: "barrier-sent" });
         if (decision.kind === "cargo-run") state = stepSettle(state, { type: "cargo-run-asked" });
         perform(decision.kind);
+      } else if (decision.kind === "quiet") {
+        armQuiet(decision.mark);
       } else if (decision.kind === "settled") {
         finish(() => resolve({ pull: decision.pull, push: decision.push }));
       } else if (decision.kind === "failed") {
         finish(() => reject(failure(decision.reason)));
       }
+    }
+
+    // The rule asks again at each event while it waits: the window restarts only for a new mark.
+    function armQuiet(mark: number): void {
+      if (quiet?.mark === mark) return;
+      if (quiet) clearTimeout(quiet.timer);
+      quiet = { mark, timer: setTimeout(() => feed({ type: "quiet", mark }), client.settleQuietMs) };
     }
 
     function pull(): void {
@@ -95,12 +108,19 @@ function waitForSettle(client: LspClient, document: OpenDocument, { deadline, si
       );
     }
 
-    function failure(reason: "closed" | "deadline" | "no-full-answer"): BridgeError {
+    function failure(reason: SettleFailure): BridgeError {
       if (reason === "closed") {
         return new BridgeError("ServerCrashed", "the language server went away while diagnostics were awaited", { uri });
       }
       if (reason === "no-full-answer") {
         return new BridgeError("Timeout", `${what} did not settle: the server answered every pull with "unchanged"`, { uri, waiting_for: what });
+      }
+      if (reason === "no-last-publish") {
+        return new BridgeError(
+          "Timeout",
+          `${what} did not settle: the server gives no sign of its last publish, and its settle_quiet_ms is 0 (no quiet window)`,
+          { uri, waiting_for: what },
+        );
       }
       if (signal?.aborted) return new BridgeError("Timeout", "diagnostics were cancelled by the client", { cancelled: true });
       return deadline.timeoutError(what);

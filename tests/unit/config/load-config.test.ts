@@ -55,6 +55,7 @@ servers = ["one"]
         settings: {},
         max_rss_mb: null,
         checkout_code: [],
+        settle_quiet_ms: 3000,
       },
     ]);
     expect(config.workspaces).toEqual([{ name: "ws", root: join(dir, "src"), servers: ["one"], default_server: {}, diagnostics_server: {}, exclude: [] }]);

@@ -50,6 +50,7 @@ describe("profiles", () => {
       settings: { a: 1 },
       max_rss_mb: null,
       checkout_code: [],
+      settle_quiet_ms: 3000,
     });
   });
 

@@ -22,9 +22,9 @@ describe("the after-progress strategy", () => {
     expect(settleOver(target, [...BIOME_START, REAL_PUBLISH])).toEqual({ kind: "settled", pull: null, push: [FINDING] });
   });
 
-  test("without it, the provisional empty publish would settle as clean (why Biome's profile sets it)", () => {
-    const target = { uri: URI, version: 1, pullStatic: false };
-    expect(settleOver(target, BIOME_START)).toEqual({ kind: "settled", pull: null, push: [] });
+  test("without it, the provisional empty publish would settle as clean once the standard rule's quiet window passed before the real publish (why Biome's profile sets it)", () => {
+    const target = { uri: URI, version: 1, pullStatic: false, quietMs: 3000 };
+    expect(settleOver(target, [...BIOME_START, { type: "quiet", mark: 3 }])).toEqual({ kind: "settled", pull: null, push: [] });
   });
 });
 

@@ -40,7 +40,9 @@ describe("the barrier rule", () => {
     expect(decisions(events)).toEqual(["barrier", "wait", "wait", "wait", "barrier", "wait", "settled"]);
   });
 
-  test("under the standard strategy, the push rule is as before", () => {
-    expect(settleOver({ ...target, strategy: "standard" }, [sync, old, anySync])).toEqual({ kind: "settled", pull: null, push: [d("old")] });
+  test("under the standard strategy, no barrier: the push rule waits out its quiet window alone", () => {
+    const standard = { ...target, strategy: "standard" as const, quietMs: 3000 };
+    expect(settleOver(standard, [sync, old, anySync])).toEqual({ kind: "quiet", mark: 1 });
+    expect(settleOver(standard, [sync, old, anySync, { type: "quiet", mark: 1 }])).toEqual({ kind: "settled", pull: null, push: [d("old")] });
   });
 });

@@ -22,13 +22,19 @@ function decisions(target: SettleTarget, events: readonly SettleEvent[]): Settle
   return events.map((event) => decideSettle((state = stepSettle(state, event))));
 }
 
+/** `events`, then the quiet window passing after the last of them (its mark: what the server said). */
+function quietAfter(events: readonly SettleEvent[]): SettleEvent[] {
+  const mark = events.filter((event) => event.type === "publish" || event.type === "progress").length;
+  return [...events, { type: "quiet", mark }];
+}
+
 function uris(events: readonly SettleEvent[]): string[] {
   return events.flatMap((event) => (event.type === "sync" ? [event.uri] : []));
 }
 
 const diagnostic = (message: string): Diagnostic => ({ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, message });
 const A = "file:///w/a.py";
-const target: SettleTarget = { uri: A, version: 2, pullStatic: false };
+const target: SettleTarget = { uri: A, version: 2, pullStatic: false, quietMs: 3000 };
 const sync: SettleEvent = { type: "sync", uri: A, version: 2 };
 const register: SettleEvent = { type: "register", id: "r1", method: "textDocument/diagnostic" };
 
@@ -68,17 +74,22 @@ describe("recorded: the same, pull not offered (pyright pushes a first pass, the
     expect(uris(events).reduce((sum, uri) => sum + final(uri).diagnostics.length, 0)).toBe(138);
   });
 
-  test("so push alone is no settle signal for pyright: the rule would take the first pass", () => {
+  test("so a publish at the version is no last publish: only the quiet window, which pyright's progress restarts, tells", () => {
     const uri = "file:///WORKSPACE/packaging/version.py";
-    const settled = settleOver(
-      { uri, version: 1, pullStatic: false },
-      events.slice(
-        0,
-        events.findIndex((event) => event.type === "progress"),
-      ),
-    );
-    expect(settled).toEqual({ kind: "settled", pull: null, push: [] });
+    const firstProgress = events.findIndex((event) => event.type === "progress");
+    const burst = events.slice(0, firstProgress);
+    const pushTarget = { uri, version: 1, pullStatic: false, quietMs: 3000 };
+    // Taken at once, the burst's empty set would be a false clean; the rule waits instead…
+    const mark = burst.filter((event) => event.type === "publish").length;
+    expect(settleOver(pushTarget, burst)).toEqual({ kind: "quiet", mark });
+    // …and the window armed for the burst, passing after the progress began, settles nothing.
+    expect(settleOver(pushTarget, [...events.slice(0, firstProgress + 1), { type: "quiet", mark }]).kind).not.toBe("settled");
+    // Once the server is quiet after its last word, the answer is the file's final set.
+    const open = events.filter((event) => event.type !== "close");
+    expect(settleOver(pushTarget, quietAfter(open))).toEqual({ kind: "settled", pull: null, push: final(uri).diagnostics });
     expect(final(uri).diagnostics).toHaveLength(54);
+    // With no window, a push never settles: not settled, never the first pass.
+    expect(settleOver({ ...pushTarget, quietMs: 0 }, burst)).toEqual({ kind: "failed", reason: "no-last-publish" });
   });
 
   test.each(uris(timeline("pyright-push-packaging").events))("%s: with pull offered, no publish of the burst settles it", (uri) => {
@@ -92,7 +103,7 @@ describe("synthetic orders", () => {
     const push = [diagnostic("pushed")];
     const pull = [diagnostic("pulled")];
     const events: SettleEvent[] = [sync, { type: "publish", uri: A, version: 2, diagnostics: push }, register];
-    expect(settleOver(target, events.slice(0, 2))).toEqual({ kind: "settled", pull: null, push });
+    expect(settleOver(target, quietAfter(events.slice(0, 2)))).toEqual({ kind: "settled", pull: null, push });
     expect(settleOver(target, events)).toEqual({ kind: "pull" });
     const sent: SettleEvent[] = [...events, { type: "pull-sent", uri: A }];
     expect(settleOver(target, sent)).toEqual({ kind: "wait" });
@@ -132,14 +143,14 @@ describe("synthetic orders", () => {
       { type: "progress", token: "t", kind: "report" },
       { type: "progress", token: "t", kind: "end" },
     ];
-    expect(decisions(target, events).map((decision) => decision.kind)).toEqual(["wait", "wait", "wait", "wait", "settled"]);
-    expect(settleOver(target, events)).toEqual({ kind: "settled", pull: null, push: items });
+    expect(decisions(target, events).map((decision) => decision.kind)).toEqual(["wait", "wait", "wait", "wait", "quiet"]);
+    expect(settleOver(target, quietAfter(events))).toEqual({ kind: "settled", pull: null, push: items });
   });
 
   test("progress that began before the sync holds the wait too", () => {
     const events: SettleEvent[] = [{ type: "progress", token: 7, kind: "begin" }, sync, { type: "publish", uri: A, version: 2, diagnostics: [] }];
     expect(settleOver(target, events)).toEqual({ kind: "wait" });
-    expect(settleOver(target, [...events, { type: "progress", token: 7, kind: "end" }])).toEqual({ kind: "settled", pull: null, push: [] });
+    expect(settleOver(target, quietAfter([...events, { type: "progress", token: 7, kind: "end" }]))).toEqual({ kind: "settled", pull: null, push: [] });
   });
 
   test("a stale version never settles, and withdraws an earlier candidate; the right one does", () => {
@@ -149,13 +160,13 @@ describe("synthetic orders", () => {
     expect(settleOver(target, [sync, { type: "progress", token: "t", kind: "begin" }, right, stale, { type: "progress", token: "t", kind: "end" }])).toEqual({
       kind: "wait",
     });
-    expect(settleOver(target, [sync, stale, right])).toEqual({ kind: "settled", pull: null, push: [diagnostic("now")] });
+    expect(settleOver(target, quietAfter([sync, stale, right]))).toEqual({ kind: "settled", pull: null, push: [diagnostic("now")] });
   });
 
   test("publishes before our sync never describe it, even a version-less one", () => {
     const before: SettleEvent = { type: "publish", uri: A, version: null, diagnostics: [] };
     expect(settleOver(target, [before, sync])).toEqual({ kind: "wait" });
-    expect(settleOver(target, [sync, before])).toEqual({ kind: "settled", pull: null, push: [] });
+    expect(settleOver(target, quietAfter([sync, before]))).toEqual({ kind: "settled", pull: null, push: [] });
   });
 
   test("a close fails the wait, before or after a pull was sent, and nothing settles it afterwards", () => {
@@ -188,6 +199,6 @@ describe("synthetic orders", () => {
 
   test("a registration withdrawn before any pull falls back to push", () => {
     const events: SettleEvent[] = [sync, register, { type: "unregister", id: "r1" }, { type: "publish", uri: A, version: 2, diagnostics: [] }];
-    expect(settleOver(target, events)).toEqual({ kind: "settled", pull: null, push: [] });
+    expect(settleOver(target, quietAfter(events))).toEqual({ kind: "settled", pull: null, push: [] });
   });
 });
