@@ -49,6 +49,12 @@ export const KNOWN_SERVERS: readonly KnownServer[] = [
     npm: { package: "yaml-language-server", bin: "yaml-language-server" },
     serverInfoName: "yaml-language-server",
   },
+  {
+    server: "bash-language-server",
+    profile: "bash",
+    adapter: "bash",
+    npm: { package: "bash-language-server", bin: "bash-language-server" },
+  },
   { server: "ccls", profile: "ccls", adapter: "ccls", serverInfoName: "ccls", versionLine: /^(?:Debian )?ccls version \S+$/ },
   { server: "gopls", profile: "gopls", adapter: "gopls", serverInfoName: "gopls", versionLine: /^golang\.org\/x\/tools\/gopls v\S+$/ },
   {
@@ -105,6 +111,7 @@ export function knownByPackage(command: string): KnownServer | null {
 export const ADAPTER_RULES: Readonly<Record<AdapterName, string>> = {
   standard: "the standard rule",
   "bacon-ls": "a cargo run begun after the sync and ended",
+  bash: "the standard rule, no document before its configuration is answered",
   biome: "a publish made after its progress ended",
   ccls: "the standard rule, its index progress ignored",
   gopls: "the standard rule behind a barrier request",
