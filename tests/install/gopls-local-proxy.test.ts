@@ -1,7 +1,9 @@
 // `servers install gopls` through the real `go install`, from a local Go module proxy (a folder
 // served as GOPROXY=file://...): a stand-in module at gopls's path and pin, which builds in
-// seconds where gopls itself takes minutes. It proves the Go path end to end: the module proxy the
-// user's environment names, the binary into the staging folder, the pin read from `gopls version`.
+// seconds where gopls itself takes minutes, beside a newer one. It proves the Go path end to end:
+// the module proxy the user's environment names, the pinned version (not the newest) built into the
+// staging folder, the pin read from `gopls version`. The oracle is the installed binary itself,
+// run here: lspmcp's own report of it (its verification, receipt and listing) is held to it.
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -26,6 +28,10 @@ test("servers install gopls: go install from the module proxy GOPROXY names, pin
   expect(install.stderr).toContain(`(verified: ${MODULE} ${VERSION})`);
   const receipt = JSON.parse(readFileSync(join(home, "lspmcp/go", RECEIPT_FILE), "utf8"));
   expect(receipt).toMatchObject({ server: "gopls", version: VERSION, reported: `${MODULE} ${VERSION}` });
+  // The installed binary, asked itself: the pin, and what lspmcp reported of it.
+  const own = execFileSync(join(home, "lspmcp/go/bin/gopls"), ["version"], { encoding: "utf8" });
+  expect(own).toBe(`${MODULE} ${VERSION}\n`);
+  expect(receipt.reported).toBe(own.trim());
   const listed = spawnSync(process.execPath, [BRIDGE_MAIN, "servers", "--format", "json"], { env, encoding: "utf8" });
   const gopls = (JSON.parse(listed.stdout) as { servers: { name: string; installed: boolean; where: string | null }[] }).servers.find(
     (server) => server.name === "gopls",
