@@ -1,11 +1,11 @@
-import { dirname } from "node:path";
 import { configSourceFor } from "../config/config-source.js";
 import { misplacedTrustFolder, trustCommand } from "../config/config-trust.js";
 import { loadConfigFile } from "../config/load-config.js";
 import { packageRoot } from "../config/package-root.js";
-import { programKeys } from "../config/program-keys.js";
 import { stateFolder } from "../config/state-folder.js";
 import { recordTrust, trustDigest } from "../config/trust-store.js";
+import { trustSubject } from "../config/trust-subject.js";
+import { escapeText } from "../contract/escape-text.js";
 
 /** Exit codes of `lspmcp trust` (CONTRACT §2). */
 const TRUST_EXIT = { trusted: 0, usage: 2 } as const;
@@ -26,21 +26,25 @@ export async function trust(configArg: string | null, cwd: string): Promise<numb
     return TRUST_EXIT.usage;
   }
   const { config, text, document } = await loadConfigFile(source.path);
-  const path = config.configPath;
+  // The file as it is: its real path, however it was named.
+  const subject = await trustSubject(config, document, packageRoot());
+  const path = subject.path;
   const folder = stateFolder();
   const misplaced = misplacedTrustFolder(path, folder);
   if (misplaced !== null) {
-    process.stderr.write(`lspmcp: cannot trust ${path}: ${misplaced}\n`);
+    process.stderr.write(`lspmcp: cannot trust ${escapeText(path)}: ${escapeText(misplaced)}\n`);
     return TRUST_EXIT.usage;
   }
-  const programs = await programKeys(document, dirname(path), packageRoot());
-  const record = recordTrust(path, trustDigest(path, text), folder);
+  const record = recordTrust(path, trustDigest(path, text, subject.programs), folder);
+  const covered = subject.programs.map((program) => program.path);
   const lines = [
     `trusted ${path} as it is now (recorded in ${record}); any change to it needs \`${trustCommand(path)}\` again`,
-    ...(programs.length === 0
+    ...(covered.length === 0 ? [] : [`so does any change to the programs it names inside ${subject.checkout}: ${covered.join(", ")}`]),
+    ...(subject.keys.length === 0
       ? ["it runs only the shipped profiles' own programs, which need no trust"]
-      : ["it may now run:", ...programs.map((key) => `  ${key.path} = ${key.value}`)]),
+      : ["it may now run:", ...subject.keys.map((key) => `  ${key.path} = ${key.value}`)]),
   ];
-  process.stdout.write(`${lines.join("\n")}\n`);
+  // Paths and key names are the checkout's text: each line shown escaped.
+  process.stdout.write(`${lines.map(escapeText).join("\n")}\n`);
   return TRUST_EXIT.trusted;
 }

@@ -1,13 +1,14 @@
-import { dirname, isAbsolute, relative, resolve } from "node:path";
+import { resolve } from "node:path";
 import { BridgeError } from "../contract/errors.js";
 import { gitTopLevel } from "./discover-config.js";
 import { loadDefaultConfig } from "./default-config.js";
 import { loadConfigFile, type LoadOptions } from "./load-config.js";
 import { packageRoot } from "./package-root.js";
-import { programKeys, type ProgramKey } from "./program-keys.js";
+import type { ProgramKey } from "./program-keys.js";
 import { restrictedMode } from "./restricted-mode.js";
 import { stateFolder } from "./state-folder.js";
 import { trustDigest, trustedDigest } from "./trust-store.js";
+import { checkoutOf, isWithin, realPath, type TrustSubject, trustSubject } from "./trust-subject.js";
 import type { ConfigSource, ResolvedConfig } from "./types.js";
 
 /** How CI says that it trusts whatever configuration the checkout holds. */
@@ -40,7 +41,9 @@ export interface JudgedConfig {
  * The trust context of a command run in `cwd` with `--config configArg` (null: discovery) and
  * `--trust-config` given or not. The checkout is the git top-level of `cwd`, else `cwd` itself:
  * a file named inside it is the checkout's as much as a discovered one, since a CI job or an
- * agent names the checkout's own file that way.
+ * agent names the checkout's own file that way. Inside it by the name given or by the file's
+ * real path: a path through a symlinked folder (`$PWD` after a `cd` through a link) or a link
+ * the checkout holds names the checkout's file all the same.
  */
 export function trustContextFor(
   configArg: string | null,
@@ -52,7 +55,8 @@ export function trustContextFor(
   const optIn = trustFlag ? "--trust-config" : env.LSPMCP_TRUST_CONFIG === "1" ? "LSPMCP_TRUST_CONFIG=1" : null;
   if (source.kind === "default") return { fromCheckout: false, optIn };
   const checkout = gitTopLevel(cwd) ?? resolve(cwd);
-  return { fromCheckout: configArg === null || isWithin(source.path, checkout), optIn };
+  const inside = (folder: string) => isWithin(source.path, folder) || isWithin(realPath(source.path), folder);
+  return { fromCheckout: configArg === null || inside(checkout) || inside(realPath(checkout)), optIn };
 }
 
 /**
@@ -67,13 +71,12 @@ export async function judgeConfig(source: ConfigSource, context: TrustContext, o
     };
   }
   const { config, text, document } = await loadConfigFile(source.path, options);
-  const path = config.configPath;
-  const programs = await programKeys(document, dirname(path), options.packageRoot ?? packageRoot());
-  const trust = decide(path, text, programs, context);
-  return { config, trust };
+  const subject = await trustSubject(config, document, options.packageRoot ?? packageRoot());
+  return { config, trust: decide(subject, text, context) };
 }
 
-function decide(path: string, text: string, programs: readonly ProgramKey[], context: TrustContext): TrustState {
+function decide(subject: TrustSubject, text: string, context: TrustContext): TrustState {
+  const { path, keys: programs } = subject;
   if (programs.length === 0) return { state: "not-needed", reason: "it only picks shipped profiles" };
   if (!context.fromCheckout) return { state: "not-needed", reason: "it was named with --config from outside the checkout" };
   if (restrictedMode()) return { state: "untrusted", path, programs, reason: "restricted mode runs none of a checkout's own programs, trusted or not" };
@@ -82,18 +85,21 @@ function decide(path: string, text: string, programs: readonly ProgramKey[], con
   const misplaced = misplacedTrustFolder(path, folder);
   if (misplaced !== null) return { state: "untrusted", path, programs, reason: misplaced };
   const trusted = trustedDigest(path, folder);
-  if (trusted === trustDigest(path, text)) return { state: "trusted", by: "record", programs };
-  return { state: "untrusted", path, programs, reason: trusted === null ? "it has not been trusted" : "it has changed since it was trusted" };
+  if (trusted === trustDigest(path, text, subject.programs)) return { state: "trusted", by: "record", programs };
+  const reason = trusted === null ? "it has not been trusted" : "it has changed since it was trusted (the file, or a program it names inside its checkout)";
+  return { state: "untrusted", path, programs, reason };
 }
 
 /**
- * Why the trust records in `folder` cannot count for the config at `configPath`, or null: a
- * record inside the checkout that holds the file (its git top-level, else its folder) is one the
- * checkout could bring along, trusting itself.
+ * Why the trust records in `folder` cannot count for the config at `configPath` (its real path),
+ * or null: a record inside the checkout that holds the file (its git top-level, else its folder)
+ * is one the checkout could bring along, trusting itself.
  */
 export function misplacedTrustFolder(configPath: string, folder: string): string | null {
-  const checkout = gitTopLevel(dirname(configPath)) ?? dirname(configPath);
-  return isWithin(folder, checkout) ? `the trust records (${folder}) are inside the checkout ${checkout}; set XDG_STATE_HOME to a folder outside it` : null;
+  const checkout = checkoutOf(configPath);
+  return isWithin(folder, checkout) || isWithin(realPath(folder), checkout)
+    ? `the trust records (${folder}) are inside the checkout ${checkout}; set XDG_STATE_HOME to a folder outside it`
+    : null;
 }
 
 /** `config` when it may run; else the ConfigUntrusted error, which names the file, its programs and how to trust it. */
@@ -110,8 +116,8 @@ export function trustCommand(path: string): string {
 function untrustedError(trust: Extract<TrustState, { state: "untrusted" }>): BridgeError {
   return new BridgeError(
     "ConfigUntrusted",
-    `untrusted configuration ${trust.path}: ${trust.reason}, and it would run programs beyond the shipped profiles' own, or move lspmcp's own files ` +
-      `(listed below); nothing of it was run. To trust it as it is now: ${trustCommand(trust.path)} (in CI: --trust-config or LSPMCP_TRUST_CONFIG=1)`,
+    `untrusted configuration ${trust.path}: ${trust.reason}, and it would run programs beyond the shipped profiles' own, move lspmcp's own files ` +
+      `or reach beyond its checkout (listed below); nothing of it was run. To trust it as it is now: ${trustCommand(trust.path)} (in CI: --trust-config or LSPMCP_TRUST_CONFIG=1)`,
     { path: trust.path, programs: trust.programs, trust_command: trustCommand(trust.path) },
   );
 }
@@ -126,9 +132,4 @@ export function describeTrust(trust: TrustState): string {
     case "untrusted":
       return `trust: NOT trusted (${trust.reason}); serve and check refuse it until: ${trustCommand(trust.path)}`;
   }
-}
-
-function isWithin(path: string, folder: string): boolean {
-  const rel = relative(resolve(folder), resolve(path));
-  return rel === "" || (rel !== ".." && !rel.startsWith("../") && !isAbsolute(rel));
 }

@@ -4,12 +4,21 @@ import { join } from "node:path";
 import { replaceFile } from "./own-files.js";
 import { stateFolder } from "./state-folder.js";
 
+/** A program file inside the checkout that a configuration names: its path there, and its content's SHA-256. */
+export interface ProgramFile {
+  readonly path: string;
+  readonly sha256: string;
+}
+
 /**
- * The digest a configuration is trusted under: its absolute path and its content, so that a
- * changed file, or the same text in another place, is not the file the user trusted.
+ * The digest a configuration is trusted under: its real path, its content, and the content of
+ * each program inside its checkout that it names, so that a changed file, the same text in
+ * another place, or a changed script it runs is not what the user trusted.
  */
-export function trustDigest(path: string, text: string): string {
-  return createHash("sha256").update(path).update("\0").update(text).digest("hex");
+export function trustDigest(path: string, text: string, programs: readonly ProgramFile[] = []): string {
+  const hash = createHash("sha256").update(path).update("\0").update(text);
+  for (const program of programs) hash.update("\0").update(program.path).update("\0").update(program.sha256);
+  return hash.digest("hex");
 }
 
 /**

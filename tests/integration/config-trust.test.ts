@@ -4,7 +4,7 @@
 // then trusted and run; a one-byte change is refused again; the trust record is the user's (mode
 // 0600, under XDG_STATE_HOME, nothing in the checkout). Every run gets a temp XDG_STATE_HOME.
 import { spawn } from "node:child_process";
-import { appendFileSync, chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -321,5 +321,67 @@ describe("what needs no trust, and how CI opts in", () => {
     await run(["trust"], c.repo.root, state);
     expect((await run(["validate"], c.repo.root, state)).stdout).toContain("trust: trusted (recorded with lspmcp trust)");
     expect((await run(["status"], c.repo.root, state)).stdout).toContain("trust: trusted (recorded with lspmcp trust)");
+  }, 60_000);
+});
+
+describe("the file as it is, and what it reaches", () => {
+  test("named through a symlinked folder ($PWD after a cd through a link), it is still the checkout's file", async () => {
+    const c = CASES.command!();
+    const state = tempDir("lspmcp-state-");
+    const link = join(tempDir(), "link");
+    symlinkSync(c.repo.root, link);
+    const viaLink = await run(["check", "--config", join(link, ".lspmcp.toml"), "--format", "json"], link, state, { PWD: link }, true);
+    expect(viaLink.code, viaLink.stderr).toBe(2);
+    // Judged, and named, as the file it is.
+    expect(viaLink.stderr).toContain(`untrusted configuration ${join(c.repo.root, ".lspmcp.toml")}`);
+    expect(viaLink.started).toEqual([]);
+    expect(existsSync(c.marker)).toBe(false);
+    // Trusted through the link, it is trusted by its real path too.
+    expect((await run(["trust", "--config", join(link, ".lspmcp.toml")], link, state)).code).toBe(0);
+    const real = await run(["check", "--format", "json"], c.repo.root, state);
+    expect(existsSync(c.marker), real.stderr).toBe(true);
+  }, 60_000);
+
+  test('a profile-only config whose workspace root lies outside the checkout needs trust (root = "/", or a committed link out)', async () => {
+    const outside = tempDir("lspmcp-outside-");
+    writeFileSync(join(outside, "secret.sh"), "#!/bin/sh\nif [ x = x ]\n");
+    const state = tempDir("lspmcp-state-");
+    const slash = tempRepo({ "a.sh": "echo\n", ".lspmcp.toml": bashServer("").replace('root = "."', 'root = "/"') });
+    repos.push(slash);
+    const validated = await run(["validate"], slash.root, state);
+    expect(validated.code, validated.stderr).toBe(0);
+    expect(validated.stdout).toContain("trust: NOT trusted (it has not been trusted)");
+    expect(validated.stdout).toContain(`  workspace[0].root = "/" (outside the checkout ${slash.root})`);
+
+    const linked = tempRepo({ "a.sh": "echo\n", ".lspmcp.toml": bashServer("").replace('root = "."', 'root = "out"') });
+    repos.push(linked);
+    symlinkSync(outside, join(linked.root, "out"));
+    const refused = await run(["check", "--format", "json"], linked.root, state, {}, true);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain("(ConfigUntrusted)");
+    expect(refused.stderr).toMatch(/^ {2}workspace\[0\]\.root = "out" \(outside the checkout /m);
+    expect(refused.stdout).not.toContain("secret.sh");
+    expect(refused.started).toEqual([]);
+    // A root inside the checkout needs none.
+    const inside = tempRepo({ "a.sh": "echo\n", "sub/b.sh": "echo\n", "sub/.lspmcp.toml": bashServer("").replace('root = "."', 'root = ".."') });
+    repos.push(inside);
+    expect((await run(["validate"], join(inside.root, "sub"), state)).stdout).toContain("trust: not needed (it only picks shipped profiles)");
+  }, 60_000);
+
+  test("a trusted config's command that is a script inside the checkout: changing the script needs trust again", async () => {
+    const c = CASES.command!();
+    const state = tempDir("lspmcp-state-");
+    const trusted = await run(["trust"], c.repo.root, state);
+    expect(trusted.code, trusted.stderr).toBe(0);
+    expect(trusted.stdout).toContain(`so does any change to the programs it names inside ${c.repo.root}: evil/server`);
+    expect((await run(["check", "--format", "json"], c.repo.root, state)).code).not.toBe(2);
+    rmSync(c.marker);
+    // The checkout changes the script (a pull, a checkout of another branch) and leaves the config alone.
+    const changed = `${c.marker}-changed`;
+    const server = join(c.repo.root, "evil/server");
+    writeFileSync(server, readFileSync(server, "utf8").replace("#!/bin/sh\n", `#!/bin/sh\ntouch ${JSON.stringify(changed)}\n`));
+    const refused = await expectRefused(["check"], c, state);
+    expect(refused.stderr).toContain("it has changed since it was trusted (the file, or a program it names inside its checkout)");
+    expect(existsSync(changed)).toBe(false);
   }, 60_000);
 });
