@@ -1,5 +1,6 @@
 import { isAbsolute, join, relative } from "node:path";
 import type { CheckReport, Finding } from "../diagnostics/findings/report.js";
+import { escapeText } from "../contract/escape-text.js";
 
 /**
  * The compiler-style report: `path:line:column: severity: message [source code]`, one finding
@@ -18,7 +19,8 @@ export function formatText(report: CheckReport, cwd: string): string {
   const notChecked = (report.summary.not_checked ?? []).map(
     (file) => `${pathFromCwd(cwd, roots.get(file.workspace), file.path)}: not checked by ${file.server}: ${file.reason}`,
   );
-  return [...lines, ...notChecked, ...compilerLines(report), summaryLine(report)].join("\n") + "\n";
+  // Paths, messages and reasons come from the checkout and its servers: each line shown escaped.
+  return [...lines, ...notChecked, ...compilerLines(report), summaryLine(report)].map(escapeText).join("\n") + "\n";
 }
 
 function findingLines(finding: Finding, path: string): string[] {

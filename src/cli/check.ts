@@ -18,6 +18,7 @@ import { discardPrestarted, prestartSupervisor, sweepOrphans } from "../supervis
 import { sweepSnapshotsOf } from "../diagnostics/since/revision-snapshot.js";
 import type { Command } from "./parse-args.js";
 import { createStderrLogger } from "./stderr-logger.js";
+import { escapeLines, escapeText } from "../contract/escape-text.js";
 
 export type CheckCommand = Extract<Command, { kind: "check" }>;
 
@@ -42,7 +43,7 @@ export async function check(command: CheckCommand, cwd: string = process.cwd()):
   // `closeSessions` ends it if no session takes it.
   prestartSupervisor();
   // Named on stderr when the user did not name it; --quiet keeps stderr for problems only.
-  if (command.config === null && !command.quiet) process.stderr.write(`lspmcp: ${describeConfig(config, answeringClause)}\n`);
+  if (command.config === null && !command.quiet) process.stderr.write(`lspmcp: ${escapeLines(describeConfig(config, answeringClause))}\n`);
   // Said whatever the config: a compiler the config line names may then not run at all.
   if (restrictedMode() && !command.quiet)
     process.stderr.write("lspmcp: restricted mode: none of the checkout's own code runs; a file whose answer needs it is listed as not checked\n");
@@ -118,10 +119,10 @@ function render(report: CheckReport, command: CheckCommand, cwd: string): string
 
 function reportFailure(error: BridgeError): number {
   const usage = isCallersFault(error.code);
-  process.stderr.write(`lspmcp check: ${usage ? "" : "no report: "}${error.message} (${error.code})\n`);
+  process.stderr.write(`lspmcp check: ${usage ? "" : "no report: "}${escapeLines(error.message)} (${error.code})\n`);
   // The server's last words usually say why it failed.
   const tail = error.details.stderr_tail;
-  if (Array.isArray(tail) && tail.length > 0) process.stderr.write(`  server stderr:\n${tail.map((line) => `    ${String(line)}`).join("\n")}\n`);
+  if (Array.isArray(tail) && tail.length > 0) process.stderr.write(`  server stderr:\n${tail.map((line) => `    ${escapeText(String(line))}`).join("\n")}\n`);
   return usage ? CHECK_EXIT.usage : CHECK_EXIT.serverFailed;
 }
 

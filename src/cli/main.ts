@@ -8,6 +8,7 @@ import { packageVersion } from "./package-version.js";
 import { parseCommand, RESTRICTED_FLAG, USAGE } from "./parse-args.js";
 import { RESTRICTED_VARIABLE } from "../config/restricted-mode.js";
 import { createStderrLogger } from "./stderr-logger.js";
+import { escapeLines, escapeText } from "../contract/escape-text.js";
 
 /** Exit code for an invalid configuration or usage (CONTRACT §2). */
 const EXIT_USAGE = 2;
@@ -109,8 +110,9 @@ function reportFatal(error: unknown, logger: { error: (message: string, fields?:
     const programs = (error.details.programs as { path: string; value: string }[] | undefined) ?? [];
     // The code names a refusal for scripts that read stderr; ConfigInvalid's problems say enough,
     // and its message already lists them, one a line.
-    process.stderr.write(`lspmcp: ${error.message}${error.code === "ConfigUntrusted" ? " (ConfigUntrusted)" : ""}\n`);
-    for (const program of programs) process.stderr.write(`  ${program.path} = ${program.value}\n`);
+    // The message names the file and its keys: text of the checkout's, shown escaped.
+    process.stderr.write(`lspmcp: ${escapeLines(error.message)}${error.code === "ConfigUntrusted" ? " (ConfigUntrusted)" : ""}\n`);
+    for (const program of programs) process.stderr.write(`  ${escapeText(program.path)} = ${escapeText(program.value)}\n`);
     if (error.code === "InvalidArguments") process.stderr.write(USAGE);
     return EXIT_USAGE;
   }

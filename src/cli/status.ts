@@ -8,6 +8,7 @@ import { leasePaths } from "../sharing/lease-location.js";
 import { leaseOwnerProblem } from "../sharing/lease-owner.js";
 import { fetchFromLease, STATUS_PATH } from "../sharing/probe-lease.js";
 import type { STATUS_FORMATS } from "./parse-args.js";
+import { escapeLines } from "../contract/escape-text.js";
 
 interface StatusReport {
   trust: TrustState;
@@ -27,9 +28,9 @@ interface StatusReport {
  */
 export async function status(judged: JudgedConfig, format: (typeof STATUS_FORMATS)[number]): Promise<number> {
   const { config, trust } = judged;
-  process.stderr.write(`lspmcp: ${describeConfig(config, answeringClause)}\n`);
+  process.stderr.write(`lspmcp: ${escapeLines(describeConfig(config, answeringClause))}\n`);
   const report = { trust, ...(await gather(config)) };
-  process.stdout.write(format === "json" ? JSON.stringify(report, null, 2) + "\n" : render(report));
+  process.stdout.write(format === "json" ? JSON.stringify(report, null, 2) + "\n" : escapeLines(render(report)));
   return report.shared ? 0 : 1;
 }
 

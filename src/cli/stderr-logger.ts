@@ -1,4 +1,5 @@
 import type { LogLevel as Level, Logger } from "../contract/logger.js";
+import { escapeText } from "../contract/escape-text.js";
 
 const RANK: Record<Level, number> = { debug: 0, info: 1, warn: 2, error: 3 };
 
@@ -14,7 +15,8 @@ export function createStderrLogger(env: NodeJS.ProcessEnv = process.env): Logger
     const line = json
       ? JSON.stringify({ time: new Date().toISOString(), level, message, ...fields })
       : `lspmcp ${level}: ${message}${Object.keys(fields).length > 0 ? " " + JSON.stringify(fields) : ""}`;
-    process.stderr.write(line + "\n");
+    // A server's stderr and a checkout's paths reach the log: shown escaped, one line each.
+    process.stderr.write(`${json ? line : escapeText(line)}\n`);
   };
   return {
     enabled: (level) => RANK[level] >= floor,

@@ -6,6 +6,7 @@ import type { Answering } from "./config-source.js";
 import { findProjectRoots } from "./project-roots.js";
 import type { ConfigSource, ResolvedConfig } from "./types.js";
 import { formatProblem, type ConfigProblem } from "./problems.js";
+import { escapeLines, escapeText } from "../contract/escape-text.js";
 
 /** What `lspmcp validate` prints, and whether it exits 0 (ok) or 2. */
 export interface ValidateResult {
@@ -51,13 +52,13 @@ export async function validateConfig(
       omitted.join("") +
       `${describeTrust(trust)}\n` +
       (trust.state === "untrusted" ? trust.programs.map((key) => `  ${key.path} = ${key.value}\n`).join("") : "");
-    return { ok: true, text };
+    return { ok: true, text: escapeLines(text) };
   } catch (error) {
     if (!(error instanceof BridgeError) || error.code !== "ConfigInvalid") throw error;
     const problems = error.details.problems as ConfigProblem[];
     // The embedded default fails as a whole (nothing to serve), with its reason in the message.
-    if (problems.length === 0) return { ok: false, text: `${error.message}\n` };
-    return { ok: false, text: problems.map((problem) => `${formatProblem(problem)}\n`).join("") };
+    if (problems.length === 0) return { ok: false, text: `${escapeLines(error.message)}\n` };
+    return { ok: false, text: problems.map((problem) => `${escapeText(formatProblem(problem))}\n`).join("") };
   }
 }
 
