@@ -105,6 +105,7 @@ describe("validate, check and serve without --config", () => {
     expect(result.stdout).toBe(
       `OK embedded default for ${repo.root}: 1 server (typescript), 1 workspace (${repo.root.split("/").at(-1)})\n` +
         'rule of typescript: typescript: one complete pull per file (profile "typescript")\n' +
+        "compilers: typescript answers with TypeScript 7.0.2 (pinned)\n" +
         "trust: not needed (the embedded default runs only the shipped profiles)\n",
     );
   });
