@@ -213,7 +213,7 @@ const serverFields = {
     .max(600_000)
     .meta({ default: SERVER_DEFAULTS.settle_quiet_ms })
     .describe(
-      "The quiet window of the standard settle rule, in milliseconds: a file whose diagnostics the server pushes (it offers no pull) is answered with its latest publish only once the server has said nothing (no publish of any file, no progress) for this long after it. A server that publishes in phases (syntax, then types) is never answered with its first phase while its phases come closer together than this. 0: no window, so such a file is answered as not settled (Timeout), never from a publish that may not be the last. Adapters with a settle strategy of their own (docs/adapters.md) do not use it.",
+      "The quiet window of the standard settle rule, in milliseconds: a file whose diagnostics the server pushes (it offers no pull) is answered with its latest publish only once the server has said nothing (no publish of any file, no progress) for this long after it, and its processes have not kept computing through it (more than 2 % of one core restarts the window). A server that publishes in phases (syntax, then types) is never answered with its first phase while its phases come closer together than this. 0: no window, so such a file is answered as not settled (Timeout), never from a publish that may not be the last. Adapters with a settle strategy of their own (docs/adapters.md) do not use it.",
     ),
   max_rss_mb: z
     .int()

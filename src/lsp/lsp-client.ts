@@ -53,6 +53,11 @@ export interface LspClientOptions {
   readonly positionEncoding?: PositionEncoding | null;
   /** The standard settle rule's quiet window after a push answer, in ms (absent: the config's default). */
   readonly settleQuietMs?: number;
+  /**
+   * CPU time the server's process tree has used so far, in clock ticks (null: not known); a
+   * quiet window in which the tree kept computing is not quiet (see `diagnostics-settle.ts`).
+   */
+  readonly serverCpuTicks?: () => number | null;
   /** Makes the server's adapter: everything about the server that the LSP spec does not say. */
   readonly adapter: AdapterFactory;
   /** `max_open_documents`: the cap of {@link DocumentSync}. */
@@ -210,6 +215,11 @@ export class LspClient implements ServerLink {
    * one, else the negotiated one (LSP's default is UTF-16).
    */
   /** The standard settle rule's quiet window after a push answer, in ms; 0: none. */
+  /** The server tree's CPU ticks so far, or null where the client was not told how to read them. */
+  serverCpuTicks(): number | null {
+    return this.options.serverCpuTicks?.() ?? null;
+  }
+
   get settleQuietMs(): number {
     return this.options.settleQuietMs ?? DEFAULT_SETTLE_QUIET_MS;
   }

@@ -111,6 +111,7 @@ export async function startServer(inputs: StartInputs, record: StartRecord, dead
     settings: launch.settings,
     positionEncoding: server.position_encoding,
     settleQuietMs: server.settle_quiet_ms,
+    serverCpuTicks: () => spawned.cpuTicks(),
     adapter: ADAPTERS[launch.adapter],
     maxOpenDocuments: inputs.maxOpenDocuments,
     log: (line) => logger.debug("server log", { session: key, line }),

@@ -11,6 +11,11 @@ export interface ProcStat {
   readonly sid: number;
   /** Field 22: clock ticks after boot at which the process started. With the pid, it names one process. */
   readonly startTime: number;
+  /**
+   * Fields 14–17: CPU time in clock ticks (USER_HZ, 100 a second on Linux) spent by the process
+   * and by its children it has waited for, so that a tree's sum does not fall when a child exits.
+   */
+  readonly cpuTicks: number;
 }
 
 /** Pids of every process visible in /proc right now (threads are not listed). */
@@ -43,6 +48,7 @@ export function parseStat(text: string): ProcStat | undefined {
     pgid: Number(rest[2]),
     sid: Number(rest[3]),
     startTime,
+    cpuTicks: Number(rest[11]) + Number(rest[12]) + Number(rest[13]) + Number(rest[14]),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import { writeMessage, type SupervisorMessage } from "./control-channel.js";
 import { reapTree, signal } from "./kill-tree.js";
-import type { ProcessIdentity } from "./proc-table.js";
+import { type ProcessIdentity, readStat } from "./proc-table.js";
 import type { BootedSupervisor } from "./supervisor-boot.js";
 import { scanTree } from "./tree-scan.js";
 import type { ExitInfo, MemoryOverCap, MemorySample, SupervisedServer, SupervisionTimings } from "./types.js";
@@ -82,6 +82,13 @@ export class SupervisedProcess implements SupervisedServer {
   onControlEnd(): void {
     this.controlEnded = true;
     this.settleIfSilent();
+  }
+
+  cpuTicks(): number | null {
+    if (this.serverExited) return null;
+    let ticks = 0;
+    for (const member of this.scan([this.supervisorPid])) ticks += readStat(member.pid)?.cpuTicks ?? 0;
+    return ticks;
   }
 
   liveProcessCount(): number {

@@ -98,6 +98,11 @@ export interface SupervisedServer {
    */
   memory(): MemorySample | null;
   /**
+   * CPU time used so far by the server and its descendants (the supervisor left out), in clock
+   * ticks, read from /proc now; null once the server has exited.
+   */
+  cpuTicks(): number | null;
+  /**
    * Ends the whole tree: SIGTERM, grace, SIGKILL, then waits until /proc shows none of it.
    * Idempotent; concurrent calls share one stop. Never rejects.
    */

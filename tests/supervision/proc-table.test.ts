@@ -14,8 +14,8 @@ import {
 
 describe("proc-table", () => {
   test("parseStat finds the fields after a comm with spaces and parentheses", () => {
-    const line = "4242 (we ird) (x)) S 17 4242 4242 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 98765 1000 10";
-    expect(parseStat(line)).toEqual({ pid: 4242, comm: "we ird) (x)", state: "S", ppid: 17, pgid: 4242, sid: 4242, startTime: 98765 });
+    const line = "4242 (we ird) (x)) S 17 4242 4242 0 -1 4194560 1 0 0 0 30 7 2 1 20 0 1 0 98765 1000 10";
+    expect(parseStat(line)).toEqual({ pid: 4242, comm: "we ird) (x)", state: "S", ppid: 17, pgid: 4242, sid: 4242, startTime: 98765, cpuTicks: 40 });
   });
 
   test("parseStat rejects what is not a stat line", () => {

@@ -1,5 +1,6 @@
 import { DocumentDiagnosticRequest, type Diagnostic, type DocumentDiagnosticReport } from "vscode-languageserver-protocol";
 import { BridgeError } from "../../contract/errors.js";
+import { busyThroughWindow } from "../../contract/quiet-window.js";
 import type { OpenDocument } from "../document-sync.js";
 import type { LspClient, RequestOptions } from "../lsp-client.js";
 import type { SettleAction } from "../adapters/server-adapter.js";
@@ -80,11 +81,24 @@ function waitForSettle(client: LspClient, document: OpenDocument, { deadline, si
       }
     }
 
-    // The rule asks again at each event while it waits: the window restarts only for a new mark.
+    // The rule asks again at each event while it waits: the window restarts only for a new mark,
+    // or when the server's tree kept computing through it (a silent server may still be working
+    // towards its next publish: typescript-language-server type-checking a cold project).
     function armQuiet(mark: number): void {
       if (quiet?.mark === mark) return;
       if (quiet) clearTimeout(quiet.timer);
-      quiet = { mark, timer: setTimeout(() => feed({ type: "quiet", mark }), client.settleQuietMs) };
+      startWindow(mark);
+    }
+
+    function startWindow(mark: number): void {
+      const ticks = client.serverCpuTicks();
+      quiet = {
+        mark,
+        timer: setTimeout(() => {
+          if (busyThroughWindow(ticks, client.serverCpuTicks(), client.settleQuietMs)) startWindow(mark);
+          else feed({ type: "quiet", mark });
+        }, client.settleQuietMs),
+      };
     }
 
     function pull(): void {
