@@ -33,7 +33,7 @@ export async function offPin(profile: RawProfile, packageRoot: string, searchPat
   const pinned = profile.version;
   const asked = argv.join(" ");
   const env = { PATH: searchPath, HOME: process.env.HOME ?? "/", LANG: process.env.LANG ?? "C.UTF-8" };
-  const { stdout, error } = await runOwnCommand([found.path, ...args], { env, timeoutMs: VERSION_TIMEOUT_MS });
+  const { stdout, error } = await runOwnCommand([found.path, ...args], { env, timeoutMs: VERSION_TIMEOUT_MS, python: "server" });
   const line = stdout
     .split(/\r?\n/)
     .map((text) => text.trim())

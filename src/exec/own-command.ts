@@ -12,6 +12,9 @@ import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } fro
  * - Python runs with `-I` (isolated: neither the script's folder nor the current folder on
  *   `sys.path`, no `PYTHON*` variable, no user site), and every Python the command starts in
  *   turn with `PYTHONSAFEPATH=1`, which keeps the current and the script's folder off `sys.path`.
+ *   A server's version command keeps the server's own Python environment instead (its
+ *   `PYTHONPATH`, filtered as below, and user site): it must import what the server will import,
+ *   or a server missing a module passes its pin and answers every file clean.
  * - The search paths it inherits (`PATH`, `PYTHONPATH`, `NODE_PATH`, `LD_LIBRARY_PATH`) lose
  *   their empty and relative entries and every entry inside a checkout: the git top-level of
  *   lspmcp's own current folder, and the folders the caller names.
@@ -31,6 +34,11 @@ export interface OwnCommandOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Folders the command must load nothing from, besides the git top-level of lspmcp's current folder. */
   readonly checkouts?: readonly string[];
+  /**
+   * `server`: a server's version command, which sees Python's variables as the server does (no
+   * `-I`; the safe path and the filtered search paths still hold). Default `isolated`.
+   */
+  readonly python?: "isolated" | "server";
 }
 
 /** What a command ended with: its status (null when it did not exit by itself, `error` then saying why) and its output. */
@@ -53,10 +61,10 @@ export function gitTopLevel(dir: string): string | null {
   }
 }
 
-/** `argv` as lspmcp runs it: a Python interpreter gets `-I` first. */
-export function ownArgv(argv: readonly [string, ...string[]]): [string, ...string[]] {
+/** `argv` as lspmcp runs it: a Python interpreter gets `-I` first, unless it runs as a server's own check. */
+export function ownArgv(argv: readonly [string, ...string[]], python: OwnCommandOptions["python"] = "isolated"): [string, ...string[]] {
   const [file, ...args] = argv;
-  return PYTHON.test(basename(file)) && args[0] !== "-I" ? [file, "-I", ...args] : [file, ...args];
+  return python === "isolated" && PYTHON.test(basename(file)) && args[0] !== "-I" ? [file, "-I", ...args] : [file, ...args];
 }
 
 /** `env` with its search paths kept off the checkouts, and Python's safe path on. */
@@ -91,7 +99,7 @@ export function runOwnCommand(
   argv: readonly [string, ...string[]],
   options: OwnCommandOptions & { readonly timeoutMs: number; readonly input?: string; readonly maxBuffer?: number },
 ): Promise<OwnCommandResult> {
-  const [file, ...args] = ownArgv(argv);
+  const [file, ...args] = ownArgv(argv, options.python);
   return new Promise((resolve) => {
     const child = execFile(
       file,
@@ -117,7 +125,7 @@ export function runOwnCommand(
 
 /** Starts `argv`, isolated as this module says, with the given stdio; the caller follows it. */
 export function spawnOwnCommand(argv: readonly [string, ...string[]], options: OwnCommandOptions & { readonly stdio: StdioOptions }): ChildProcess {
-  const [file, ...args] = ownArgv(argv);
+  const [file, ...args] = ownArgv(argv, options.python);
   return spawn(file, args, { cwd: OWN_COMMAND_CWD, env: ownEnv(options.env, options.checkouts), stdio: options.stdio });
 }
 

@@ -17,7 +17,7 @@ export async function runVersionCommand(
 ): Promise<string> {
   const [command, ...args] = versionCommand;
   if (command === undefined) throw new Error("no version_command");
-  const { stdout, error } = await runOwnCommand([command, ...args], { env, timeoutMs, checkouts });
+  const { stdout, error } = await runOwnCommand([command, ...args], { env, timeoutMs, checkouts, python: "server" });
   if (error) {
     throw new BridgeError("ServerStartFailed", `version_command of ${serverName} failed: ${error.message}`, {
       server: serverName,

@@ -13,6 +13,12 @@ test("a Python interpreter gets -I first, once; other programs run as named", ()
   expect(ownArgv(["/usr/bin/python3-config", "--help"])).toEqual(["/usr/bin/python3-config", "--help"]);
 });
 
+test("a server's version command keeps the server's Python environment: no -I, so it imports what the server imports", () => {
+  expect(ownArgv(["/usr/bin/python3", "-c", "import pyflakes, pylsp"], "server")).toEqual(["/usr/bin/python3", "-c", "import pyflakes, pylsp"]);
+  // The safe path holds all the same: no current or script folder on sys.path.
+  expect(ownEnv({ PATH: "/usr/bin" }).PYTHONSAFEPATH).toBe("1");
+});
+
 test("a search path loses its empty and relative entries and those inside a checkout, links resolved", () => {
   const root = tempDir("lspmcp-own-path-");
   const checkout = join(root, "checkout");
