@@ -31,15 +31,7 @@ export const TYPESCRIPT_LANGUAGE_SERVER_VERSION = "5.3.0";
  * the project's own compiler cannot answer or may not run; reads only a few small files.
  */
 export function typescriptLaunch(server: ResolvedServer, workspace: WorkspacePlace, from: string): ServerLaunch {
-  const choice = typescriptCompilerFor(server, workspace, from);
-  if ("refused" in choice) {
-    throw new BridgeError("ServerStartFailed", `TypeScript at ${choice.packageDir} is not run: ${choice.refused}`, {
-      server: server.name,
-      compiler_path: choice.packageDir,
-      reason: choice.refused,
-    });
-  }
-  const compiler = choice.compiler;
+  const compiler = runnableCompiler(server, typescriptCompilerFor(server, workspace, from));
   // The pinned package is held to the pin before anything starts (a reinstall of another version
   // under a running bridge); a project's own is what it says it is.
   if (compiler.source === "pinned" && compiler.version !== server.version) {
@@ -145,6 +137,18 @@ function realOr(path: string): string {
   }
 }
 
+/** The compiler chosen, or `ServerStartFailed` naming the package the checkout may not run. */
+function runnableCompiler(server: Pick<ResolvedServer, "name">, choice: CompilerChoice): Exclude<CompilerChoice, { refused: string }>["compiler"] {
+  if ("refused" in choice) {
+    throw new BridgeError("ServerStartFailed", `TypeScript at ${choice.packageDir} is not run: ${choice.refused}`, {
+      server: server.name,
+      compiler_path: choice.packageDir,
+      reason: choice.refused,
+    });
+  }
+  return choice.compiler;
+}
+
 /**
  * The TypeScript compiler a project folder is answered by: its own `node_modules/typescript`
  * when the checkout holds one, else the pinned package, whose `bin/tsc` is the profile's `command`.
@@ -162,15 +166,7 @@ function typescriptCompilerFor(server: Pick<ResolvedServer, "command">, workspac
  * that tsserver its version once it runs.
  */
 export function tsserverEntryLaunch(server: ResolvedServer, workspace: WorkspacePlace, from: string): ServerLaunch {
-  const choice = tsserverCompilerFor(server, workspace, from);
-  if ("refused" in choice) {
-    throw new BridgeError("ServerStartFailed", `TypeScript at ${choice.packageDir} is not run: ${choice.refused}`, {
-      server: server.name,
-      compiler_path: choice.packageDir,
-      reason: choice.refused,
-    });
-  }
-  const compiler = choice.compiler;
+  const compiler = runnableCompiler(server, tsserverCompilerFor(server, workspace, from));
   const configured = (server.initialization_options.tsserver ?? {}) as Record<string, unknown>;
   return {
     command: server.command,
