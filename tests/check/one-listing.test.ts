@@ -33,7 +33,11 @@ describe("one listing per call", () => {
           return false;
         }
       })!;
-    writeFileSync(join(shim, "git"), `#!/bin/sh\ncase "$1" in ls-files) echo "$PWD" >> "${log}";; esac\nexec "${realGit}" "$@"\n`);
+    // lspmcp runs git from "/" as `git -C DIR [-c KEY=VALUE...] ls-files ...`: the folder listed is -C's.
+    writeFileSync(
+      join(shim, "git"),
+      `#!/bin/sh\ndir="$PWD"; prev=""\nfor a in "$@"; do\n  [ "$prev" = "-C" ] && dir="$a"\n  if [ "$a" = ls-files ]; then echo "$dir" >> "${log}"; break; fi\n  prev="$a"\ndone\nexec "${realGit}" "$@"\n`,
+    );
     chmodSync(join(shim, "git"), 0o755);
     const config = writeConfig(
       `[[server]]\nname = "typescript"\nprofile = "typescript"\n\n[[workspace]]\nname = "repo"\nroot = ${JSON.stringify(repo.root)}\nservers = ["typescript"]\n`,
