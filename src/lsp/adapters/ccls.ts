@@ -8,5 +8,6 @@ import type { ServerAdapter } from "./server-adapter.js";
  * own parse, not from the index: the token is not tracked at all.
  */
 export function cclsAdapter(): ServerAdapter {
-  return { ...standardAdapter(), name: "ccls", ignoredProgress: new Set(["index"]) };
+  // The index also keeps its threads busy long after a file's diagnostics are published.
+  return { ...standardAdapter(), name: "ccls", ignoredProgress: new Set(["index"]), busyWithoutPublishing: true };
 }

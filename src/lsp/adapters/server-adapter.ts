@@ -154,6 +154,12 @@ export interface ServerAdapter {
    */
   readonly documentChangesCancelWork: boolean;
   /**
+   * Whether the server computes in the background on work no open file's diagnostics wait for
+   * (ccls's index), so that its CPU use says nothing of a publish to come: the standard rule's
+   * quiet window then ends on silence alone, instead of starting again while the tree is busy.
+   */
+  readonly busyWithoutPublishing: boolean;
+  /**
    * Whether a change on disk is taken in by starting the server afresh rather than by telling it
    * (`workspace/didChangeWatchedFiles`), with `filesWatchedBy` "bridge": a server whose answers
    * after the notification can come from its old state, with no sound signal of when they stop

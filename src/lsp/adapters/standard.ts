@@ -17,6 +17,7 @@ export function standardAdapter(): ServerAdapter {
     diagnosticsByPull: false,
     cancelsRequestsItself: false,
     documentChangesCancelWork: false,
+    busyWithoutPublishing: false,
     diskChangesNeedRestart: false,
     diskOnlySources: new Set(),
     projectsAsFolders: true,

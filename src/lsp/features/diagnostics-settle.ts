@@ -91,7 +91,7 @@ function waitForSettle(client: LspClient, document: OpenDocument, { deadline, si
     }
 
     function startWindow(mark: number): void {
-      const ticks = client.serverCpuTicks();
+      const ticks = client.adapter.busyWithoutPublishing ? null : client.serverCpuTicks();
       quiet = {
         mark,
         timer: setTimeout(() => {
