@@ -66,10 +66,14 @@ export const KNOWN_SERVERS: readonly KnownServer[] = [
   },
 ];
 
-/** The known server an `initialize` answer's `serverInfo.name` names, or null. */
-export function knownByServerInfo(name: string | undefined): KnownServer | null {
-  if (name === undefined) return null;
-  return KNOWN_SERVERS.find((known) => known.serverInfoName === name) ?? null;
+/**
+ * The known server an `initialize` answer names (its `serverInfo.name`), or else the one whose
+ * adapter its advertised commands show (`advertised`: typescript-language-server run through a
+ * wrapper advertises tsserver's passthrough), or null.
+ */
+export function knownByInitialize(name: string | undefined, advertised: AdapterName | null): KnownServer | null {
+  const named = name === undefined ? undefined : KNOWN_SERVERS.find((known) => known.serverInfoName === name);
+  return named ?? (advertised === null ? null : (KNOWN_SERVERS.find((known) => known.adapter === advertised) ?? null));
 }
 
 /** The known server whose version command prints `output` (its first non-empty line), or null. */

@@ -1,11 +1,11 @@
 import { join } from "node:path";
 import { findProjectRoots } from "../config/project-roots.js";
-import { knownByServerInfo, knownByVersionOutput, type KnownServer } from "../config/known-servers.js";
+import { knownByInitialize, knownByVersionOutput, type KnownServer } from "../config/known-servers.js";
 import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { expandWorkspaceCache } from "../config/workspace-cache.js";
 import type { Deadline } from "../contract/deadline.js";
 import type { Logger } from "../contract/logger.js";
-import { ADAPTERS } from "../lsp/adapters/index.js";
+import { ADAPTERS, adapterAdvertised } from "../lsp/adapters/index.js";
 import { launchFor, toolchainFor, toolchainLookups } from "../lsp/adapters/launch.js";
 import { checkoutCodeIn } from "../lsp/adapters/checkout-code.js";
 import { restrictedMode } from "../config/restricted-mode.js";
@@ -122,10 +122,10 @@ export async function startServer(inputs: StartInputs, record: StartRecord, dead
   const reported = (await versionFromCommand) ?? client.serverInfo?.version ?? null;
   record.reported(reported);
   assertPinned(server.name, launch.version, reported);
-  // Known only now, by the name it answers `initialize` with: the session starts it again with its
-  // own adapter, whose `initialize` may differ (options, file watching), once its pin has passed.
+  // Known only now, by what it answers `initialize` with: the session starts it again with its own
+  // adapter, whose `initialize` may differ (options, file watching), once its pin has passed.
   if (server.adapter_chosen_by.by === "standard") {
-    const known = knownByServerInfo(client.serverInfo?.name);
+    const known = knownByInitialize(client.serverInfo?.name, adapterAdvertised(client.capabilities.executeCommandProvider?.commands ?? []));
     if (known !== null) {
       logger.info("server recognised", { session: key, server: known.server, adapter: known.adapter, by: "serverInfo" });
       return { client, spawned, reported, again: recognised(server, known, "serverInfo") };

@@ -24,6 +24,7 @@ import {
 import { typescriptAdapter } from "./typescript/native-adapter.js";
 import { ownTypescriptIn } from "./typescript/own-compiler.js";
 import { tsserverAdapter } from "./typescript/tsserver-adapter.js";
+import { TSSERVER_REQUEST } from "./typescript/tsserver-diagnostics.js";
 
 /**
  * Every adapter, by the name a profile's `adapter` key gives it: exactly the schema's names
@@ -70,3 +71,11 @@ export const ADAPTER_COVERAGE = {
 export const CHECKOUT_CODE_FINDERS = {
   "workspace-compiler": ownTypescriptIn,
 } as const;
+
+/**
+ * The adapter whose server the commands an `initialize` answer advertises show, or null: only
+ * typescript-language-server advertises tsserver's passthrough, wherever its command comes from.
+ */
+export function adapterAdvertised(commands: readonly string[]): AdapterName | null {
+  return commands.includes(TSSERVER_REQUEST) ? "tsserver" : null;
+}

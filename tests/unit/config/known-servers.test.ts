@@ -1,7 +1,8 @@
 import { copyFile, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { knownByPackage, knownByServerInfo, knownByVersionOutput } from "../../../src/config/known-servers.js";
+import { knownByInitialize, knownByPackage, knownByVersionOutput } from "../../../src/config/known-servers.js";
+import { adapterAdvertised } from "../../../src/lsp/adapters/index.js";
 import { loadConfig } from "../../../src/config/load-config.js";
 import { REPO } from "../../helpers/paths.js";
 import { tempDir, writeFiles } from "./fixture.js";
@@ -35,10 +36,13 @@ describe("a known server is recognised by exact marks only", () => {
   });
 
   test("serverInfo names are compared whole and case by case", () => {
-    expect(knownByServerInfo("ccls")?.adapter).toBe("ccls");
-    expect(knownByServerInfo("gopls")?.adapter).toBe("gopls");
-    expect(knownByServerInfo("typescript-go")?.adapter).toBe("typescript");
-    for (const name of ["CCLS", "ccls-fork", "my gopls", "rust", "typescript", "", undefined]) expect(knownByServerInfo(name)).toBeNull();
+    expect(knownByInitialize("ccls", null)?.adapter).toBe("ccls");
+    expect(knownByInitialize("gopls", null)?.adapter).toBe("gopls");
+    expect(knownByInitialize("typescript-go", null)?.adapter).toBe("typescript");
+    // typescript-language-server names itself nowhere, but advertises tsserver's own request.
+    expect(knownByInitialize(undefined, adapterAdvertised(["_typescript.organizeImports", "typescript.tsserverRequest"]))?.adapter).toBe("tsserver");
+    expect(knownByInitialize(undefined, adapterAdvertised(["typescript.tsserverRequests", "tsserverRequest"]))).toBeNull();
+    for (const name of ["CCLS", "ccls-fork", "my gopls", "rust", "typescript", "", undefined]) expect(knownByInitialize(name, null)).toBeNull();
   });
 
   test("a version output is matched on its first line, from its start to its end", () => {

@@ -217,6 +217,11 @@ function bundledTypescript(command: string): string {
   let dir = dirname(realOr(command));
   while (!existsSync(join(dir, "package.json")) && dirname(dir) !== dir) dir = dirname(dir);
   const found = dependencyFolder("typescript", dir);
-  if (found === null) throw new BridgeError("ServerStartFailed", `typescript-language-server at ${command} finds no typescript package beside it`, {});
+  if (found === null)
+    throw new BridgeError(
+      "ServerStartFailed",
+      `typescript-language-server at ${command} finds no typescript package beside it; name the tsserver to drive in initialization_options.tsserver.path`,
+      {},
+    );
   return found;
 }

@@ -4,7 +4,8 @@ import type { RequestOptions } from "../../request-options.js";
 import type { ServerLink } from "../server-adapter.js";
 
 /** typescript-language-server's passthrough to tsserver (it lists it in executeCommandProvider). */
-const TSSERVER_REQUEST = "typescript.tsserverRequest";
+/** typescript-language-server's passthrough to its tsserver, which only it advertises. */
+export const TSSERVER_REQUEST = "typescript.tsserverRequest";
 const SYNC_COMMANDS = ["syntacticDiagnosticsSync", "semanticDiagnosticsSync", "suggestionDiagnosticsSync"] as const;
 
 interface TsserverDiagnostic {

@@ -1,9 +1,7 @@
 import { ExecuteCommandRequest } from "vscode-languageserver-protocol";
 import type { RequestOptions } from "../../request-options.js";
 import type { ServerLink } from "../server-adapter.js";
-
-/** typescript-language-server's passthrough to tsserver. */
-const TSSERVER_REQUEST = "typescript.tsserverRequest";
+import { TSSERVER_REQUEST } from "./tsserver-diagnostics.js";
 
 /** The project tsserver answers a file from. */
 export interface TsserverProject {
