@@ -20,8 +20,8 @@ export async function init(cwd: string): Promise<number> {
   const skeleton = plan.servers.length === 0;
   const text = skeleton
     ? renderSkeletonToml(plan.workspace, schema)
-    : renderDefaultToml(plan, cwd, schema, (profile, at, projects) =>
-        profile.adapter && profile.command ? answeringComment(profile.adapter, profile.command, at, projects) : null,
+    : renderDefaultToml(plan, cwd, schema, ({ name, profile }, at, projects) =>
+        profile.adapter && profile.command ? answeringComment(name, profile.adapter, profile.command, at, projects) : null,
       );
   let fd: number;
   try {

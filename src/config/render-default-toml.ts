@@ -66,7 +66,7 @@ export function renderDefaultToml(
    * Which compiler a profile's server answers each of its project folders (relative to the root)
    * with, as a comment (its adapter's words); null: it runs as configured.
    */
-  answering: (profile: DefaultPlan["servers"][number]["profile"], root: string, projects: readonly string[]) => string | null,
+  answering: (server: DefaultPlan["servers"][number], root: string, projects: readonly string[]) => string | null,
 ): string {
   const lines = [
     `#:schema ${schemaPath}`,
@@ -82,7 +82,7 @@ export function renderDefaultToml(
         (profile.version_command
           ? `; the pin is checked against \`${profile.version_command.join(" ")}\`.`
           : "; the pin is checked against serverInfo.version."),
-      ...[answering(profile, plan.root, server.projects ?? [])].filter((line) => line !== null),
+      ...[answering(server, plan.root, server.projects ?? [])].filter((line) => line !== null),
       ...(server.projects !== null && server.projects.length > 0
         ? [`# Its projects, found at each start (each file is answered under the one that holds it): ${describeRoots(server.projects)}.`]
         : []),

@@ -2,6 +2,7 @@ import { chmodSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync }
 import { dirname, join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { startBridge } from "../helpers/bridge.js";
+import { diagnostics, startKeys, tscFindings, type Finding } from "../helpers/differential.js";
 import { requireBuild } from "../helpers/require-binary.js";
 import { tempRepo, type TempRepo } from "../helpers/temp-repo.js";
 import { requireCachedTool } from "../helpers/tool-cache.js";
@@ -69,9 +70,9 @@ describe("each way the checkout's code runs, unrestricted", () => {
 
 describe("restricted mode", () => {
   const NOT_CHECKED = [
-    ["typescript", "app.ts", "the workspace's own TypeScript compiler (node_modules/typescript)"],
+    ["typescript", "app.ts", "the project's own TypeScript compiler (node_modules/typescript)"],
     ["pyrefly", "app.py", "the Python interpreter of the checkout's environment (.venv)"],
-    ["typescript", "graphql.config.js", "the workspace's own TypeScript compiler (node_modules/typescript)"],
+    ["typescript", "graphql.config.js", "the project's own TypeScript compiler (node_modules/typescript)"],
     ["graphql", "query.graphql", "the checkout's JavaScript configuration (graphql.config.js)"],
     ["graphql", "schema.graphql", "the checkout's JavaScript configuration (graphql.config.js)"],
   ];
@@ -128,6 +129,75 @@ describe("restricted mode", () => {
       rmSync(config);
     }
   });
+});
+
+describe("TypeScript project by project: web/ brings its own compiler, tools/ has none", () => {
+  // Only web's files need the checkout's compiler: tools/ is answered by the pinned one, as it is
+  // unrestricted, and web's files are listed, never answered by another compiler.
+  const WEB_REASON =
+    "restricted mode: typescript would run the project's own TypeScript compiler (web/node_modules/typescript), and restricted mode runs none of the checkout's code";
+  let split: TempRepo;
+  beforeAll(() => {
+    split = tempRepo({
+      ".gitignore": "node_modules/\nmarkers/\n",
+      "web/package.json": '{ "name": "web", "private": true, "devDependencies": { "typescript": "5.9.3" } }\n',
+      "web/tsconfig.json": '{ "include": ["src"] }\n',
+      "web/src/app.ts": 'export const n: number = "a";\n',
+      "web/src/util.ts": "export function half(x) {\n  return x / 2;\n}\n",
+      "tools/tsconfig.json": '{ "compilerOptions": { "noEmit": true } }\n',
+      "tools/gen.ts": "export function double(a) {\n  return a * 2;\n}\nexport const s: string = 1;\n",
+    });
+    mkdirSync(join(split.root, "markers"));
+    mkdirSync(join(split.root, "web/node_modules/typescript/lib"), { recursive: true });
+    writeFileSync(join(split.root, "web/node_modules/typescript/package.json"), '{ "name": "typescript", "version": "5.9.3" }\n');
+    writeFileSync(
+      join(split.root, "web/node_modules/typescript/lib/tsserver.js"),
+      `require("fs").writeFileSync(${JSON.stringify(join(split.root, "markers/typescript"))}, "ran");\n`,
+    );
+  });
+  afterEach(() => {
+    for (const marker of readdirSync(join(split.root, "markers"))) rmSync(join(split.root, "markers", marker));
+  });
+  afterAll(() => split?.remove());
+  const ran = () => readdirSync(join(split.root, "markers"));
+  const tools = async () => startKeys((await tscFindings(join(split.root, "tools"))).map((one) => ({ ...one, path: `tools/${one.path}` })));
+
+  test("check --restricted: tools/ equals tsc 7's own answer, web/'s files are listed with the reason, and web's compiler never runs", async () => {
+    const expected = await tools();
+    expect(expected.length).toBe(2);
+    const run = await runCheckCli(["--restricted", "--format", "json"], { cwd: split.root });
+    expect(run.code, run.stderr).toBe(1);
+    expect(ran()).toEqual([]);
+    const report = JSON.parse(run.stdout) as { items: Finding[]; summary: Report["summary"] & { runs: { server: string; version: string }[] } };
+    expect(startKeys(report.items)).toEqual(expected);
+    expect((report.summary.not_checked ?? []).map(({ server, path, reason }) => [server, path, reason])).toEqual([
+      ["typescript", "web/src/app.ts", WEB_REASON],
+      ["typescript", "web/src/util.ts", WEB_REASON],
+    ]);
+    expect(report.summary.runs.filter((one) => one.server === "typescript").map((one) => one.version)).toEqual(["7.0.2"]);
+    // Unrestricted, web's own compiler is what answers web (so the marker is a real way in).
+    await runCheckCli(["web/src/app.ts"], { cwd: split.root });
+    expect(ran()).toEqual(["typescript"]);
+  }, 180_000);
+
+  test("serve restricted: each file alone and the whole folder agree; a tool on a web file fails to start, saying why", async () => {
+    const expected = await tools();
+    const bridge = await startBridge(null, { LSPMCP_RESTRICTED: "1" }, { cwd: split.root });
+    try {
+      const alone = await diagnostics(bridge, { path: "tools/gen.ts" });
+      expect(startKeys(alone.items)).toEqual(expected);
+      const whole = (await diagnostics(bridge, { path: "." })) as Awaited<ReturnType<typeof diagnostics>> & { not_checked?: string[] };
+      expect(startKeys(whole.items)).toEqual(expected);
+      expect(whole.not_checked).toEqual([`web/src/app.ts (typescript): ${WEB_REASON}`, `web/src/util.ts (typescript): ${WEB_REASON}`]);
+      const error = await bridge.fail("document_symbols", { path: "web/src/app.ts" });
+      expect(error.code).toBe("ServerStartFailed");
+      expect(error.message).toContain(WEB_REASON);
+      expect(await bridge.ok("document_symbols", { path: "tools/gen.ts" })).toBeTruthy();
+      expect(ran()).toEqual([]);
+    } finally {
+      await bridge.close();
+    }
+  }, 180_000);
 });
 
 describe("a crate's build script, under bacon-ls's cargo check", () => {

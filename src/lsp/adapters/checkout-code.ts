@@ -4,7 +4,6 @@ import { detectLanguages } from "../../config/detect-languages.js";
 import { gitTopLevel } from "../../config/discover-config.js";
 import type { CheckoutCode } from "../../config/schema.js";
 import type { ResolvedServer } from "../../config/types.js";
-import { CHECKOUT_CODE_FINDERS } from "./index.js";
 
 /** The folders a virtualenv is kept in beside a Python project's configuration, as the checkers look for them. */
 const ENVIRONMENT_FOLDERS = [".venv", "venv", ".env", "env"];
@@ -20,10 +19,14 @@ const PYTHON_PROJECT_FILES = new Set(["pyproject.toml", "setup.py", "setup.cfg",
 export async function checkoutCodeIn(server: Pick<ResolvedServer, "name" | "checkout_code">, root: string): Promise<string | null> {
   for (const way of server.checkout_code) {
     const found = await lookFor(way, root);
-    if (found !== null)
-      return `restricted mode: ${server.name} would run ${way.what}${found === "" ? "" : ` (${found})`}, and restricted mode runs none of the checkout's code`;
+    if (found !== null) return restrictedReason(server.name, way.what, found);
   }
   return null;
+}
+
+/** Why restricted mode does not ask `server` of a file: it would run `what`, found at `found` ("" where it runs whatever the workspace holds). */
+export function restrictedReason(server: string, what: string, found: string): string {
+  return `restricted mode: ${server} would run ${what}${found === "" ? "" : ` (${found})`}, and restricted mode runs none of the checkout's code`;
 }
 
 /** Where the workspace holds what `way` runs ("" where the server runs it whatever the workspace holds), or null. */
@@ -32,10 +35,9 @@ async function lookFor(way: CheckoutCode, root: string): Promise<string | null> 
     case "cargo-build":
     case "go-list":
       return "";
-    case "workspace-compiler": {
-      const own = await CHECKOUT_CODE_FINDERS["workspace-compiler"](root);
-      return own === null ? null : shown(root, own);
-    }
+    case "workspace-compiler":
+      // Project by project: the toolchain choice refuses a project's own compiler (`typescript/launch.ts`).
+      return null;
     case "environment-interpreter":
       return ownEnvironment(root);
     case "config-scripts": {
@@ -73,6 +75,6 @@ function inside(folder: string, path: string): boolean {
 }
 
 /** A path as the reason shows it: relative to the root when inside it, else absolute. */
-function shown(root: string, path: string): string {
+export function shown(root: string, path: string): string {
   return inside(root, path) ? relative(root, path) || "." : path;
 }

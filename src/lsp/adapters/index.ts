@@ -22,7 +22,6 @@ import {
   typescriptToolchain,
 } from "./typescript/launch.js";
 import { typescriptAdapter } from "./typescript/native-adapter.js";
-import { ownTypescriptIn } from "./typescript/own-compiler.js";
 import { tsserverAdapter } from "./typescript/tsserver-adapter.js";
 import { TSSERVER_REQUEST } from "./typescript/tsserver-diagnostics.js";
 
@@ -63,14 +62,6 @@ export const ADAPTER_LAUNCHES = {
 export const ADAPTER_COVERAGE = {
   "bacon-ls": cargoCoverage,
 } as const satisfies Partial<Record<AdapterName, AdapterCoverage>>;
-
-/**
- * How a way of running a checkout's code is found in a workspace where a server's own room knows
- * it (`checkout-code.ts` finds the others): the workspace's own TypeScript.
- */
-export const CHECKOUT_CODE_FINDERS = {
-  "workspace-compiler": ownTypescriptIn,
-} as const;
 
 /**
  * The adapter whose server the commands an `initialize` answer advertises show, or null: only

@@ -41,10 +41,10 @@ export type WorkspacePlace = Pick<ResolvedWorkspace, "root" | "checkout">;
 export interface AdapterLaunch {
   /** The launch for the project folder `from`; throws `ServerStartFailed` when the project's own compiler cannot answer or may not run. */
   launch(server: ResolvedServer, workspace: WorkspacePlace, from: string): ServerLaunch;
-  describe(server: Pick<ResolvedServer, "command" | "initialization_options">, workspace: WorkspacePlace, from: string): AnsweringChoice;
+  describe(server: Pick<ResolvedServer, "name" | "command" | "initialization_options">, workspace: WorkspacePlace, from: string): AnsweringChoice;
   /** The toolchain that answers the file `file` (absolute), with what one caller learnt already in `lookups`. */
   toolchain(
-    server: Pick<ResolvedServer, "command" | "initialization_options">,
+    server: Pick<ResolvedServer, "name" | "command" | "initialization_options">,
     workspace: WorkspacePlace,
     file: string,
     lookups: ToolchainLookups,
@@ -112,15 +112,15 @@ export function answeringClause(server: ResolvedServer, workspace: WorkspacePlac
 }
 
 /**
- * The same as a comment of `init`'s file, for a profile (its `command` relative to lspmcp's
+ * The same as a comment of `init`'s file, for the server `name` of a profile (its `command` relative to lspmcp's
  * package, as profiles name their npm servers) in a workspace at `root` whose project folders are
  * `folders`; null for a server that runs as configured.
  */
-export function answeringComment(adapter: AdapterName, command: string, root: string, folders: readonly string[]): string | null {
+export function answeringComment(name: string, adapter: AdapterName, command: string, root: string, folders: readonly string[]): string | null {
   const chooser = launchOf(adapter);
   if (!chooser) return null;
   const located = locateDependencyPath(command, packageRoot());
-  const server = { command: located?.ok ? located.path : join(packageRoot(), command), initialization_options: {} };
+  const server = { name, command: located?.ok ? located.path : join(packageRoot(), command), initialization_options: {} };
   const lines = byChoice(chooser, server, { root }, folders).map(({ choice, folders: answered }) => {
     const where = describeRoots(answered);
     if ("error" in choice) return `# ${where}: it cannot start here: ${choice.error}`;
@@ -135,7 +135,7 @@ export function answeringComment(adapter: AdapterName, command: string, root: st
 /** The root and the project folders (relative to it) grouped by the compiler that answers them, the root's first. */
 function byChoice(
   chooser: AdapterLaunch,
-  server: Pick<ResolvedServer, "command" | "initialization_options">,
+  server: Pick<ResolvedServer, "name" | "command" | "initialization_options">,
   workspace: WorkspacePlace,
   folders: readonly string[],
 ): { choice: AnsweringChoice; folders: string[] }[] {

@@ -259,8 +259,8 @@ describe("the embedded default's plan", () => {
     const options = { packageRoot: REPO, searchPath: "/nonexistent" };
     const plan = await planDefault(repo, options);
     await writeFiles(repo, {
-      "sub/bridge.toml": renderDefaultToml(plan, join(repo, "sub"), "/schema.json", (profile, root, projects) =>
-        profile.adapter && profile.command ? answeringComment(profile.adapter, profile.command, root, projects) : null,
+      "sub/bridge.toml": renderDefaultToml(plan, join(repo, "sub"), "/schema.json", ({ name, profile }, root, projects) =>
+        profile.adapter && profile.command ? answeringComment(name, profile.adapter, profile.command, root, projects) : null,
       ),
     });
     const fromFile = await loadConfig(join(repo, "sub/bridge.toml"), options);

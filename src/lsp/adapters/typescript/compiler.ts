@@ -53,11 +53,20 @@ export type CompilerChoice = { readonly compiler: TypescriptCompiler } | { reado
  * drive, a missing tsserver or native binary) is `ServerStartFailed` naming its path and what was
  * found there — never a fall back to another compiler, which would answer with other rules than
  * the project's own `tsc`. `lspmcpRoot` is the lspmcp package whose own `typescript` dependency
- * is not the project's.
+ * is not the project's. In restricted mode (`restricted`: the reason for a package found) the
+ * project's own is refused before anything of it is read, and the pinned one answers only the
+ * projects that have none.
  */
-export function chooseTypescriptCompiler(from: string, top: string, pinnedPackageDir: string, lspmcpRoot: string = packageRoot()): CompilerChoice {
+export function chooseTypescriptCompiler(
+  from: string,
+  top: string,
+  pinnedPackageDir: string,
+  lspmcpRoot: string = packageRoot(),
+  restricted: ((own: string) => string) | null = null,
+): CompilerChoice {
   const own = findProjectTypescript(from, top, lspmcpTypescript(lspmcpRoot));
   if (own === null) return { compiler: describeTypescriptPackage(pinnedPackageDir, "pinned") };
+  if (restricted !== null) return { refused: restricted(own), packageDir: own };
   const compiler = describeTypescriptPackage(own, "workspace");
   const refused = checkoutRefusal(compiler, top);
   return refused === null ? { compiler } : { refused, packageDir: own };

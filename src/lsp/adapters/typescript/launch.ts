@@ -4,6 +4,8 @@ import { dependencyFolder, locateDependencyPath } from "../../../config/package-
 import { packageRoot } from "../../../config/package-root.js";
 import type { ResolvedServer, ToolchainChoice } from "../../../config/types.js";
 import { checkoutTop } from "../../../config/checkout-code.js";
+import { restrictedMode } from "../../../config/restricted-mode.js";
+import { restrictedReason, shown } from "../checkout-code.js";
 import { nearestConfig } from "./nearest-config.js";
 import { BridgeError } from "../../../contract/errors.js";
 import type { AnsweringChoice, ServerLaunch, ToolchainLookups, WorkspacePlace } from "../launch.js";
@@ -82,7 +84,7 @@ export function typescriptLaunch(server: ResolvedServer, workspace: WorkspacePla
  * package folder (null: the pinned one); or why the project's own may not run (its files are not
  * checked), or what stops it from starting.
  */
-export function describeTypescriptChoice(server: Pick<ResolvedServer, "command">, workspace: WorkspacePlace, from: string): AnsweringChoice {
+export function describeTypescriptChoice(server: Pick<ResolvedServer, "name" | "command">, workspace: WorkspacePlace, from: string): AnsweringChoice {
   try {
     const choice = typescriptCompilerFor(server, workspace, from);
     if ("refused" in choice) return { refused: choice.refused, own: choice.packageDir };
@@ -93,7 +95,7 @@ export function describeTypescriptChoice(server: Pick<ResolvedServer, "command">
 }
 
 /** What a TypeScript adapter's choice reads of an entry. */
-type EntryFields = Pick<ResolvedServer, "command" | "initialization_options">;
+type EntryFields = Pick<ResolvedServer, "name" | "command" | "initialization_options">;
 
 /**
  * The toolchain that answers the file `file` under an entry whose compiler `choose` picks for a
@@ -153,8 +155,18 @@ function runnableCompiler(server: Pick<ResolvedServer, "name">, choice: Compiler
  * The TypeScript compiler a project folder is answered by: its own `node_modules/typescript`
  * when the checkout holds one, else the pinned package, whose `bin/tsc` is the profile's `command`.
  */
-function typescriptCompilerFor(server: Pick<ResolvedServer, "command">, workspace: WorkspacePlace, from: string): CompilerChoice {
-  return chooseTypescriptCompiler(from, checkoutTop(workspace), pinnedTypescriptPackage(server.command));
+function typescriptCompilerFor(server: Pick<ResolvedServer, "name" | "command">, workspace: WorkspacePlace, from: string): CompilerChoice {
+  return chooseTypescriptCompiler(from, checkoutTop(workspace), pinnedTypescriptPackage(server.command), packageRoot(), restrictedRefusal(server, workspace));
+}
+
+/**
+ * In restricted mode, why a project's own compiler found at a package folder is not run: only
+ * its projects' files are not checked, and a project with none of its own is answered by the
+ * pinned compiler as usual. Null outside restricted mode.
+ */
+function restrictedRefusal(server: Pick<ResolvedServer, "name">, workspace: WorkspacePlace): ((own: string) => string) | null {
+  if (!restrictedMode()) return null;
+  return (own) => restrictedReason(server.name, "the project's own TypeScript compiler", shown(workspace.root, own));
 }
 
 /**
@@ -201,7 +213,7 @@ function tsserverCompilerFor(server: EntryFields, workspace: WorkspacePlace, fro
   const choice: CompilerChoice =
     typeof path === "string"
       ? { compiler: describeTypescriptPackage(dirname(dirname(path)), "workspace") }
-      : chooseTypescriptCompiler(from, checkoutTop(workspace), bundledTypescript(server.command));
+      : chooseTypescriptCompiler(from, checkoutTop(workspace), bundledTypescript(server.command), packageRoot(), restrictedRefusal(server, workspace));
   if ("compiler" in choice && choice.compiler.kind === "native") {
     const compiler = choice.compiler;
     throw new BridgeError(
