@@ -8,7 +8,7 @@
 // each is settled through the bridge's own settleDiagnostics. With --push the client offers no
 // pull diagnostics (the old capability), and the recording instead runs until the server's
 // work-done progress has ended, to show the early-publish burst. --adapter names the server's
-// adapter (src/lsp/adapters/; "standard" when left out). With --until-quiet the recording runs
+// adapter (src/languages/; "standard" when left out). With --until-quiet the recording runs
 // until the server has said nothing for MS milliseconds, every publish kept, and each event
 // carries `at` (milliseconds since the start): the timings the rule's quiet window is measured
 // against. Run after `npm run build`.
@@ -20,7 +20,7 @@ import { parseArgs } from "node:util";
 
 const root = resolve(import.meta.dirname, "..");
 const { LspClient } = await import(join(root, "dist/src/lsp/lsp-client.js"));
-const { ADAPTERS } = await import(join(root, "dist/src/lsp/adapters/index.js"));
+const { ADAPTERS } = await import(join(root, "dist/src/languages/index.js"));
 const { CLIENT_CAPABILITIES } = await import(join(root, "dist/src/lsp/client-capabilities.js"));
 const { settleDiagnostics } = await import(join(root, "dist/src/lsp/features/diagnostics-settle.js"));
 const { Deadline } = await import(join(root, "dist/src/contract/deadline.js"));

@@ -6,7 +6,6 @@ import { loadConfig } from "../src/config/load-config.js";
 import { profileNames } from "../src/config/profiles.js";
 import { Deadline } from "../src/contract/deadline.js";
 import { SILENT_LOGGER } from "../src/contract/logger.js";
-import type { SettleStrategy } from "../src/lsp/settle-state.js";
 import { SessionRegistry } from "../src/sessions/session-registry.js";
 
 /** What one pinned server said in `initialize`, as the matrix needs it. */
@@ -18,7 +17,7 @@ export interface ServerRow {
   readonly negotiated: string;
   readonly counts: string | null;
   /** How the server's adapter settles its diagnostics (rust-analyzer: pulls plus `cargo check` runs; bacon-ls: `cargo check` runs). */
-  readonly settle: SettleStrategy;
+  readonly settle: string;
 }
 
 const CONCURRENT_STARTS = 4;
@@ -89,7 +88,7 @@ export async function collectServerRows(packageRoot: string, timeoutMs = 180000)
               capabilities: client.capabilities,
               negotiated,
               counts: server.position_encoding,
-              settle: client.adapter.settle,
+              settle: typeof client.adapter.settle === "object" ? client.adapter.settle.name : client.adapter.settle,
             };
           }),
         )),

@@ -9,7 +9,7 @@ import { buildReport, type CheckReport } from "../diagnostics/findings/report.js
 import { runCheck, type DiagnosticsRun } from "../diagnostics/run-check.js";
 import { diagnoseSince, type SinceAnswers } from "../diagnostics/since/diagnose-since.js";
 import { configSourceFor, describeConfig } from "../config/config-source.js";
-import { answeringClause } from "../lsp/adapters/launch.js";
+import { answeringClause } from "../languages/index.js";
 import { restrictedMode } from "../config/restricted-mode.js";
 import { judgeConfig, requireTrusted, trustContextFor } from "../config/config-trust.js";
 import { asBridgeError, BridgeError, isCallersFault } from "../contract/errors.js";

@@ -4,7 +4,7 @@ import { planDefault } from "../config/default-plan.js";
 import { gitTopLevel } from "../config/discover-config.js";
 import { packageRoot } from "../config/package-root.js";
 import { renderDefaultToml, renderSkeletonToml } from "../config/render-default-toml.js";
-import { answeringComment } from "../lsp/adapters/launch.js";
+import { answeringComment } from "../languages/index.js";
 
 /**
  * `lspmcp init`: writes the embedded default for this folder's git top-level (else this folder)

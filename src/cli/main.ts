@@ -40,7 +40,7 @@ async function main(given: readonly string[]): Promise<number> {
       case "validate": {
         const { validateConfig } = await import("../config/validate-config.js");
         const { source, context } = await configRequest(command.config, command.trustConfig);
-        const { answeringClause } = await import("../lsp/adapters/launch.js");
+        const { answeringClause } = await import("../languages/index.js");
         const result = await validateConfig(source, context, {}, answeringClause);
         (result.ok ? process.stdout : process.stderr).write(result.text);
         return result.ok ? 0 : EXIT_USAGE;

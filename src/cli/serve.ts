@@ -50,7 +50,7 @@ export async function serve(
 
 async function trustedConfig(judgedConfig: () => Promise<JudgedConfig>, logger: Logger): Promise<ResolvedConfig> {
   const { describeConfig } = await import("../config/config-source.js");
-  const { answeringClause } = await import("../lsp/adapters/launch.js");
+  const { answeringClause } = await import("../languages/index.js");
   const { requireTrusted } = await import("../config/config-trust.js");
   const config = requireTrusted(await judgedConfig());
   logger.info(describeConfig(config, answeringClause));

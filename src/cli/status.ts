@@ -1,5 +1,5 @@
 import { describeConfig } from "../config/config-source.js";
-import { answeringClause } from "../lsp/adapters/launch.js";
+import { answeringClause } from "../languages/index.js";
 import { describeTrust, type JudgedConfig, type TrustState } from "../config/config-trust.js";
 import type { ResolvedConfig } from "../config/types.js";
 import { readLease } from "../sharing/lease-file.js";

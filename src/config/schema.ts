@@ -27,7 +27,7 @@ const name = (what: string) =>
 
 const positiveInt = (fallback: number, description: string) => z.int().positive().default(fallback).describe(description);
 
-/** The names of the server adapters (`src/lsp/adapters/index.ts` maps each to its file). */
+/** The names of the server adapters (`src/languages/index.ts` maps each to its file). */
 export const ADAPTER_NAMES = [
   "standard",
   "bacon-ls",
@@ -128,7 +128,7 @@ const SharedSchema = z
 
 /**
  * The ways a server runs a checkout's own code, which restricted mode runs none of
- * (`src/lsp/adapters/checkout-code.ts` tells, for each, whether a workspace has it).
+ * (`src/languages/checkout-code.ts` tells, for each, whether a workspace has it).
  */
 export const CHECKOUT_CODE_KINDS = ["workspace-compiler", "environment-interpreter", "config-scripts", "cargo-build", "go-list"] as const;
 
@@ -180,7 +180,7 @@ const serverFields = {
     .enum(ADAPTER_NAMES)
     .meta({ default: "standard" })
     .describe(
-      'What the server needs beyond the LSP spec, in one place (src/lsp/adapters/, docs/adapters.md): how its diagnostics settle, when it takes documents, which progress it ignores, what its initialization options must hold. "standard" for a server that needs nothing more; every shipped profile that needs another names it. "typescript" also chooses the compiler that answers each project: its own (the node_modules/typescript Node resolves from the project folder, up to the top of the checkout; 5.x and 6.x through typescript-language-server as "tsserver"), else the pinned package whose bin/tsc is `command`; each compiler is a session of its own. An entry with neither this key nor a profile gets the adapter of the server it runs when lspmcp knows that server by its command, its version output or its serverInfo (docs/servers.md, "A known server written by hand").',
+      'What the server needs beyond the LSP spec, in one place (src/languages/, docs/adapters.md): how its diagnostics settle, when it takes documents, which progress it ignores, what its initialization options must hold. "standard" for a server that needs nothing more; every shipped profile that needs another names it. "typescript" also chooses the compiler that answers each project: its own (the node_modules/typescript Node resolves from the project folder, up to the top of the checkout; 5.x and 6.x through typescript-language-server as "tsserver"), else the pinned package whose bin/tsc is `command`; each compiler is a session of its own. An entry with neither this key nor a profile gets the adapter of the server it runs when lspmcp knows that server by its command, its version output or its serverInfo (docs/servers.md, "A known server written by hand").',
     ),
   projects: z
     .enum(PROJECT_KINDS)

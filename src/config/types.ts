@@ -78,7 +78,7 @@ export interface ResolvedServer {
    * to trust the negotiated `positionEncoding`.
    */
   readonly position_encoding: PositionEncoding | null;
-  /** The server's adapter (`src/lsp/adapters/`): what it needs beyond the LSP spec. */
+  /** The server's adapter (`src/languages/`): what it needs beyond the LSP spec. */
   readonly adapter: AdapterName;
   /** How `adapter` was chosen (`validate` says it). */
   readonly adapter_chosen_by: AdapterChoice;

@@ -11,7 +11,7 @@ import { FirstFailure, runPool } from "../targets/run-pool.js";
 import { runFileBatches } from "./file-batches.js";
 import type { CallContext } from "../targets/call-context.js";
 import type { LspClient } from "../lsp/lsp-client.js";
-import { uncheckedFiles } from "../lsp/adapters/coverage.js";
+import { uncheckedFiles } from "../languages/index.js";
 import { FILE_BY_FILE, planProjectRun, type ProjectPlan, type ProjectRunOptions, type RunItem } from "./project/project-run.js";
 import type { RunMode } from "./run-mode.js";
 import type { WorkspaceListing } from "../files/file-stamp.js";

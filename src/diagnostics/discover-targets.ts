@@ -15,7 +15,7 @@ import {
 } from "../targets/resolve-target.js";
 import type { FileStamp, WorkspaceListing } from "../files/file-stamp.js";
 import { filesUnder, workspaceFiles } from "../files/workspace-files.js";
-import { toolchainLookups, type ToolchainLookups } from "../lsp/adapters/launch.js";
+import { toolchainLookups, type ToolchainLookups } from "../languages/index.js";
 import { serverForFile } from "../targets/toolchain-server.js";
 
 /** What one workspace adds to a discovery's scope: the paths asked for, relative to its root ("" is the root). */
@@ -183,7 +183,7 @@ async function expand(
   // An explicit file is checked even when `exclude` or .gitignore would skip it in a walk.
   return serversFor(config, workspace, serverName, file).map((server) => ({
     workspace,
-    server: serverForFile(server, workspace, file, lookups),
+    server: serverForFile(server, workspace, file.absolutePath, lookups),
     languageId: languageFor(server, file)!,
     file,
   }));
@@ -215,7 +215,12 @@ async function claimed(
     // Deleted-but-tracked files and submodule folders are not sources to check.
     const file = resolveListedFile(workspace, relativePath, stamps);
     if (file === null) return [];
-    return claims(file).map(({ server, languageId }) => ({ workspace, server: serverForFile(server, workspace, file, lookups), languageId, file }));
+    return claims(file).map(({ server, languageId }) => ({
+      workspace,
+      server: serverForFile(server, workspace, file.absolutePath, lookups),
+      languageId,
+      file,
+    }));
   });
 }
 

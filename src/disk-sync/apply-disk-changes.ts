@@ -1,6 +1,6 @@
 import { pathToFileURL } from "node:url";
 import { FileChangeType, type FileEvent } from "vscode-languageserver-protocol";
-import type { ChangeQueries } from "../lsp/adapters/server-adapter.js";
+import type { ChangeQueries } from "../lsp/server-adapter.js";
 import type { LspClient, RequestOptions } from "../lsp/lsp-client.js";
 import { readSourceFile } from "../files/read-source-file.js";
 import type { DiskChange } from "./disk-view.js";

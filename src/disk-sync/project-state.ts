@@ -1,4 +1,4 @@
-import type { KeptTexts, ProjectAnswer } from "../lsp/adapters/server-adapter.js";
+import type { KeptTexts, ProjectAnswer } from "../lsp/server-adapter.js";
 import type { LspClient } from "../lsp/lsp-client.js";
 import { DiskView } from "./disk-view.js";
 import type { BridgeDiagnostic } from "../contract/diagnostic-order.js";

@@ -1,7 +1,7 @@
 import { dirname, join } from "node:path";
 import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { Deadline } from "../contract/deadline.js";
-import type { ServerAdapter } from "../lsp/adapters/server-adapter.js";
+import type { ServerAdapter } from "../lsp/server-adapter.js";
 import type { LspClient, RequestOptions } from "../lsp/lsp-client.js";
 import type { Session } from "../sessions/session.js";
 import type { SessionRegistry } from "../sessions/session-registry.js";

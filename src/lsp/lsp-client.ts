@@ -18,7 +18,7 @@ import type { Readable, Writable } from "node:stream";
 import { BridgeError } from "../contract/errors.js";
 import type { PositionEncoding } from "../contract/positions.js";
 import { DEFAULT_SETTLE_QUIET_MS } from "../contract/quiet-window.js";
-import type { AdapterFactory, ServerAdapter, ServerLink } from "./adapters/server-adapter.js";
+import type { AdapterFactory, ServerAdapter, ServerLink } from "./server-adapter.js";
 import { CLIENT_CAPABILITIES, WATCHING_CLIENT_CAPABILITIES } from "./client-capabilities.js";
 import type { Deadline } from "../contract/deadline.js";
 import { DocumentSync } from "./document-sync.js";

@@ -15,7 +15,7 @@ export type ServerEvent =
   | { readonly type: "status"; readonly quiescent: boolean }
   /**
    * Every publish of rust-analyzer, its version whatever it is, told by its adapter: the flycheck
-   * sets (see `adapters/rust-analyzer/flycheck-state.ts`), which the filtered `publish` events may leave out.
+   * sets (see `src/languages/rust-analyzer/flycheck-state.ts`), which the filtered `publish` events may leave out.
    */
   | { readonly type: "flycheck-publish"; readonly uri: string; readonly diagnostics: readonly Diagnostic[] }
   /** Not the server's own: the rust-analyzer adapter asked it for a flycheck run, told to every wait. */
@@ -23,7 +23,7 @@ export type ServerEvent =
   /**
    * bacon-ls's `cargo check` runs, told by its adapter from their work-done progress: a run began,
    * or it ended with its findings published ("done"), or without ("stopped": cancelled by a newer
-   * run, superseded by one, or failed). See `adapters/bacon-ls/adapter.ts`.
+   * run, superseded by one, or failed). See `src/languages/bacon-ls/adapter.ts`.
    */
   | { readonly type: "cargo-run"; readonly token: ProgressToken; readonly kind: "begin" | "done" | "stopped" }
   /** A file's set as bacon-ls last published it, whatever its version, told by its adapter. */

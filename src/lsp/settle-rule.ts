@@ -1,6 +1,4 @@
 import { type Diagnostic, DocumentDiagnosticRequest } from "vscode-languageserver-protocol";
-import { decideCargoRun, NO_CARGO_RUN_YET, stepCargoRun } from "./adapters/bacon-ls/settle-cargo-run.js";
-import { decideFlycheck, NO_FLYCHECK_YET, stepFlycheck } from "./adapters/rust-analyzer/settle-flycheck.js";
 import type { SettleDecision, SettleEvent, SettleState, SettleTarget } from "./settle-state.js";
 
 /**
@@ -44,8 +42,7 @@ export function startSettle(target: SettleTarget): SettleState {
     pullsSent: 0,
     pullInFlight: false,
     outcome: null,
-    flycheck: NO_FLYCHECK_YET,
-    cargoRun: NO_CARGO_RUN_YET,
+    own: typeof target.strategy === "object" ? target.strategy.start : undefined,
     barrier: { needed: false, inFlight: false },
     quiet: { mark: 0, heard: null },
   };
@@ -58,12 +55,8 @@ export function stepSettle(before: SettleState, event: SettleEvent): SettleState
   const spoke = event.type === "publish" || event.type === "progress";
   const state = spoke ? { ...before, quiet: { mark: before.quiet.mark + 1, heard: null } } : before;
   const { target } = state;
-  if (target.strategy === "flycheck") {
-    const folded = stepFlycheck(state, event);
-    if (folded) return folded;
-  }
-  if (target.strategy === "cargo-run") {
-    const folded = stepCargoRun(state, event);
+  if (typeof target.strategy === "object") {
+    const folded = target.strategy.step(state, event);
     if (folded) return folded;
   }
   switch (event.type) {
@@ -98,12 +91,11 @@ export function stepSettle(before: SettleState, event: SettleEvent): SettleState
       return { ...state, barrier: { ...state.barrier, inFlight: false } };
     case "quiet":
       return event.mark === state.quiet.mark ? { ...state, quiet: { ...state.quiet, heard: event.mark } } : state;
-    // rust-analyzer's own, which only the flycheck strategy reads.
+    // A server's own events, which only its own strategy reads.
     case "status":
     case "flycheck-history":
     case "flycheck-requested":
     case "flycheck-publish":
-    // bacon-ls's own, which only the cargo-run strategy reads.
     case "cargo-run":
     case "cargo-run-publish":
     case "cargo-run-requested":
@@ -133,11 +125,10 @@ export function decideSettle(state: SettleState): SettleDecision {
   if (state.outcome) return state.outcome;
   if (!state.synced) return { kind: "wait" };
   const { strategy } = state.target;
-  if (strategy === "flycheck") {
-    const decision = decideFlycheck(state);
+  if (typeof strategy === "object") {
+    const decision = strategy.decide(state);
     return decision.kind === "pull" ? pullUnlessSpent(state) : decision;
   }
-  if (strategy === "cargo-run") return decideCargoRun(state);
   if (strategy === "barrier" && (state.barrier.needed || state.barrier.inFlight)) {
     return state.barrier.inFlight ? { kind: "wait" } : { kind: "barrier" };
   }

@@ -12,17 +12,27 @@ import type { ServerEvent } from "./server-events.js";
  * - `barrier` (gopls): a document's diagnostics depend on other documents, so before the push
  *   rule may settle, every sync the session sent (of any document) is covered by a barrier, a
  *   request sent after it and answered; a sync during the wait asks for another.
- * - `flycheck` (rust-analyzer, `adapters/rust-analyzer/settle-flycheck.ts`): its analysis answers pulls once it is
- *   quiescent, and `cargo check` runs publish. Settled once a run that began after the sync has
- *   ended, none runs or is still to begin, and then pulls sent after that end have answered `full`
- *   twice in a row; the flycheck part is the file's last published set. The caller is asked for a
- *   run (`flycheck`) when none began after the sync, except before rust-analyzer's own first run.
- * - `cargo-run` (bacon-ls, `adapters/bacon-ls/settle-cargo-run.ts`): only `cargo check` runs publish. The caller is
- *   asked for a run (`cargo-run`) after the sync; settled once a run begun after that request has
- *   ended with its findings published, none runs, and none asked for is still to begin. The answer
- *   is the file's last published set.
+ * - a strategy of the server's own ({@link OwnSettleStrategy}), which its language's folder
+ *   brings with the state it tracks: rust-analyzer's `flycheck` and bacon-ls's `cargo-run`
+ *   (docs/adapters.md).
  */
-export type SettleStrategy = "standard" | "after-progress" | "barrier" | "flycheck" | "cargo-run";
+export type SettleStrategy = "standard" | "after-progress" | "barrier" | OwnSettleStrategy;
+
+/**
+ * A settle strategy a server's adapter brings: what it tracks of one wait (`own` of the state,
+ * starting from `start`), how it reads the events it reads its own way, and what it decides once
+ * the version is synced. The rule stays pure and server-blind: it asks the strategy first and
+ * falls back on its own terms where the strategy leaves an event to it.
+ */
+export interface OwnSettleStrategy<Own = unknown> {
+  /** Its name, as docs/adapters.md and the settle recordings give it. */
+  readonly name: string;
+  readonly start: Own;
+  /** Folds an event the strategy reads its own way; null leaves it to the common rule. */
+  step(state: SettleState<Own>, event: SettleEvent): SettleState<Own> | null;
+  /** What it says for a synced, unsettled wait; a `pull` is bounded by the common rule. */
+  decide(state: SettleState<Own>): SettleDecision;
+}
 
 /** Where the rule starts: the document version awaited, and what the server announced statically. */
 export interface SettleTarget {
@@ -86,7 +96,7 @@ export type SettleDecision =
 export type SettleFailure = "closed" | "deadline" | "no-full-answer" | "no-last-publish";
 
 /** The rule's state after some events; build it with `startSettle` and `stepSettle` (`settle-rule.ts`). */
-export interface SettleState {
+export interface SettleState<Own = unknown> {
   readonly target: SettleTarget;
   readonly synced: boolean;
   /** Live registration ids of `textDocument/diagnostic`. */
@@ -98,10 +108,8 @@ export interface SettleState {
   readonly pullInFlight: boolean;
   /** Set once settled or failed; later events change nothing. */
   readonly outcome: Extract<SettleDecision, { kind: "settled" | "failed" }> | null;
-  /** What a `flycheck` target tracks (see the rule above); unused otherwise. */
-  readonly flycheck: FlycheckProgress;
-  /** What a `cargo-run` target tracks (see `settle-cargo-run.ts`); unused otherwise. */
-  readonly cargoRun: CargoRunProgress;
+  /** What the target's own strategy tracks ({@link OwnSettleStrategy}); undefined for the others. */
+  readonly own: Own;
   /** A `barrier` target: a sync not yet covered by a barrier, and a barrier in flight. */
   readonly barrier: { readonly needed: boolean; readonly inFlight: boolean };
   /**
@@ -109,36 +117,4 @@ export interface SettleState {
    * every progress event); `heard` is the mark whose window has passed with nothing said, or null.
    */
   readonly quiet: { readonly mark: number; readonly heard: number | null };
-}
-
-/** What the flycheck strategy (`settle-flycheck.ts`) tracks of one wait. */
-export interface FlycheckProgress {
-  readonly quiescent: boolean;
-  readonly everBegun: boolean;
-  readonly pending: boolean;
-  readonly begunAfterSync: boolean;
-  /** A run began or was requested while the pull in flight was out: its answer is no barrier. */
-  readonly pullStale: boolean;
-  /** The document's last flycheck set. */
-  readonly published: readonly Diagnostic[];
-  /** Full answers so far to pulls sent behind the finished run (settled at FLYCHECK_BARRIERS). */
-  readonly barriers: number;
-}
-
-/** What the cargo-run strategy (`settle-cargo-run.ts`) tracks of one wait. */
-export interface CargoRunProgress {
-  /** The wait asked for a run, and has not heard it requested yet. */
-  readonly asked: boolean;
-  /** A run was requested after the sync. */
-  readonly requested: boolean;
-  /** Runs requested and not begun yet: each request begins one run, so each begin takes one off. */
-  readonly pending: number;
-  /** The runs begun and not ended. */
-  readonly running: ReadonlySet<string | number>;
-  /** A run begun after the last request heard (after the sync) has ended with its findings published. */
-  readonly done: boolean;
-  /** Runs begun after the last request heard. */
-  readonly begunAfterRequest: ReadonlySet<string | number>;
-  /** The document's last published set. */
-  readonly published: readonly Diagnostic[];
 }

@@ -38,7 +38,7 @@ export function resolveTarget(config: ResolvedConfig, args: { workspace?: string
   const workspace = pickWorkspace(config, args.workspace, args.path);
   const file = resolveFile(workspace, args.path);
   const { server, languageId } = pickServerForFile(config, workspace, args.server, file);
-  return { workspace, server: serverForFile(server, workspace, file), languageId, file };
+  return { workspace, server: serverForFile(server, workspace, file.absolutePath), languageId, file };
 }
 
 /** Picks the workspace: named, the only one, or the one whose root holds an absolute path. */

@@ -1,14 +1,13 @@
 import { join } from "node:path";
 import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
-import { toolchainFor, toolchainLookups, type ToolchainLookups } from "../lsp/adapters/launch.js";
-import type { FileTarget } from "./resolve-target.js";
+import { toolchainFor, toolchainLookups, type ToolchainLookups } from "../languages/index.js";
 
 /** The entry as each toolchain's files see it, one object per (entry, workspace, toolchain): a session's files compare equal. */
 const variants = new WeakMap<ResolvedServer, Map<string, ResolvedServer>>();
 
 /**
- * The server entry that answers `file`: `server` itself for a server that runs as configured, or
- * whose file's project runs the toolchain of the workspace root (the configured pair's session);
+ * The server entry that answers the file at `absolutePath`: `server` itself for a server that runs as configured, or
+ * whose project runs the toolchain of the workspace root (the configured pair's session);
  * else the entry with that toolchain (`ResolvedServer.toolchain`), whose session is its own. A
  * toolchain the checkout does not hold is such an entry too, with its refusal: its files are
  * not checked.
@@ -16,10 +15,10 @@ const variants = new WeakMap<ResolvedServer, Map<string, ResolvedServer>>();
 export function serverForFile(
   server: ResolvedServer,
   workspace: ResolvedWorkspace,
-  file: FileTarget,
+  absolutePath: string,
   lookups: ToolchainLookups = toolchainLookups(),
 ): ResolvedServer {
-  const chosen = toolchainFor(server, workspace, file.absolutePath, lookups);
+  const chosen = toolchainFor(server, workspace, absolutePath, lookups);
   if (chosen === null) return server;
   if (chosen.refused === null) {
     // Any file at the root: its toolchain is the root's.

@@ -1,8 +1,8 @@
 import { PassThrough } from "node:stream";
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from "vscode-jsonrpc/node";
 import { InitializeRequest, type ServerCapabilities } from "vscode-languageserver-protocol";
-import type { AdapterFactory } from "../../src/lsp/adapters/server-adapter.js";
-import { standardAdapter } from "../../src/lsp/adapters/standard.js";
+import type { AdapterFactory } from "../../src/lsp/server-adapter.js";
+import { standardAdapter } from "../../src/languages/standard.js";
 import { LspClient } from "../../src/lsp/lsp-client.js";
 
 // A JSON-RPC peer in the same process, on real streams, for the client-side unit tests: what a

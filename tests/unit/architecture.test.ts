@@ -88,40 +88,125 @@ describe("docs/architecture.md", () => {
   });
 });
 
-// A server's ways live in its adapter: the rest of the bridge asks the adapter interface and never
-// which server it talks to, and TypeScript's room is reached only through the adapters' index.
-describe("the adapters' rooms", () => {
-  const ADAPTERS = join(REPO, "src/lsp/adapters");
-  const TYPESCRIPT = join(ADAPTERS, "typescript");
-  const inside = (file: string, dir: string): boolean => !relative(dir, file).startsWith("..");
+/** Each source file's imports of other source files (relative ones, `.js` read as its `.ts`). */
+function fileImports(files: readonly string[], read = (file: string) => readFileSync(file, "utf8")): Map<string, string[]> {
+  const known = new Set(files);
+  return new Map(
+    files.map((file) => [
+      file,
+      [...read(file).matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)]
+        .map((match) => resolve(dirname(file), match[1]!).replace(/\.js$/, ".ts"))
+        .filter((target) => known.has(target)),
+    ]),
+  );
+}
+
+/** The import circles among `imports`' files (each a strongly connected set of two or more, or a file importing itself), by Tarjan's algorithm. */
+function importCircles(imports: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, next);
+    low.set(file, next++);
+    stack.push(file);
+    onStack.add(file);
+    for (const target of imports.get(file) ?? []) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file)!, low.get(target)!));
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file)!, index.get(target)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const circle: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      circle.push(member);
+    } while (member !== file);
+    if (circle.length > 1 || (imports.get(file) ?? []).includes(file)) circles.push(circle.map((one) => relative(REPO, one)).sort());
+  };
+  for (const file of imports.keys()) if (!index.has(file)) visit(file);
+  return circles;
+}
+
+describe("the import graph of the sources", () => {
   const allSources = (): string[] => Object.keys(ROOTS).flatMap((root) => sourceFiles(join(REPO, root)));
 
-  /** The files outside `room` that import a file of it, relative to the repository. */
-  function importersFromOutside(room: string, files: readonly string[], read = (file: string) => readFileSync(file, "utf8")): string[] {
-    return files
-      .filter(
-        (file) =>
-          !inside(file, room) &&
-          [...read(file).matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)].some((match) => inside(resolve(dirname(file), match[1]!), room)),
-      )
-      .map((file) => relative(REPO, file));
+  test("has no circle: no file reaches itself through its imports, type imports included", () => {
+    expect(importCircles(fileImports(allSources()))).toEqual([]);
+  });
+
+  test("a circle is found, however long", () => {
+    const [a, b, c] = ["src/x/a.ts", "src/x/b.ts", "src/y/c.ts"].map((file) => join(REPO, file));
+    const texts = new Map([
+      [a!, 'import type { B } from "./b.js";'],
+      [b!, 'import { c } from "../y/c.js";'],
+      [c!, 'import { a } from "../x/a.js";'],
+    ]);
+    expect(importCircles(fileImports([a!, b!, c!], (file) => texts.get(file)!))).toEqual([["src/x/a.ts", "src/x/b.ts", "src/y/c.ts"]]);
+  });
+});
+
+// A server's ways live in its language's folder under src/languages/: the rest of the bridge asks
+// the registry (src/languages/index.ts) and the adapter interface, never which server it talks to.
+describe("the languages' rooms", () => {
+  const LANGUAGES = join(REPO, "src/languages");
+  const REGISTRY = join(LANGUAGES, "index.ts");
+  const inside = (file: string, dir: string): boolean => !relative(dir, file).startsWith("..");
+  const allSources = (): string[] => Object.keys(ROOTS).flatMap((root) => sourceFiles(join(REPO, root)));
+  /** A language's folder: a folder directly under src/languages/. */
+  const languageFolderOf = (file: string): string | null => {
+    const parts = relative(LANGUAGES, file).split(sep);
+    return parts[0] === ".." || parts.length < 2 ? null : join(LANGUAGES, parts[0]!);
+  };
+
+  /** Each import that breaks the registry's rule, as "importer → imported" relative to the repository. */
+  function strayImports(files: readonly string[], read = (file: string) => readFileSync(file, "utf8")): string[] {
+    const stray: string[] = [];
+    for (const [file, targets] of fileImports(files, read)) {
+      for (const target of targets) {
+        const folder = languageFolderOf(target);
+        // Outside src/languages/, the registry is the only way in.
+        const outsideIn = !inside(file, LANGUAGES) && inside(target, LANGUAGES) && target !== REGISTRY;
+        // Inside it, a language's folder is imported by the registry and by its own files alone.
+        const intoLanguage = folder !== null && file !== REGISTRY && !inside(file, folder);
+        if (outsideIn || intoLanguage) stray.push(`${relative(REPO, file)} → ${relative(REPO, target)}`);
+      }
+    }
+    return stray;
   }
 
-  test("only the adapters' index imports TypeScript's room", () => {
-    expect(importersFromOutside(TYPESCRIPT, allSources())).toEqual(["src/lsp/adapters/index.ts"]);
+  test("only the registry imports a language's folder, and nothing outside src/languages/ imports anything of it but the registry", () => {
+    expect(strayImports(allSources())).toEqual([]);
   });
 
-  test("an import of TypeScript's room from elsewhere is found", () => {
+  test("an import past the registry is found, from outside and from another language", () => {
     const stray = join(REPO, "src/diagnostics/stray.ts");
-    const files = [join(ADAPTERS, "index.ts"), stray];
-    const read = (file: string) => (file === stray ? 'import { x } from "../lsp/adapters/typescript/launch.js";' : readFileSync(file, "utf8"));
-    expect(importersFromOutside(TYPESCRIPT, files, read)).toEqual(["src/lsp/adapters/index.ts", "src/diagnostics/stray.ts"]);
+    const launch = join(LANGUAGES, "launch.ts");
+    const gopls = join(LANGUAGES, "gopls/adapter.ts");
+    const files = [REGISTRY, stray, launch, gopls, join(LANGUAGES, "typescript/launch.ts"), join(LANGUAGES, "standard.ts")];
+    const texts = new Map([
+      [stray, 'import { x } from "../languages/launch.js";'],
+      [launch, 'import { y } from "./typescript/launch.js";'],
+      [gopls, 'import { z } from "../typescript/launch.js";\nimport { standardAdapter } from "../standard.js";'],
+    ]);
+    const read = (file: string) => texts.get(file) ?? readFileSync(file, "utf8");
+    expect(strayImports(files, read)).toEqual([
+      "src/diagnostics/stray.ts → src/languages/launch.ts",
+      "src/languages/launch.ts → src/languages/typescript/launch.ts",
+      "src/languages/gopls/adapter.ts → src/languages/typescript/launch.ts",
+    ]);
   });
 
-  test("no code outside the adapters decides by a server's adapter name or speaks tsserver's passthrough", () => {
+  test("no code outside the languages decides by a server's adapter name or speaks tsserver's passthrough", () => {
     const deciding = /\badapter(?:\.name)?\s*[!=]==?\s*["']|typescript\.tsserverRequest/;
     const found = allSources()
-      .filter((file) => !inside(file, ADAPTERS))
+      .filter((file) => !inside(file, LANGUAGES))
       .filter((file) =>
         readFileSync(file, "utf8")
           .split("\n")

@@ -1,7 +1,7 @@
 import type { ResolvedConfig, ResolvedWorkspace } from "../../config/types.js";
 import { Deadline } from "../../contract/deadline.js";
 import { BridgeError } from "../../contract/errors.js";
-import type { ProjectHost } from "../../lsp/adapters/server-adapter.js";
+import type { ProjectHost } from "../../lsp/server-adapter.js";
 import type { LspClient } from "../../lsp/lsp-client.js";
 import type { SessionRegistry } from "../../sessions/session-registry.js";
 import type { CallContext } from "../../targets/call-context.js";

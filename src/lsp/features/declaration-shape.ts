@@ -1,7 +1,7 @@
 import { pathToFileURL } from "node:url";
 import { DocumentSymbolRequest, HoverRequest, SymbolKind, type DocumentSymbol } from "vscode-languageserver-protocol";
 import type { RequestOptions } from "../request-options.js";
-import type { ServerLink } from "../adapters/server-adapter.js";
+import type { ServerLink } from "../server-adapter.js";
 import { renderHoverContents } from "./hover.js";
 
 /** Top-level kinds that are values: unexported, nothing another file sees depends on them by name. */

@@ -3,7 +3,7 @@ import { BridgeError } from "../../contract/errors.js";
 import { busyThroughWindow } from "../../contract/quiet-window.js";
 import type { OpenDocument } from "../document-sync.js";
 import type { LspClient, RequestOptions } from "../lsp-client.js";
-import type { SettleAction } from "../adapters/server-adapter.js";
+import type { SettleAction } from "../server-adapter.js";
 import type { ServerEvent } from "../server-events.js";
 import { decideSettle, startSettle, stepSettle } from "../settle-rule.js";
 import type { PullReport, SettleEvent, SettleFailure, SettleState } from "../settle-state.js";

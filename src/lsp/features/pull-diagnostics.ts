@@ -1,7 +1,7 @@
 import { DocumentDiagnosticRequest, type Diagnostic } from "vscode-languageserver-protocol";
 import { BridgeError } from "../../contract/errors.js";
 import type { RequestOptions } from "../request-options.js";
-import type { ServerLink } from "../adapters/server-adapter.js";
+import type { ServerLink } from "../server-adapter.js";
 
 /**
  * One `textDocument/diagnostic` of a file, open or closed, for a server whose pulls are complete

@@ -4,7 +4,7 @@ import { chmodSync, chownSync, mkdirSync, realpathSync, symlinkSync, writeFileSy
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { checkoutCodeRefusal } from "../../../src/config/checkout-code.js";
-import { chooseTypescriptCompiler } from "../../../src/lsp/adapters/typescript/compiler.js";
+import { chooseTypescriptCompiler } from "../../../src/languages/typescript/compiler.js";
 import { REPO } from "../../helpers/paths.js";
 import { tempDir } from "../../helpers/temp.js";
 

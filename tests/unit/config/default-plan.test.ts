@@ -9,7 +9,7 @@ import { describeConfig } from "../../../src/config/config-source.js";
 import { loadConfig } from "../../../src/config/load-config.js";
 import { loadProfile } from "../../../src/config/profiles.js";
 import { renderDefaultToml } from "../../../src/config/render-default-toml.js";
-import { answeringClause, answeringComment } from "../../../src/lsp/adapters/launch.js";
+import { answeringClause, answeringComment } from "../../../src/languages/index.js";
 import { REPO } from "../../helpers/paths.js";
 import { tempDir, writeFiles } from "./fixture.js";
 

@@ -2,7 +2,7 @@ import { copyFile, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { knownByInitialize, knownByPackage, knownByVersionOutput } from "../../../src/config/known-servers.js";
-import { adapterAdvertised } from "../../../src/lsp/adapters/index.js";
+import { adapterAdvertised } from "../../../src/languages/index.js";
 import { loadConfig } from "../../../src/config/load-config.js";
 import { REPO } from "../../helpers/paths.js";
 import { tempDir, writeFiles } from "./fixture.js";

@@ -6,7 +6,7 @@ import { chmodSync, cpSync, mkdirSync, realpathSync, symlinkSync, writeFileSync 
 import { dirname, join, relative } from "node:path";
 import { describe, expect, test } from "vitest";
 import { resolveProfileExecutable } from "../../../src/config/resolve-executable.js";
-import { chooseTypescriptCompiler } from "../../../src/lsp/adapters/typescript/compiler.js";
+import { chooseTypescriptCompiler } from "../../../src/languages/typescript/compiler.js";
 import { REPO } from "../../helpers/paths.js";
 import { tempDir } from "../../helpers/temp.js";
 

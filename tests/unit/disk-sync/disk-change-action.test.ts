@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { diskChangeAction } from "../../../src/disk-sync/refresh-from-disk.js";
 import type { DiskChange } from "../../../src/disk-sync/disk-view.js";
-import { pyreflyAdapter } from "../../../src/lsp/adapters/pyrefly.js";
-import { pythonNativeAdapter } from "../../../src/lsp/adapters/python-native.js";
+import { pyreflyAdapter } from "../../../src/languages/python/pyrefly.js";
+import { pythonNativeAdapter } from "../../../src/languages/python/python-native.js";
 
 const kinds: DiskChange["kind"][] = ["created", "changed", "deleted"];
 

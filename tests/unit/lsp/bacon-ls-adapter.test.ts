@@ -1,12 +1,12 @@
 import { DidSaveTextDocumentNotification, LogMessageNotification, MessageType, PublishDiagnosticsNotification } from "vscode-languageserver-protocol";
 import { afterEach, describe, expect, test } from "vitest";
 import { Deadline } from "../../../src/contract/deadline.js";
-import { BACON_LS_READY_LOG, baconLsAdapter } from "../../../src/lsp/adapters/bacon-ls/adapter.js";
+import { BACON_LS_READY_LOG, baconLsAdapter } from "../../../src/languages/bacon-ls/adapter.js";
 import type { ServerEvent } from "../../../src/lsp/server-events.js";
 import { connectInProcess, disposePeers } from "../../helpers/in-process-server.js";
 import { pollUntil } from "../../helpers/poll.js";
 
-// The bacon-ls adapter (src/lsp/adapters/bacon-ls.ts): its runs told from their progress and its
+// The bacon-ls adapter (src/languages/bacon-ls/): its runs told from their progress and its
 // end's message, each file's last set kept, and one didSave for the waits that ask in one turn.
 afterEach(disposePeers);
 

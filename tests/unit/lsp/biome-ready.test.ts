@@ -1,9 +1,9 @@
 import { InitializedNotification, LogMessageNotification, MessageType } from "vscode-languageserver-protocol";
 import { afterEach, describe, expect, test } from "vitest";
 import { Deadline } from "../../../src/contract/deadline.js";
-import { BIOME_READY_LOG, biomeAdapter } from "../../../src/lsp/adapters/biome.js";
-import type { AdapterFactory } from "../../../src/lsp/adapters/server-adapter.js";
-import { standardAdapter } from "../../../src/lsp/adapters/standard.js";
+import { BIOME_READY_LOG, biomeAdapter } from "../../../src/languages/biome/adapter.js";
+import type { AdapterFactory } from "../../../src/lsp/server-adapter.js";
+import { standardAdapter } from "../../../src/languages/standard.js";
 import { connectInProcess, disposePeers } from "../../helpers/in-process-server.js";
 
 // The Biome adapter: `initialize` returns only once the server has logged that its start-up work

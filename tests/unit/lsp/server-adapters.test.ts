@@ -3,11 +3,11 @@ import { join } from "node:path";
 import { InitializeRequest, PublishDiagnosticsNotification, ResponseError, type Diagnostic } from "vscode-languageserver-protocol";
 import { afterEach, describe, expect, test } from "vitest";
 import { Deadline } from "../../../src/contract/deadline.js";
-import { ADAPTERS } from "../../../src/lsp/adapters/index.js";
-import { biomeAdapter } from "../../../src/lsp/adapters/biome.js";
-import { goplsAdapter } from "../../../src/lsp/adapters/gopls.js";
-import { rustAnalyzerAdapter } from "../../../src/lsp/adapters/rust-analyzer/adapter.js";
-import type { AdapterFactory } from "../../../src/lsp/adapters/server-adapter.js";
+import { ADAPTERS } from "../../../src/languages/index.js";
+import { biomeAdapter } from "../../../src/languages/biome/adapter.js";
+import { goplsAdapter } from "../../../src/languages/gopls/adapter.js";
+import { rustAnalyzerAdapter } from "../../../src/languages/rust-analyzer/adapter.js";
+import type { AdapterFactory } from "../../../src/lsp/server-adapter.js";
 import type { ServerEvent } from "../../../src/lsp/server-events.js";
 import { connectInProcess, disposePeers } from "../../helpers/in-process-server.js";
 import { tempDir } from "../../helpers/temp.js";
@@ -26,7 +26,9 @@ describe("what each adapter says of its server", () => {
     ["rust-analyzer", "flycheck", []],
   ] as const)("%s: settles by %s, ignores progress %j, and is picked by its name", (name, settle, ignored) => {
     const { client } = connectInProcess({}, () => {}, ADAPTERS[name]);
-    expect([client.adapter.name, client.adapter.settle, [...client.adapter.ignoredProgress]]).toEqual([name, settle, ignored]);
+    const { settle: strategy } = client.adapter;
+    const settles = typeof strategy === "object" ? strategy.name : strategy;
+    expect([client.adapter.name, settles, [...client.adapter.ignoredProgress]]).toEqual([name, settle, ignored]);
     expect([client.adapter.filesWatchedBy, client.adapter.answersManyFiles]).toEqual(["server", false]);
   });
 

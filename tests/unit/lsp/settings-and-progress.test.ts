@@ -1,4 +1,4 @@
-import { cclsAdapter } from "../../../src/lsp/adapters/ccls.js";
+import { cclsAdapter } from "../../../src/languages/ccls/adapter.js";
 import { describe, expect, test } from "vitest";
 import { lookupSetting } from "../../../src/lsp/settings-lookup.js";
 import type { MessageConnection } from "vscode-jsonrpc/node";

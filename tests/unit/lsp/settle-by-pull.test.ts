@@ -2,7 +2,7 @@ import { ResponseError } from "vscode-jsonrpc/node";
 import { DocumentDiagnosticRequest, HoverRequest, LSPErrorCodes, PublishDiagnosticsNotification, type Diagnostic } from "vscode-languageserver-protocol";
 import { afterEach, describe, expect, test } from "vitest";
 import { Deadline } from "../../../src/contract/deadline.js";
-import { pyreflyAdapter } from "../../../src/lsp/adapters/pyrefly.js";
+import { pyreflyAdapter } from "../../../src/languages/python/pyrefly.js";
 import { settleDiagnostics } from "../../../src/lsp/features/diagnostics-settle.js";
 import { connectInProcess, disposePeers } from "../../helpers/in-process-server.js";
 

@@ -1,5 +1,6 @@
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import { describe, expect, test } from "vitest";
+import { CARGO_RUN_SETTLE } from "../../../src/languages/bacon-ls/settle-cargo-run.js";
 import { decideSettle, settleOver, startSettle, stepSettle } from "../../../src/lsp/settle-rule.js";
 import type { SettleDecision, SettleEvent, SettleTarget } from "../../../src/lsp/settle-state.js";
 
@@ -7,7 +8,7 @@ import type { SettleDecision, SettleEvent, SettleTarget } from "../../../src/lsp
 // with none running and none asked for still to begin; the file's last published set answers.
 const A = "file:///w/src/lib.rs";
 const B = "file:///w/src/brew.rs";
-const target: SettleTarget = { uri: A, version: 1, pullStatic: false, strategy: "cargo-run" };
+const target: SettleTarget = { uri: A, version: 1, pullStatic: false, strategy: CARGO_RUN_SETTLE };
 const d = (message: string): Diagnostic => ({ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, message });
 const sync: SettleEvent = { type: "sync", uri: A, version: 1 };
 const asked: SettleEvent = { type: "cargo-run-asked" };

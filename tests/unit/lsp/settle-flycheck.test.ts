@@ -1,12 +1,13 @@
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import { describe, expect, test } from "vitest";
+import { FLYCHECK_SETTLE } from "../../../src/languages/rust-analyzer/settle-flycheck.js";
 import { decideSettle, settleOver, startSettle, stepSettle } from "../../../src/lsp/settle-rule.js";
 import type { SettleDecision, SettleEvent, SettleTarget } from "../../../src/lsp/settle-state.js";
 
 // rust-analyzer's two sources (settle-rule.ts, "Flycheck"): its own analysis, pulled once it is
 // quiescent, and cargo check runs under progress tokens rust-analyzer/flycheck/N.
 const A = "file:///w/src/lib.rs";
-const target: SettleTarget = { uri: A, version: 1, pullStatic: true, strategy: "flycheck" };
+const target: SettleTarget = { uri: A, version: 1, pullStatic: true, strategy: FLYCHECK_SETTLE };
 const d = (message: string): Diagnostic => ({ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, message });
 const sync: SettleEvent = { type: "sync", uri: A, version: 1 };
 const quiescent: SettleEvent = { type: "status", quiescent: true };
