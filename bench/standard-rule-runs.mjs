@@ -4,7 +4,10 @@
 // one TS2322). Each run is counted equal, not settled (exit 3, a file named), or wrong (fewer or
 // other findings: a false clean, which the rule must never give).
 //
-//   node bench/standard-rule-runs.mjs [--ajv 20] [--one 100]
+//   node bench/standard-rule-runs.mjs [--ajv 20] [--one 100] [--entry standard|hand-written]
+//
+// `--entry hand-written` drops the `adapter` line: the entry a user writes, which lspmcp recognises
+// as typescript-language-server and answers by its own rule.
 //
 // Run after `npm run build`; start load beside it (a test suite) for the loaded-machine figures.
 import { execFile } from "node:child_process";
@@ -14,7 +17,11 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 
 const root = resolve(import.meta.dirname, "..");
-const { values } = parseArgs({ options: { ajv: { type: "string", default: "20" }, one: { type: "string", default: "100" } } });
+const { values } = parseArgs({
+  options: { ajv: { type: "string", default: "20" }, one: { type: "string", default: "100" }, entry: { type: "string", default: "standard" } },
+});
+if (!["standard", "hand-written"].includes(values.entry)) throw new Error(`--entry is standard or hand-written, not ${values.entry}`);
+const adapterLine = values.entry === "standard" ? 'adapter = "standard"\n' : "";
 const LS = join(root, "node_modules/.bin/typescript-language-server");
 const run = (file, args, cwd) =>
   new Promise((done) =>
@@ -27,7 +34,7 @@ function config(dir, workspace) {
   const file = join(dir, "bridge.toml");
   writeFileSync(
     file,
-    `[bridge]\nrequest_timeout_ms = 180000\nmax_result_bytes = 4194304\n[[server]]\nname = "tls"\ncommand = ${JSON.stringify(LS)}\nargs = ["--stdio"]\nversion = "5.3.0"\nversion_command = [${JSON.stringify(LS)}, "--version"]\nlanguages = [{ id = "typescript", extensions = [".ts"] }]\nadapter = "standard"\n[[workspace]]\nname = "w"\nroot = ${JSON.stringify(workspace)}\nservers = ["tls"]\n`,
+    `[bridge]\nrequest_timeout_ms = 180000\nmax_result_bytes = 4194304\n[[server]]\nname = "tls"\ncommand = ${JSON.stringify(LS)}\nargs = ["--stdio"]\nversion = "5.3.0"\nversion_command = [${JSON.stringify(LS)}, "--version"]\nlanguages = [{ id = "typescript", extensions = [".ts"] }]\n${adapterLine}[[workspace]]\nname = "w"\nroot = ${JSON.stringify(workspace)}\nservers = ["tls"]\n`,
   );
   return file;
 }
@@ -65,7 +72,7 @@ async function checkRuns(label, workspace, count, expected) {
   }
   const s = tally.seconds.sort((a, b) => a - b);
   console.log(
-    `${label}: ${count} cold runs: ${tally.equal} equal to tsc (${expected.length} errors), ${tally.notSettled} not settled, ${tally.wrong} wrong; median ${s[s.length >> 1]?.toFixed(1)} s, max ${s.at(-1)?.toFixed(1)} s`,
+    `${label} (${values.entry} entry): ${count} cold runs: ${tally.equal} equal to tsc (${expected.length} errors), ${tally.notSettled} not settled, ${tally.wrong} wrong; median ${s[s.length >> 1]?.toFixed(1)} s, max ${s.at(-1)?.toFixed(1)} s`,
   );
 }
 

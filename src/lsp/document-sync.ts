@@ -23,11 +23,19 @@ export interface DocumentSyncOptions {
   readonly maxOpen: number;
   /** Told after each didOpen, didChange or didClose went out (a wait under the barrier strategy hears of it). */
   readonly onSent?: () => void;
+  /**
+   * Whether a changed text is sent as a close and a reopen rather than a didChange: for a server
+   * settled by its pushes alone, which may say nothing after a change that leaves a file's
+   * findings as they were (typescript-language-server publishes a kind only when it differs from
+   * the last), while every server publishes for a document it has just opened.
+   */
+  readonly changeByReopen?: () => boolean;
 }
 
 /**
  * Keeps the server's view of each file equal to the bytes on disk at call time: didOpen the
- * first time, a full didChange with the next version when the text changed, nothing otherwise.
+ * first time, a full didChange with the next version when the text changed (or a didClose and a
+ * didOpen, see {@link DocumentSyncOptions.changeByReopen}), nothing otherwise.
  *
  * At most `maxOpen` documents stay open: opening one more closes (didClose) the least recently
  * used document that no call holds, and it is opened again from the caller's text when next
@@ -61,9 +69,13 @@ export class DocumentSync {
     const opening = this.opening.get(uri);
     // Its failure is the opening call's to report; this one looks again at what is known.
     if (opening) await opening.catch(() => {});
-    const known = this.documents.get(uri);
+    let known = this.documents.get(uri);
     if (known) this.touch(uri, known);
     if (known && known.text === text) return known;
+    if (known && this.options.changeByReopen?.()) {
+      await this.close(uri);
+      known = undefined;
+    }
     const sentAfterSequence = this.options.currentSequence();
     if (!known) {
       const version = (this.closedVersions.get(uri) ?? 0) + 1;

@@ -3,6 +3,7 @@ import { pathToFileURL } from "node:url";
 import { CancellationTokenSource, createMessageConnection, StreamMessageReader, type MessageConnection } from "vscode-jsonrpc/node";
 import {
   DidChangeWatchedFilesNotification,
+  DocumentDiagnosticRequest,
   ExitNotification,
   InitializedNotification,
   InitializeRequest,
@@ -122,6 +123,7 @@ export class LspClient implements ServerLink {
       refusal: (method) => (this.stopping ? this.closedError(method) : null),
       maxOpen: options.maxOpenDocuments,
       onSent: () => this.events.emit({ type: "session-sync" }),
+      changeByReopen: () => this.settledByPushAlone(),
     });
     connection.onClose(() => this.markClosed());
     this.adapter = options.adapter(this);
@@ -210,20 +212,30 @@ export class LspClient implements ServerLink {
     return this.initializeResult?.serverInfo;
   }
 
-  /**
-   * The encoding the server's positions are counted in: the configured override where there is
-   * one, else the negotiated one (LSP's default is UTF-16).
-   */
-  /** The standard settle rule's quiet window after a push answer, in ms; 0: none. */
   /** The server tree's CPU ticks so far, or null where the client was not told how to read them. */
   serverCpuTicks(): number | null {
     return this.options.serverCpuTicks?.() ?? null;
   }
 
+  /** The standard settle rule's quiet window after a push answer, in ms; 0: none. */
   get settleQuietMs(): number {
     return this.options.settleQuietMs ?? DEFAULT_SETTLE_QUIET_MS;
   }
 
+  /**
+   * Whether a document's diagnostics settle by the standard rule on its pushes alone: no pull
+   * (offered, registered or the adapter's own) and no complete request of the adapter's.
+   */
+  settledByPushAlone(): boolean {
+    const adapter = this.adapter;
+    if (adapter.settle !== "standard" || adapter.diagnosticsByPull || adapter.documentDiagnostics) return false;
+    return !this.capabilities.diagnosticProvider && this.registrations.idsFor(DocumentDiagnosticRequest.method).length === 0;
+  }
+
+  /**
+   * The encoding the server's positions are counted in: the configured override where there is
+   * one, else the negotiated one (LSP's default is UTF-16).
+   */
   get positionEncoding(): PositionEncoding {
     if (this.options.positionEncoding) return this.options.positionEncoding;
     const chosen = this.capabilities.positionEncoding;

@@ -1,0 +1,39 @@
+import type { MessageConnection } from "vscode-jsonrpc/node";
+import { describe, expect, test } from "vitest";
+import { DocumentSync } from "../../../src/lsp/document-sync.js";
+
+/** A connection that records each notification as method, URI and version. */
+function recorder(): { connection: MessageConnection; sent: string[] } {
+  const sent: string[] = [];
+  const connection = {
+    sendNotification: (type: { method: string }, params: { textDocument: { uri: string; version?: number } }) => {
+      const { uri, version } = params.textDocument;
+      sent.push(`${type.method.replace("textDocument/", "")} ${uri}${version === undefined ? "" : ` v${version}`}`);
+      return Promise.resolve();
+    },
+  } as unknown as MessageConnection;
+  return { connection, sent };
+}
+
+describe("DocumentSync for a server settled by its pushes alone", () => {
+  test("a changed text goes as a close and a reopen with the next version; what it pushed before is dropped", async () => {
+    const { connection, sent } = recorder();
+    const closed: string[] = [];
+    const sync = new DocumentSync(connection, { currentSequence: () => 7, onClosed: (uri) => closed.push(uri), maxOpen: 10, changeByReopen: () => true });
+    await sync.sync("a", "x", "A");
+    await sync.sync("a", "x", "A");
+    const changed = await sync.sync("a", "x", "A2");
+    expect(sent).toEqual(["didOpen a v1", "didClose a", "didOpen a v2"]);
+    expect(changed).toMatchObject({ version: 2, text: "A2", sentAfterSequence: 7 });
+    expect(closed).toEqual(["a"]);
+    expect(sync.openCount).toBe(1);
+  });
+
+  test("any other server gets a didChange", async () => {
+    const { connection, sent } = recorder();
+    const sync = new DocumentSync(connection, { currentSequence: () => 0, onClosed: () => {}, maxOpen: 10, changeByReopen: () => false });
+    await sync.sync("a", "x", "A");
+    await sync.sync("a", "x", "A2");
+    expect(sent).toEqual(["didOpen a v1", "didChange a v2"]);
+  });
+});
