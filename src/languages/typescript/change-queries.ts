@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { requestDeclarationShape } from "../../lsp/features/declaration-shape.js";
-import { requestImporters } from "../../lsp/features/file-importers.js";
+import { requestDeclarationShape } from "./declaration-shape.js";
+import { requestImporters } from "./file-importers.js";
 import type { RequestOptions } from "../../lsp/request-options.js";
 import type { ChangeQueries, KeptTexts, ServerLink } from "../../lsp/server-adapter.js";
 import { summarizeModule, type ModuleSummary } from "./module-summary.js";

@@ -1,8 +1,8 @@
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { basename, dirname, join } from "node:path";
 import { WillRenameFilesRequest } from "vscode-languageserver-protocol";
-import type { RequestOptions } from "../request-options.js";
-import type { ServerLink } from "../server-adapter.js";
+import type { RequestOptions } from "../../lsp/request-options.js";
+import type { ServerLink } from "../../lsp/server-adapter.js";
 
 /**
  * The files whose imports name `file` (absolute), as the compiler resolves them: the files that

@@ -1,8 +1,8 @@
 import { pathToFileURL } from "node:url";
 import { DocumentSymbolRequest, HoverRequest, SymbolKind, type DocumentSymbol } from "vscode-languageserver-protocol";
-import type { RequestOptions } from "../request-options.js";
-import type { ServerLink } from "../server-adapter.js";
-import { renderHoverContents } from "./hover.js";
+import type { RequestOptions } from "../../lsp/request-options.js";
+import type { ServerLink } from "../../lsp/server-adapter.js";
+import { renderHoverContents } from "../../lsp/features/hover.js";
 
 /** Top-level kinds that are values: unexported, nothing another file sees depends on them by name. */
 const VALUE_KINDS: ReadonlySet<SymbolKind> = new Set([SymbolKind.Variable, SymbolKind.Constant, SymbolKind.Function]);
