@@ -1,10 +1,7 @@
-import type { KeptTexts, ProjectAnswer } from "../lsp/server-adapter.js";
+import type { KeptTexts, ProjectAnswer } from "../lsp/project-model.js";
 import type { LspClient } from "../lsp/lsp-client.js";
 import { DiskView } from "./disk-view.js";
 import type { BridgeDiagnostic } from "../contract/diagnostic-order.js";
-
-/** A file's answer from the server's current program. */
-export type CachedAnswer = ProjectAnswer;
 
 /**
  * What the bridge knows of one session's project for project-level answers: the disk as the
@@ -15,14 +12,14 @@ export type CachedAnswer = ProjectAnswer;
 export class ProjectState implements KeptTexts {
   /** Replaced once, before its first look, by the view of the server this one's start replaced (see `refreshFromDisk`). */
   disk: DiskView;
-  readonly answers = new Map<string, CachedAnswer>();
+  readonly answers = new Map<string, ProjectAnswer>();
   /**
    * Each kept answer as last given, converted, with the text it was converted on: given again
    * while the disk look finds its file unchanged and its answer is still the kept one.
    */
   readonly rendered = new Map<
     string,
-    { readonly answer: CachedAnswer; readonly uri: string; readonly text: string; readonly diagnostics: BridgeDiagnostic[] }
+    { readonly answer: ProjectAnswer; readonly uri: string; readonly text: string; readonly diagnostics: BridgeDiagnostic[] }
   >();
   /** What the adapter's change queries noted of a changed file when the change was told (theirs to read). */
   readonly notes = new Map<string, unknown>();
@@ -50,7 +47,7 @@ export class ProjectState implements KeptTexts {
   constructor(client: LspClient) {
     // A server with complete pulls reads its project at its first question, which comes after the
     // bridge's first look: it has read nothing that look could have to report.
-    this.disk = new DiskView(client.adapter.answersManyFiles ? Number.POSITIVE_INFINITY : client.connectedAtMs, (path) =>
+    this.disk = new DiskView(client.adapter.projectModel?.answersUnopened ? Number.POSITIVE_INFINITY : client.connectedAtMs, (path) =>
       client.adapter.watchedFiles.test(path),
     );
   }
@@ -59,7 +56,7 @@ export class ProjectState implements KeptTexts {
    * Sets the kept answers (`answers`, `rendered`, `notes`) aside while the server's program is
    * not the disk's (a preview of changes): `putBack` makes them the kept ones again once it is,
    * dropping any kept in between. `keepUnreached` keeps, meanwhile, those of the files a preview's
-   * changes cannot reach (`reachAfter`): the program gives them again as it is. Both switches bump
+   * changes cannot reach (the project model's `ChangeReach`): the program gives them again as it is. Both switches bump
    * `generation`, so no answer asked on one side of either is kept on the other.
    */
   setAsideAnswers(): { putBack: () => void; keepUnreached: (reached: ReadonlySet<string>) => void } {

@@ -3,7 +3,7 @@ import { describeRoots } from "../config/config-source.js";
 import { locateDependencyPath } from "../config/package-dependency.js";
 import { packageRoot } from "../config/package-root.js";
 import type { AdapterName, ResolvedServer, ResolvedWorkspace, ToolchainChoice } from "../config/types.js";
-import type { CompilerReport } from "../lsp/server-adapter.js";
+import type { CompilerReport } from "../lsp/project-model.js";
 
 /**
  * What one session starts: the server entry as configured, or — for a profile whose compiler the

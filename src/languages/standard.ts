@@ -13,7 +13,6 @@ export function standardAdapter(): ServerAdapter {
     ignoredProgress: new Set(),
     filesWatchedBy: "server",
     watchedFiles: NOTHING,
-    answersManyFiles: false,
     diagnosticsByPull: false,
     cancelsRequestsItself: false,
     documentChangesCancelWork: false,
@@ -26,11 +25,7 @@ export function standardAdapter(): ServerAdapter {
     startingEvents: () => [],
     notChecked: () => null,
     createdNotChecked: () => null,
-    documentDiagnostics: null,
-    awaitProjectLoaded: null,
-    projectPulls: null,
-    changeQueries: null,
-    confirmCompiler: null,
+    projectModel: null,
     perform: async (action) => {
       throw noSuchAction("standard", action);
     },

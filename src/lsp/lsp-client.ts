@@ -224,11 +224,11 @@ export class LspClient implements ServerLink {
 
   /**
    * Whether a document's diagnostics settle by the standard rule on its pushes alone: no pull
-   * (offered, registered or the adapter's own) and no complete request of the adapter's.
+   * (offered, registered or the adapter's own) and no complete request of a project model's.
    */
   settledByPushAlone(): boolean {
     const adapter = this.adapter;
-    if (adapter.settle !== "standard" || adapter.diagnosticsByPull || adapter.documentDiagnostics) return false;
+    if (adapter.settle !== "standard" || adapter.diagnosticsByPull || adapter.projectModel) return false;
     return !this.capabilities.diagnosticProvider && this.registrations.idsFor(DocumentDiagnosticRequest.method).length === 0;
   }
 

@@ -1,10 +1,10 @@
-import type { Diagnostic, ProtocolRequestType, ProtocolRequestType0, PublishDiagnosticsParams, ServerCapabilities } from "vscode-languageserver-protocol";
-import type { CallScope } from "../contract/call-scope.js";
+import type { ProtocolRequestType, ProtocolRequestType0, PublishDiagnosticsParams, ServerCapabilities } from "vscode-languageserver-protocol";
 import type { Deadline } from "../contract/deadline.js";
 import type { BridgeError } from "../contract/errors.js";
 import type { DocumentSync } from "./document-sync.js";
 import type { RequestOptions } from "./request-options.js";
 import type { ServerEvents } from "./server-events.js";
+import type { ProjectModel } from "./project-model.js";
 import type { SettleEvent, SettleStrategy } from "./settle-state.js";
 
 /**
@@ -36,73 +36,6 @@ export interface ServerLink {
   readonly capabilities: ServerCapabilities;
 }
 
-/** The compiler that answers a session, as `session_status`, `check`'s report and stderr name it. */
-export interface CompilerReport {
-  readonly name: string;
-  readonly version: string;
-  /** Where it comes from: the workspace's own installation, or the pinned package. */
-  readonly source: "workspace" | "pinned";
-  /** The compiler package's folder. */
-  readonly path: string;
-}
-
-/** One file's diagnostics from the server's program, and the project that answered where the server says. */
-export interface ProjectAnswer {
-  readonly diagnostics: readonly Diagnostic[];
-  /** The config file of the project that answered, "" for none; absent where the server does not say. */
-  readonly project?: string;
-}
-
-/** What a whole-project run lends an adapter's pulls: opening a file of the run as any call opens it. */
-export interface ProjectHost {
-  /** The workspace root: no project config is looked for above it. */
-  readonly root: string;
-  /** A fresh deadline for one file's work (`request_timeout_ms` from now). */
-  fileDeadline(): Deadline;
-  /**
-   * Opens `path` (absolute) from the disk, or the preview's text, as a call opens a file, and
-   * holds it open on `scope`: the cap never closes it while the scope lasts.
-   */
-  open(path: string, options: RequestOptions, scope: CallScope): Promise<void>;
-}
-
-/**
- * The pulls of one whole-project run: files answered from their own project without each being
- * opened (`ServerAdapter.projectPulls`).
- */
-export interface ProjectPulls {
-  /** Of `paths` (absolute), those that `pull` answers; the rest are answered file by file. */
-  place(paths: readonly string[], options: RequestOptions): Promise<ReadonlySet<string>>;
-  /** A placed file's diagnostics from its own project (`uri`: its file URI, made once by the caller). */
-  pull(path: string, uri: string, options: RequestOptions): Promise<ProjectAnswer>;
-  /** Ends the run: lets go of what it held; `close` (a `check`): also closes the documents it opened to load projects. */
-  end(close: boolean): Promise<void>;
-}
-
-/** The texts of the files whose answers the bridge keeps, as the server's program last took them in. */
-export interface KeptTexts {
-  /** The text `path`'s kept answer was given with, when there is one. */
-  keptText(path: string): string | undefined;
-  /**
-   * What the queries noted of a file when its last change was told, theirs alone to read; kept
-   * with the answers (a preview sets both aside together).
-   */
-  readonly notes: Map<string, unknown>;
-}
-
-/**
- * What the bridge asks a server's program about a changed file, to keep the answers no change
- * reaches: its declaration shape before the server hears of the change and after (equal shapes:
- * the change reaches no other file), and the files that import it. Null shape: it cannot be
- * told, so every file may be reached.
- */
-export interface ChangeQueries {
-  shapeBefore(path: string): Promise<string | null>;
-  /** `text`: what the server now holds of the file when that is not the disk's (a preview's). */
-  shapeAfter(path: string, text?: string): Promise<string | null>;
-  importers(path: string): Promise<string[]>;
-}
-
 /** A settle decision that an adapter carries out on its server (the rule's other one is a pull). */
 export type SettleAction = "barrier" | "flycheck" | "cargo-run";
 
@@ -130,12 +63,6 @@ export interface ServerAdapter {
    * looks for and tells the server of; nothing for a server that watches its own.
    */
   readonly watchedFiles: RegExp;
-  /**
-   * Whether one pull answers a file's diagnostics completely, opened or not, so that a whole
-   * project is answered without a file opened and a document needs no settle wait (TypeScript
-   * 7). tsserver's project path is found by the command it offers.
-   */
-  readonly answersManyFiles: boolean;
   /**
    * Whether the server's diagnostics are read by pull alone, advertised or not: its pushes are
    * neither awaited nor merged (pyrefly: its push can be lost, docs/adapters.md).
@@ -205,28 +132,11 @@ export interface ServerAdapter {
    */
   createdNotChecked(path: string): string | null;
   /**
-   * How an open document's diagnostics are read when one request answers them completely
-   * (TypeScript's servers); null: by the settle rule, from the server's pushes and pulls.
+   * How the server answers the files of a whole project from its own program, for a server that
+   * has such a model of a project (TypeScript's); null: every file is answered on its own, by
+   * the settle rule.
    */
-  readonly documentDiagnostics: ((uri: string, options: RequestOptions) => Promise<Diagnostic[]>) | null;
-  /**
-   * Waits until navigation for the open document `uri` is answered from its whole project, when
-   * the server has its own signal of that (tsserver); null: its diagnostics have settled.
-   */
-  readonly awaitProjectLoaded: ((uri: string, options: RequestOptions) => Promise<void>) | null;
-  /**
-   * Whole-project answers of many files without each being opened, for a server whose files
-   * the bridge watches; null: every file is answered file by file.
-   */
-  readonly projectPulls: ((host: ProjectHost) => ProjectPulls) | null;
-  /** The queries that let a change on disk keep the answers it cannot reach; null: every kept answer is dropped at a change. */
-  readonly changeQueries: ((kept: KeptTexts, options: RequestOptions) => ChangeQueries) | null;
-  /**
-   * After `initialize`: the version of the compiler that really answers, when the server runs
-   * one it was given (typescript-language-server's tsserver); throws `ServerVersionMismatch`
-   * unless it is `compiler`'s. Null: the server's own version is all there is to check.
-   */
-  readonly confirmCompiler: ((compiler: CompilerReport, deadline: Deadline) => Promise<string>) | null;
+  readonly projectModel: ProjectModel | null;
   /**
    * Carries out `action` for a settle wait of document `uri`. Resolves to the event that tells the
    * rule it is done, or null when the rule hears of it through the connection's events.

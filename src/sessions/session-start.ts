@@ -10,7 +10,7 @@ import { launchFor, toolchainFor, toolchainLookups } from "../languages/index.js
 import { checkoutCodeIn } from "../languages/index.js";
 import { restrictedMode } from "../config/restricted-mode.js";
 import { BridgeError } from "../contract/errors.js";
-import type { CompilerReport } from "../lsp/server-adapter.js";
+import type { CompilerReport } from "../lsp/project-model.js";
 import { LspClient } from "../lsp/lsp-client.js";
 import { scrubbedEnv, spawnSupervised, type SupervisedServer, type SupervisionTimings } from "../supervision/index.js";
 import type { StderrTail } from "./stderr-tail.js";
@@ -132,7 +132,8 @@ export async function startServer(inputs: StartInputs, record: StartRecord, dead
     }
   }
   // A server that runs a compiler it was given (typescript-language-server's tsserver): the one that answers is asked.
-  if (client.adapter.confirmCompiler && launch.compiler !== null) record.reported(await client.adapter.confirmCompiler(launch.compiler, deadline));
+  const confirmCompiler = client.adapter.projectModel?.confirmCompiler;
+  if (confirmCompiler && launch.compiler !== null) record.reported(await confirmCompiler(launch.compiler, deadline));
   return { client, spawned, reported, again: null };
 }
 

@@ -1,7 +1,7 @@
 import { relative } from "node:path";
 import type { ToolchainChoice } from "../config/types.js";
 import type { BridgeError } from "../contract/errors.js";
-import type { CompilerReport } from "../lsp/server-adapter.js";
+import type { CompilerReport } from "../lsp/project-model.js";
 import type { SupervisedServer } from "../supervision/index.js";
 import { toMiB, type SessionExit } from "./session-exit.js";
 

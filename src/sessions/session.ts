@@ -6,7 +6,7 @@ import { Deadline, type LoadWatch } from "../contract/deadline.js";
 import type { LspClient } from "../lsp/lsp-client.js";
 import { setTimeout as delay } from "node:timers/promises";
 import type { ExitInfo, MemoryOverCap, SupervisedServer, SupervisionTimings } from "../supervision/index.js";
-import type { CompilerReport } from "../lsp/server-adapter.js";
+import type { CompilerReport } from "../lsp/project-model.js";
 import { IdleTimer } from "./idle-timer.js";
 import { PreviewReservation } from "./preview-reservation.js";
 import { sessionDeadError, sessionExit, type SessionExit } from "./session-exit.js";

@@ -34,13 +34,13 @@ describe("TypeScript 7's own log, by the bridge's log level", () => {
     let errors = 0;
     for (const name of ["a.ts", "b.ts", "c.ts"]) {
       const uri = pathToFileURL(join(repo.root, "src", name)).href;
-      errors += (await client.adapter.documentDiagnostics!(uri, { deadline: Deadline.in(60_000) })).length;
+      errors += (await client.adapter.projectModel!.documentDiagnostics(uri, { deadline: Deadline.in(60_000) })).length;
     }
     // A request the server fails: its error line is a problem, kept at every level.
     const nowhere = { textDocument: { uri: "file:///nowhere/x.ts" }, position: { line: 0, character: 0 } };
     await client.request(HoverRequest.type, nowhere, { deadline: Deadline.in(60_000) }).catch(() => {});
     // A request's line follows its answer: one more pull, after which the lines of the three are heard.
-    await client.adapter.documentDiagnostics!(pathToFileURL(join(repo.root, "src/a.ts")).href, { deadline: Deadline.in(60_000) });
+    await client.adapter.projectModel!.documentDiagnostics(pathToFileURL(join(repo.root, "src/a.ts")).href, { deadline: Deadline.in(60_000) });
     stop();
     expect(errors).toBe(1);
     return {

@@ -4,7 +4,7 @@ import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../../co
 import { CallScope } from "../../contract/call-scope.js";
 import { Deadline } from "../../contract/deadline.js";
 import { claimingServers, languageFor, type ResolvedTarget } from "../../targets/resolve-target.js";
-import { reachAfter, shapesBefore } from "../../disk-sync/apply-disk-changes.js";
+import { reachBefore } from "../../disk-sync/apply-disk-changes.js";
 import type { DiskChange } from "../../disk-sync/disk-view.js";
 import { projectStateOf, type ProjectState } from "../../disk-sync/project-state.js";
 import type { LspClient } from "../../lsp/lsp-client.js";
@@ -185,11 +185,11 @@ async function show(
 }
 
 /**
- * For a server whose files the bridge watches, with answers kept: the changed files' shapes
- * before the server is shown the changes (asked now), and what asks, once it has been shown them,
- * which files they reach (null: every file). Null when nothing can be kept: no answers, no change
- * queries, or a change that is no edit of a file's text the server reads (a created or deleted
- * file, a configuration file).
+ * For a server whose files the bridge watches, with answers kept: what its project model asks
+ * now, before the server is shown the changes, and what asks, once it has been shown them, which
+ * files they reach (null: every file). Null when nothing can be kept: no answers, no project
+ * model, or a change whose reach the model cannot tell (a created or deleted file, a
+ * configuration file).
  */
 async function reachOfPreview(
   client: LspClient,
@@ -198,17 +198,17 @@ async function reachOfPreview(
   changes: readonly PreviewChange[],
   options: { deadline: Deadline },
 ): Promise<(() => Promise<Set<string> | null>) | null> {
-  const queries = state.answers.size === 0 ? null : (client.adapter.changeQueries?.(state, options) ?? null);
-  if (queries === null) return null;
+  const reach = state.answers.size === 0 ? null : (client.adapter.projectModel?.changeReach(state, options) ?? null);
+  if (reach === null) return null;
   // Only what the server sees: a file it neither claims nor watches is no part of its program.
   const seen = changes.filter((change) => languageFor(server, change.file) !== null || client.adapter.watchedFiles.test(change.file.absolutePath));
   const asDisk = seen.map(
     (change): DiskChange => ({ path: change.file.absolutePath, kind: change.before === null ? "created" : change.after === null ? "deleted" : "changed" }),
   );
-  const before = await shapesBefore(client, state, queries, asDisk);
-  if (before === null) return null;
+  const after = await reachBefore(client, state, reach, asDisk);
+  if (after === null) return null;
   const texts = new Map(seen.map((change) => [change.file.absolutePath, change.after ?? undefined]));
-  return () => reachAfter(queries, before, (path) => texts.get(path));
+  return () => after((path) => texts.get(path));
 }
 
 /**

@@ -7,11 +7,12 @@ import { convertDiagnostic } from "../convert-diagnostic.js";
 import type { ResolvedTarget } from "../../targets/resolve-target.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";
 import { readSourceFile } from "../../files/read-source-file.js";
-import type { CachedAnswer, ProjectState } from "../../disk-sync/project-state.js";
+import type { ProjectState } from "../../disk-sync/project-state.js";
+import type { ProjectAnswer } from "../../lsp/project-model.js";
 import type { RequestOptions } from "../../lsp/request-options.js";
 
 /** Asks the server's program for one file's diagnostics (absolute path, and its URI). */
-export type AskFileDiagnostics = (file: string, uri: string, options: RequestOptions) => Promise<CachedAnswer>;
+export type AskFileDiagnostics = (file: string, uri: string, options: RequestOptions) => Promise<ProjectAnswer>;
 
 /**
  * One file's answer from the server's project: kept from before when no change reached it, else
@@ -48,7 +49,7 @@ export async function answerFromProject(
   const lines = new LineIndex(text);
   const converted = answer.diagnostics.map((diagnostic) => convertDiagnostic(file.path, diagnostic, lines, client.positionEncoding));
   const diagnostics = mergeDiagnostics(converted, null);
-  if (client.adapter.answersManyFiles && !open) state.rendered.set(file.absolutePath, { answer, uri, text, diagnostics });
+  if (client.adapter.projectModel?.answersUnopened && !open) state.rendered.set(file.absolutePath, { answer, uri, text, diagnostics });
   return { workspace: target.workspace, server: target.server, file, text, diagnostics, ...projectOf(answer) };
 }
 
@@ -65,6 +66,6 @@ export function keptAnswer(client: LspClient, state: ProjectState, target: Resol
   return { workspace: target.workspace, server: target.server, file, text: rendered.text, diagnostics: rendered.diagnostics, ...projectOf(kept) };
 }
 
-function projectOf(answer: CachedAnswer): { project?: string | null } {
+function projectOf(answer: ProjectAnswer): { project?: string | null } {
   return answer.project === undefined ? {} : { project: answer.project === "" ? null : answer.project };
 }

@@ -1,7 +1,7 @@
 import type { ResolvedConfig, ResolvedWorkspace } from "../../config/types.js";
 import { Deadline } from "../../contract/deadline.js";
 import { BridgeError } from "../../contract/errors.js";
-import type { ProjectHost } from "../../lsp/server-adapter.js";
+import type { ProjectHost } from "../../lsp/project-model.js";
 import type { LspClient } from "../../lsp/lsp-client.js";
 import type { SessionRegistry } from "../../sessions/session-registry.js";
 import type { CallContext } from "../../targets/call-context.js";
@@ -51,7 +51,7 @@ export interface ProjectPlan {
 /**
  * The plan of a session's files for a server whose files the bridge watches. The disk is looked
  * at first and every change told to the server (`refreshFromDisk`), so the server's program is
- * the disk's; then the adapter's project pulls (`ServerAdapter.projectPulls`) place the files
+ * the disk's; then the adapter's project pulls (`ProjectModel.projectPulls`) place the files
  * they can answer without each being opened, each under its own project, and answer them.
  * Answers are kept for the session until a change on disk can reach them (`applyDiskChanges`),
  * so after an edit only the files it reaches are asked again.
@@ -76,7 +76,8 @@ export async function planProjectRun(
         { deadline: startDeadline, signal },
         options.listings?.get(first.target.workspace),
       );
-  if (!client.adapter.projectPulls) return { ...FILE_BY_FILE, refreshed: true };
+  const model = client.adapter.projectModel;
+  if (!model) return { ...FILE_BY_FILE, refreshed: true };
   const targets = new Map(items.map((item) => [item.target.file.absolutePath, item.target]));
   const host: ProjectHost = {
     root: first.target.workspace.root,
@@ -101,7 +102,7 @@ export async function planProjectRun(
       options.onSynced?.(opened);
     },
   };
-  const pulls = client.adapter.projectPulls(host);
+  const pulls = model.projectPulls(host);
   try {
     const placedPaths = await pulls.place([...targets.keys()], { deadline: startDeadline, signal });
     return {

@@ -2,7 +2,9 @@ import { readFileSync } from "node:fs";
 import { requestDeclarationShape } from "./declaration-shape.js";
 import { requestImporters } from "./file-importers.js";
 import type { RequestOptions } from "../../lsp/request-options.js";
-import type { ChangeQueries, KeptTexts, ServerLink } from "../../lsp/server-adapter.js";
+import type { KeptTexts } from "../../lsp/project-model.js";
+import type { ServerLink } from "../../lsp/server-adapter.js";
+import type { ChangeQueries } from "./change-reach.js";
 import { summarizeModule, type ModuleSummary } from "./module-summary.js";
 import { requestTsserverFileShape, requestTsserverImporters } from "./tsserver-project.js";
 

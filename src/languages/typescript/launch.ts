@@ -9,7 +9,7 @@ import { restrictedReason, shown } from "../checkout-code.js";
 import { nearestConfig } from "./nearest-config.js";
 import { BridgeError } from "../../contract/errors.js";
 import type { AnsweringChoice, ServerLaunch, ToolchainLookups, WorkspacePlace } from "../launch.js";
-import type { CompilerReport } from "../../lsp/server-adapter.js";
+import type { CompilerReport } from "../../lsp/project-model.js";
 import {
   chooseTypescriptCompiler,
   describeTypescriptPackage,

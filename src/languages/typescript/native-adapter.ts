@@ -2,6 +2,7 @@ import { requestPullDiagnostics } from "../../lsp/features/pull-diagnostics.js";
 import type { ServerAdapter, ServerLink } from "../../lsp/server-adapter.js";
 import { standardAdapter } from "../standard.js";
 import { nativeChangeQueries } from "./change-queries.js";
+import { reachByShapes } from "./change-reach.js";
 import { OwnProjectPulls } from "./own-project-pulls.js";
 
 /**
@@ -20,15 +21,19 @@ export function typescriptAdapter(link: ServerLink): ServerAdapter {
     name: "typescript",
     filesWatchedBy: "bridge",
     watchedFiles: TYPESCRIPT_PROGRAM_FILES,
-    answersManyFiles: true,
     // It finds each file's project itself (own-project-pulls.ts); the roots are only reported.
     projectsAsFolders: false,
     // Its informational log has a line per request handled: as many messages again as answers,
     // each framed and parsed by the bridge, for a log nobody reads below debug.
     initializationOptions: (configured, _projects, logRead) => (logRead ? { ...configured } : { logVerbosity: LOG_WARNINGS_AND_ERRORS, ...configured }),
-    documentDiagnostics: (uri, options) => requestPullDiagnostics(link, uri, options),
-    projectPulls: (host) => new OwnProjectPulls(link, host),
-    changeQueries: (kept, options) => nativeChangeQueries(link, kept, options),
+    projectModel: {
+      answersUnopened: true,
+      documentDiagnostics: (uri, options) => requestPullDiagnostics(link, uri, options),
+      awaitProjectLoaded: null,
+      projectPulls: (host) => new OwnProjectPulls(link, host),
+      changeReach: (kept, options) => reachByShapes(nativeChangeQueries(link, kept, options)),
+      confirmCompiler: null,
+    },
   };
 }
 

@@ -3,7 +3,8 @@ import { pathToFileURL } from "node:url";
 import { CallScope } from "../../contract/call-scope.js";
 import { requestPullDiagnostics } from "../../lsp/features/pull-diagnostics.js";
 import type { RequestOptions } from "../../lsp/request-options.js";
-import type { ProjectAnswer, ProjectHost, ProjectPulls, ServerLink } from "../../lsp/server-adapter.js";
+import type { ProjectAnswer, ProjectHost, ProjectPulls } from "../../lsp/project-model.js";
+import type { ServerLink } from "../../lsp/server-adapter.js";
 import { nearestConfig } from "./nearest-config.js";
 import { requestTypescriptProject } from "./project-info.js";
 

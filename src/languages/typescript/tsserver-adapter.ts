@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import type { ServerAdapter, ServerLink } from "../../lsp/server-adapter.js";
 import { standardAdapter } from "../standard.js";
 import { tsserverChangeQueries } from "./change-queries.js";
+import { reachByShapes } from "./change-reach.js";
 import { TYPESCRIPT_PROGRAM_FILES } from "./native-adapter.js";
 import { confirmTsserverVersion } from "./tsserver-version.js";
 import { requestTsserverDiagnostics } from "./tsserver-diagnostics.js";
@@ -34,15 +35,18 @@ export function tsserverAdapter(link: ServerLink): ServerAdapter {
         tsserver: { ...tsserver, useSyntaxServer: "never", useClientFileWatcher: true },
       };
     },
-    // Its pushes come once per diagnostic kind, debounced and without a version, so none can be
-    // known to be the last; the passthrough answers all three kinds at once, for the synced text.
-    documentDiagnostics: (uri, options) => requestTsserverDiagnostics(link, uri, options),
-    // It answers navigation from a syntax-only tsserver while the project loads (1 of 6
-    // references, definitions that stop at the import); `projectInfo` is answered once the
-    // file's project is loaded.
-    awaitProjectLoaded: (uri, options) => requestTsserverProjectLoaded(link, fileURLToPath(uri), options),
-    projectPulls: (host) => new TsserverProjectPulls(link, host),
-    changeQueries: (_kept, options) => tsserverChangeQueries(link, options),
-    confirmCompiler: (compiler, deadline) => confirmTsserverVersion(link, compiler, deadline),
+    projectModel: {
+      answersUnopened: false,
+      // Its pushes come once per diagnostic kind, debounced and without a version, so none can be
+      // known to be the last; the passthrough answers all three kinds at once, for the synced text.
+      documentDiagnostics: (uri, options) => requestTsserverDiagnostics(link, uri, options),
+      // It answers navigation from a syntax-only tsserver while the project loads (1 of 6
+      // references, definitions that stop at the import); `projectInfo` is answered once the
+      // file's project is loaded.
+      awaitProjectLoaded: (uri, options) => requestTsserverProjectLoaded(link, fileURLToPath(uri), options),
+      projectPulls: (host) => new TsserverProjectPulls(link, host),
+      changeReach: (_kept, options) => reachByShapes(tsserverChangeQueries(link, options)),
+      confirmCompiler: (compiler, deadline) => confirmTsserverVersion(link, compiler, deadline),
+    },
   };
 }

@@ -1,6 +1,7 @@
 import type { Deadline } from "../../contract/deadline.js";
 import { BridgeError } from "../../contract/errors.js";
-import type { CompilerReport, ServerLink } from "../../lsp/server-adapter.js";
+import type { CompilerReport } from "../../lsp/project-model.js";
+import type { ServerLink } from "../../lsp/server-adapter.js";
 import { requestTsserverVersion } from "./tsserver-project.js";
 
 /**

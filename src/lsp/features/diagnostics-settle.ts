@@ -17,14 +17,15 @@ export interface SettledDiagnostics {
 /**
  * Waits until the server has settled for `document`'s version and returns what it said.
  *
- * A server whose adapter reads a document's diagnostics with one complete request (TypeScript's
- * servers) is asked once; every other server is settled by the rule of `settle-rule.ts`, fed with
+ * A server with a project model reads a document's diagnostics with one complete request
+ * (TypeScript's servers): it is asked once; every other server is settled by the rule of `settle-rule.ts`, fed with
  * the live events of the connection. The deadline and the caller's signal turn "not settled" into `Timeout`, a closed
  * connection into `ServerCrashed`, never into an empty (clean) answer. However the wait ends, it
  * leaves nothing behind: no listener on the client or the signal, no timer, no pull in flight.
  */
 export async function settleDiagnostics(client: LspClient, document: OpenDocument, options: RequestOptions): Promise<SettledDiagnostics> {
-  if (client.adapter.documentDiagnostics) return { pull: await client.adapter.documentDiagnostics(document.uri, options), push: null };
+  const model = client.adapter.projectModel;
+  if (model) return { pull: await model.documentDiagnostics(document.uri, options), push: null };
   return waitForSettle(client, document, options);
 }
 

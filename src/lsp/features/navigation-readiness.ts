@@ -9,7 +9,7 @@ const ready = new WeakSet<OpenDocument>();
  * Waits until the server can answer navigation for `document` from its whole project, so that a
  * first `references` is the same list as a later one (never an early, partial list):
  *
- * - A server with its own signal of a loaded project: its adapter's wait (`awaitProjectLoaded`:
+ * - A server with its own signal of a loaded project: its project model's wait (`awaitProjectLoaded`:
  *   typescript-language-server answers navigation from a syntax-only tsserver while the project
  *   loads).
  * - Every other server: the document's diagnostics have settled (the same rule as the
@@ -25,8 +25,9 @@ export function isNavigationReady(document: OpenDocument): boolean {
 
 export async function awaitNavigationReady(client: LspClient, document: OpenDocument, options: RequestOptions): Promise<void> {
   if (ready.has(document)) return;
-  if (client.adapter.awaitProjectLoaded) {
-    await client.adapter.awaitProjectLoaded(document.uri, options);
+  const awaitProjectLoaded = client.adapter.projectModel?.awaitProjectLoaded;
+  if (awaitProjectLoaded) {
+    await awaitProjectLoaded(document.uri, options);
   } else {
     await settleDiagnostics(client, document, options);
   }

@@ -5,7 +5,7 @@ import type { ServerLink } from "../server-adapter.js";
 
 /**
  * One `textDocument/diagnostic` of a file, open or closed, for a server whose pulls are complete
- * on their own (its adapter's `answersManyFiles`): its items are the file's diagnostics in the server's
+ * on their own (its project model's `answersUnopened`): its items are the file's diagnostics in the server's
  * current program. An "unchanged" report cannot come back, since no previous result id is sent.
  */
 export async function requestPullDiagnostics(link: Pick<ServerLink, "request">, uri: string, options: RequestOptions): Promise<Diagnostic[]> {

@@ -6,6 +6,7 @@ import { describe, expect, test } from "vitest";
 import { applyDiskChanges } from "../../../src/disk-sync/apply-disk-changes.js";
 import { ProjectState } from "../../../src/disk-sync/project-state.js";
 import { Deadline } from "../../../src/contract/deadline.js";
+import { reachByShapes } from "../../../src/languages/typescript/change-reach.js";
 import type { LspClient } from "../../../src/lsp/lsp-client.js";
 
 /** `importers` by file; `changed` is the file changed on disk; only `/f0.ts`'s shape changes with it. */
@@ -23,7 +24,7 @@ function setup(importers: Record<string, string[]>, changed = "/f0.ts") {
     },
   };
   const client = {
-    adapter: { answersManyFiles: true, watchedFiles: /\.ts$/, changeQueries: () => queries },
+    adapter: { watchedFiles: /\.ts$/, projectModel: { answersUnopened: true, changeReach: () => reachByShapes(queries) } },
     connectedAtMs: 0,
     documents: { lastSentFor: () => 0, get: () => undefined },
     notifyWatchedFiles: async () => {

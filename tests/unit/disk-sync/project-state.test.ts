@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { ProjectState } from "../../../src/disk-sync/project-state.js";
 import type { LspClient } from "../../../src/lsp/lsp-client.js";
 
-const client = { adapter: { answersManyFiles: false, watchedFiles: /\.ts$/ }, connectedAtMs: 0 } as unknown as LspClient;
+const client = { adapter: { projectModel: null, watchedFiles: /\.ts$/ }, connectedAtMs: 0 } as unknown as LspClient;
 
 describe("ProjectState.setAsideAnswers", () => {
   test("empties the kept answers, and puts back exactly those, dropping any kept in between", () => {

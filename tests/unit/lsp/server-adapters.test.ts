@@ -29,7 +29,7 @@ describe("what each adapter says of its server", () => {
     const { settle: strategy } = client.adapter;
     const settles = typeof strategy === "object" ? strategy.name : strategy;
     expect([client.adapter.name, settles, [...client.adapter.ignoredProgress]]).toEqual([name, settle, ignored]);
-    expect([client.adapter.filesWatchedBy, client.adapter.answersManyFiles]).toEqual(["server", false]);
+    expect([client.adapter.filesWatchedBy, client.adapter.projectModel]).toEqual(["server", null]);
   });
 
   test("rust-analyzer runs one worker thread whatever the profile says; every other adapter sends the profile's options", () => {
