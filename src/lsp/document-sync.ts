@@ -69,20 +69,23 @@ export class DocumentSync {
     const opening = this.opening.get(uri);
     // Its failure is the opening call's to report; this one looks again at what is known.
     if (opening) await opening.catch(() => {});
-    let known = this.documents.get(uri);
+    const known = this.documents.get(uri);
     if (known) this.touch(uri, known);
     if (known && known.text === text) return known;
-    if (known && this.options.changeByReopen?.()) {
-      await this.close(uri);
-      known = undefined;
-    }
     const sentAfterSequence = this.options.currentSequence();
-    if (!known) {
-      const version = (this.closedVersions.get(uri) ?? 0) + 1;
+    const reopen = known !== undefined && this.options.changeByReopen?.() === true;
+    if (!known || reopen) {
+      const version = (known?.version ?? this.closedVersions.get(uri) ?? 0) + 1;
       this.closedVersions.delete(uri);
       const document = { uri, languageId, version, text, sentAfterSequence };
+      // The new text is the document's from now on, so that a second sync of it waits for this
+      // open rather than opening it again.
       this.documents.set(uri, document);
       const open = (async () => {
+        if (reopen) {
+          this.options.onClosed(uri);
+          await this.notify(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+        }
         // Room is made first, so that the server never holds more than the cap either.
         await this.evictPastCap(uri);
         await this.notify(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version, text } });

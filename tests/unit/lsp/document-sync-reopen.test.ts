@@ -37,3 +37,14 @@ describe("DocumentSync for a server settled by its pushes alone", () => {
     expect(sent).toEqual(["didOpen a v1", "didChange a v2"]);
   });
 });
+
+describe("a reopen and a second sync of the same text at once", () => {
+  test("the document is opened once: the second sync waits for the reopen", async () => {
+    const { connection, sent } = recorder();
+    const sync = new DocumentSync(connection, { currentSequence: () => 0, onClosed: () => {}, maxOpen: 10, changeByReopen: () => true });
+    await sync.sync("a", "x", "A");
+    const [first, second] = await Promise.all([sync.sync("a", "x", "A2"), sync.sync("a", "x", "A2")]);
+    expect(sent).toEqual(["didOpen a v1", "didClose a", "didOpen a v2"]);
+    expect(second).toBe(first);
+  });
+});
