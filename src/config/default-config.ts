@@ -8,7 +8,7 @@ import type { ChosenServer, FoundProjects, ResolvedConfig } from "./types.js";
  * The embedded default for `root` as a bridge.toml document: one workspace at `root` ("."), each
  * planned profile by name with its shipped pin, default limits.
  */
-export function defaultDocument(plan: DefaultPlan): Record<string, unknown> {
+function defaultDocument(plan: DefaultPlan): Record<string, unknown> {
   const workspace: Record<string, unknown> = { name: plan.workspace, root: ".", servers: plan.servers.map((server) => server.name) };
   if (Object.keys(plan.defaultServer).length > 0) workspace.default_server = plan.defaultServer;
   return {

@@ -48,6 +48,3 @@ export const EmbeddedDefaultSchema = z
     path: ["role"],
   })
   .describe("How the embedded default detects and orders the profile.");
-
-/** A profile's `[default]` table as written. */
-export type EmbeddedDefault = z.output<typeof EmbeddedDefaultSchema>;

@@ -9,7 +9,7 @@ import { toolCacheDir } from "./tool-cache.js";
  * cargo targets), the state folder and the runtime folder (`leaseDir` when a configuration moves
  * it). Each as given and, when it exists, with symlinks resolved.
  */
-export function ownFolders(leaseDir: string | null = null, env: NodeJS.ProcessEnv = process.env): string[] {
+function ownFolders(leaseDir: string | null = null, env: NodeJS.ProcessEnv = process.env): string[] {
   const folders = [toolCacheDir(env), stateFolder(env), runtimeFolder(leaseDir, env)];
   return [...new Set(folders.flatMap((folder) => [folder, realPathOrNull(folder)]).filter((folder): folder is string => folder !== null))];
 }

@@ -20,7 +20,7 @@ export interface LocationItem {
  * The canonical order of location items: in-workspace items first, then path, start, end (then
  * the selection range, so the order is total).
  */
-export function compareLocations(a: LocationItem, b: LocationItem): number {
+function compareLocations(a: LocationItem, b: LocationItem): number {
   return (
     Number(b.in_workspace) - Number(a.in_workspace) ||
     compareStrings(a.path, b.path) ||
@@ -46,7 +46,7 @@ export function sortLocations(items: readonly LocationItem[]): LocationItem[] {
 }
 
 /** A fresh copy of a location item with keys in contract order. */
-export function copyLocation(item: LocationItem): LocationItem {
+function copyLocation(item: LocationItem): LocationItem {
   return {
     path: item.path,
     in_workspace: item.in_workspace,

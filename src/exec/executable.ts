@@ -42,7 +42,7 @@ export function findExecutable(command: string, searchPath: string | undefined, 
 }
 
 /** Why `path` cannot be exec'd, or undefined when it is an executable regular file. */
-export function executableProblem(path: string): ExecutableProblem | undefined {
+function executableProblem(path: string): ExecutableProblem | undefined {
   let isFile: boolean;
   try {
     isFile = statSync(path).isFile();

@@ -64,7 +64,7 @@ export function classifyRequest(id: RequestId, method: string, params: unknown, 
 }
 
 /** `server/discover`: the versions a per-request envelope may name, what lspmcp offers, who it is. */
-export function discoverResult(version: string): Record<string, unknown> {
+function discoverResult(version: string): Record<string, unknown> {
   return stampResult(
     {
       supportedVersions: [...MODERN_PROTOCOL_VERSIONS],

@@ -23,7 +23,7 @@ export function listedTool(tool: BridgeTool): Tool {
  * outside the bridge; each is idempotent unless its definition says otherwise (`session_restart`).
  * A client, or lspmcp's own forwarder, may re-send a call only when `idempotentHint` is true.
  */
-export function toolAnnotations(tool: BridgeTool): NonNullable<Tool["annotations"]> {
+function toolAnnotations(tool: BridgeTool): NonNullable<Tool["annotations"]> {
   return { readOnlyHint: true, destructiveHint: false, idempotentHint: tool.idempotent, openWorldHint: false };
 }
 

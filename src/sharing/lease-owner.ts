@@ -27,7 +27,7 @@ export function leaseOwnerProblem(paths: LeasePaths, lease: Lease): string | nul
 }
 
 /** Whether process `pid` holds the listening TCP socket on 127.0.0.1:`port` (read from /proc). */
-export function listensOn(pid: number, port: number): boolean {
+function listensOn(pid: number, port: number): boolean {
   const inode = listenerInode(port);
   if (inode === undefined) return false;
   let fds: string[];

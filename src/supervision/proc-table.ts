@@ -19,7 +19,7 @@ export interface ProcStat {
 }
 
 /** Pids of every process visible in /proc right now (threads are not listed). */
-export function listPids(): number[] {
+function listPids(): number[] {
   const pids: number[] = [];
   for (const name of readdirSync("/proc")) {
     // Only the numeric entries are processes; everything else is kernel state.

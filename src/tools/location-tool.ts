@@ -52,7 +52,7 @@ export function positionAbout(symbol: string | undefined, path: string, at: Brid
 }
 
 /** A heading, then one line per item: `path:line:column  text`. */
-export function renderLocations(heading: string, items: readonly LocationItem[]): string {
+function renderLocations(heading: string, items: readonly LocationItem[]): string {
   const lines = items.map(
     (item) => `${item.path}:${item.selection_range.start.line}:${item.selection_range.start.column}${item.text === null ? "" : `  ${item.text.trim()}`}`,
   );

@@ -74,7 +74,7 @@ function renderCompiler(status: SessionStatus): string {
 }
 
 /** The last exit in words: code and signal, and why the bridge ended it when it did. */
-export function renderExit(exit: SessionStatus["last_exit"]): string {
+function renderExit(exit: SessionStatus["last_exit"]): string {
   if (exit === null) return "";
   const why = exit.reason === "memory" ? ` (ended for memory: ${exit.rss_mb} MiB)` : exit.reason === "idle" ? " (stopped idle)" : "";
   return ` last exit code ${exit.code} signal ${exit.signal}${why}`;

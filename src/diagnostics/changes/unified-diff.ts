@@ -243,7 +243,7 @@ export function applyHunks(file: string, oldText: string, hunks: readonly Hunk[]
 }
 
 /** Lines with their terminators; the last one may have none. */
-export function splitLines(text: string): string[] {
+function splitLines(text: string): string[] {
   const lines = text.split(/(?<=\n)/);
   return lines[lines.length - 1] === "" ? lines.slice(0, -1) : lines;
 }

@@ -76,7 +76,7 @@ export async function removeSnapshot(dir: string): Promise<void> {
  * longer alive: what a bridge killed outright (SIGKILL) left behind. Never touches a live
  * bridge's snapshot; never throws.
  */
-export async function sweepSnapshots(runtimeDir: string, log: (message: string, fields?: Record<string, unknown>) => void = () => {}): Promise<number> {
+async function sweepSnapshots(runtimeDir: string, log: (message: string, fields?: Record<string, unknown>) => void = () => {}): Promise<number> {
   let swept = 0;
   const names = await readdir(runtimeDir).catch(() => [] as string[]);
   for (const name of names) {

@@ -10,7 +10,7 @@ export type DocumentSymbolAnswer =
   | { readonly kind: "flat"; readonly symbols: readonly SymbolInformation[] };
 
 /** Asks for the symbols of one document. */
-export async function requestDocumentSymbols(client: LspClient, uri: string, options: RequestOptions): Promise<DocumentSymbolAnswer> {
+async function requestDocumentSymbols(client: LspClient, uri: string, options: RequestOptions): Promise<DocumentSymbolAnswer> {
   if (!client.capabilities.documentSymbolProvider && !client.registrations.has(DocumentSymbolRequest.method)) {
     throw new BridgeError("NotSupported", "the server does not provide document symbols", { method: DocumentSymbolRequest.method });
   }

@@ -12,7 +12,7 @@ export interface SemanticToken {
 }
 
 /** The legend of a server that answers whole-document semantic tokens; null when it does not. */
-export function fullSemanticTokensLegend(client: LspClient): SemanticTokensLegend | null {
+function fullSemanticTokensLegend(client: LspClient): SemanticTokensLegend | null {
   const provider = client.capabilities.semanticTokensProvider;
   return provider?.full ? provider.legend : null;
 }
