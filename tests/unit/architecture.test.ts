@@ -216,3 +216,60 @@ describe("the languages' rooms", () => {
     expect(found).toEqual([]);
   });
 });
+
+// A toolchain's words belong to the languages (src/languages/) and to the config that names them
+// (src/config/): elsewhere they stand in comments only. The rooms listed here still carry the
+// compiler a session reports (session status, the check report and its formats, the settle
+// events of rust-analyzer's and bacon-ls's runs) in code; the list only shrinks.
+describe("a toolchain's words outside the languages and the config", () => {
+  const WORDS = /tsconfig|tsserver|compiler|cargo/i;
+  const allSources = (): string[] => sourceFiles(join(REPO, "src"));
+  const STILL_NAMING = [
+    "src/check/format-json.ts",
+    "src/check/format-sarif.ts",
+    "src/check/format-text.ts",
+    "src/cli/parse-args.ts",
+    "src/diagnostics/findings/report.ts",
+    "src/diagnostics/run-check.ts",
+    "src/install/install-steps.ts",
+    "src/install/server-listing.ts",
+    "src/install/toolchain.ts",
+    "src/lsp/features/diagnostics-settle.ts",
+    "src/lsp/project-model.ts",
+    "src/lsp/server-adapter.ts",
+    "src/lsp/server-events.ts",
+    "src/lsp/settle-rule.ts",
+    "src/lsp/settle-state.ts",
+    "src/sessions/session-start.ts",
+    "src/sessions/session-status.ts",
+    "src/sessions/session.ts",
+    "src/tools/diagnostics.ts",
+    "src/tools/session-status.ts",
+  ];
+
+  /** The code of a file without its comments (a `//` after a colon, as in a URL, is kept). */
+  const codeOf = (text: string): string => text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:])\/\/.*$/gm, "$1");
+
+  /** The files outside src/languages/ and src/config/ whose code names a toolchain's words, relative to the repository. */
+  function naming(files: readonly string[], read = (file: string) => readFileSync(file, "utf8")): string[] {
+    const blind = [join(REPO, "src/languages"), join(REPO, "src/config")];
+    return files
+      .filter((file) => blind.every((dir) => relative(dir, file).startsWith("..")))
+      .filter((file) => WORDS.test(codeOf(read(file))))
+      .map((file) => relative(REPO, file))
+      .sort();
+  }
+
+  test("appear in comments only, but in the files still listed", () => {
+    expect(naming(allSources())).toEqual(STILL_NAMING);
+  });
+
+  test("a word in code is found, and one in a comment is not", () => {
+    const [coded, commented] = ["src/disk-sync/coded.ts", "src/disk-sync/commented.ts"].map((file) => join(REPO, file));
+    const texts = new Map([
+      [coded!, 'const url = "https://example.com"; // a comment\nconst marker = "tsconfig.json";'],
+      [commented!, "/** Reads the tsconfig. */\nconst x = 1; // cargo, too\n"],
+    ]);
+    expect(naming([coded!, commented!], (file) => texts.get(file)!)).toEqual(["src/disk-sync/coded.ts"]);
+  });
+});
