@@ -82,7 +82,7 @@ export async function check(command: CheckCommand, cwd: string = process.cwd()):
           batchSize: command.batchSize,
           ...(shard === null ? {} : { keep: (workspace, path) => pathInShard(workspace.name, path, shard) }),
           onFileDone: (done, total, target) => onProgress(done, total, `${target.workspace.name}/${target.server.name}`),
-          mode: "check",
+          workingTree: "stop-and-report",
         },
       );
       run = since.current;

@@ -7,10 +7,10 @@ import { judgeConfig, requireTrusted, trustContextFor } from "../config/config-t
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { asBridgeError, BridgeError } from "../contract/errors.js";
 import { severityRank } from "../contract/names.js";
-import { DEFAULT_BATCH_SIZE } from "../diagnostics/batch-size.js";
-import { diagnoseTargets } from "../diagnostics/diagnose-targets.js";
+import { DEFAULT_BATCH_SIZE } from "../diagnostics/run/batch-size.js";
+import { diagnoseTargets } from "../diagnostics/run/diagnose-targets.js";
 import { discoverTargets } from "../diagnostics/discover-targets.js";
-import type { FileDiagnostics } from "../diagnostics/file-diagnostics.js";
+import type { FileDiagnostics } from "../diagnostics/run/file-diagnostics.js";
 import { SessionRegistry } from "../sessions/session-registry.js";
 import type { ParityCommand } from "./parse-parity.js";
 import { createStderrLogger } from "./stderr-logger.js";
@@ -75,9 +75,9 @@ export async function parity(command: ParityCommand, cwd: string = process.cwd()
       for (const line of describeRun(run, state, difference, cli.findings.length)) out(line);
     };
     try {
-      report("cold", await diagnoseTargets(only, sessions, targets, { batchSize: DEFAULT_BATCH_SIZE, mode: "tool" }), cold);
+      report("cold", await diagnoseTargets(only, sessions, targets, { batchSize: DEFAULT_BATCH_SIZE, documents: "keep" }), cold);
       if (edit !== null && edited !== null) {
-        const answer = await edit.during(() => diagnoseTargets(only, sessions, targets, { batchSize: DEFAULT_BATCH_SIZE, mode: "tool" }));
+        const answer = await edit.during(() => diagnoseTargets(only, sessions, targets, { batchSize: DEFAULT_BATCH_SIZE, documents: "keep" }));
         report("after the edit", answer, edited);
       }
     } catch (error) {

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { DEFAULT_BATCH_SIZE } from "../diagnostics/batch-size.js";
+import { DEFAULT_BATCH_SIZE } from "../diagnostics/run/batch-size.js";
 import { parseShard, type Shard } from "../diagnostics/findings/shard-spec.js";
 import { BridgeError, errorText } from "../contract/errors.js";
 import { allowedHostNames, isLoopbackHost, isWildcardHost, parseListenAddress } from "../http/listen-address.js";

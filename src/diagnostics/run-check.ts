@@ -1,8 +1,8 @@
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import type { SessionRegistry } from "../sessions/session-registry.js";
 import type { ResolvedTarget } from "../targets/resolve-target.js";
-import { diagnoseTargets } from "./diagnose-targets.js";
-import type { FileDiagnostics } from "./file-diagnostics.js";
+import { diagnoseTargets } from "./run/diagnose-targets.js";
+import type { FileDiagnostics } from "./run/file-diagnostics.js";
 import type { WorkspaceListing } from "../files/file-stamp.js";
 
 export interface RunCheckOptions {
@@ -69,7 +69,7 @@ export async function runCheck(
   const runs: SessionRun[] = [];
   const files = await diagnoseTargets(config, sessions, targets, {
     batchSize: options.batchSize,
-    mode: "check",
+    documents: "close",
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.listings === undefined ? {} : { listings: options.listings }),
     onSynced: ({ workspace, server, client }) => {

@@ -10,7 +10,7 @@ import type { BridgeDiagnostic } from "../contract/diagnostic-order.js";
  * one connection: a restarted server starts with none.
  */
 export class ProjectState implements KeptTexts {
-  /** Replaced once, before its first look, by the view of the server this one's start replaced (see `refreshFromDisk`). */
+  /** Replaced once, before its first look, by the view of the server this one's start replaced (see `refresh-from-disk.ts`). */
   disk: DiskView;
   readonly answers = new Map<string, ProjectAnswer>();
   /**

@@ -43,23 +43,53 @@ export function diskChangeAction(
 const handedOver = new WeakMap<Session, DiskView>();
 
 /**
- * Brings a server whose files the bridge watches (its adapter says so) up to date with the
- * disk before it answers. `complete`: the workspace is listed again, so new files are found too
- * (what a diagnostics answer needs); otherwise the files already seen are looked at again, a stat
- * each, and the folders holding them, for new files (what a navigation call can afford), unless
- * nothing was seen yet; `listed`, when the caller listed the workspace just before (its
+ * Brings a server whose files the bridge watches (its adapter says so) up to date with the disk
+ * before it answers, the workspace listed again so that new files are found too (what a
+ * diagnostics answer needs). `listed`, when the caller listed the workspace just before (its
  * discovery), is that listing, taken instead of a second one, with the stamps discovery took of
- * its files instead of a second look at each. The changes are told to the server, or restart its
- * session (`diskChangeAction`); then the client to ask is the new one. Calls still holding the old client
- * take the new one too: one change restarts the session once.
+ * its files instead of a second look at each. See {@link refresh} for what is then done.
  */
-export async function refreshFromDisk(
+export function refreshFromListing(
   sessions: SessionRegistry,
-  pair: { readonly workspace: ResolvedWorkspace; readonly server: ResolvedServer },
+  pair: SessionPair,
   client: LspClient,
-  complete: boolean,
   options: RequestOptions,
   listed?: WorkspaceListing,
+): Promise<DiskRefresh> {
+  return refresh(sessions, pair, client, options, async (state) => {
+    const paths = listed?.paths ?? (await workspaceFiles(pair.workspace, sessions.config.shared.lease_dir));
+    const { files, folders } = watchedFiles(client, pair.workspace, paths);
+    return state.disk.lookAtAll(files, folders, Date.now(), listed?.stamps);
+  });
+}
+
+/**
+ * The same for a call that can afford a stat of each file already seen, and of the folders
+ * holding them for new files (a navigation call): the workspace is listed only when nothing was
+ * seen yet.
+ */
+export function refreshSeenFiles(sessions: SessionRegistry, pair: SessionPair, client: LspClient, options: RequestOptions): Promise<DiskRefresh> {
+  return refresh(sessions, pair, client, options, async (state) => {
+    if (state.disk.hasLooked) return state.disk.lookAtRecorded();
+    const { files, folders } = watchedFiles(client, pair.workspace, await workspaceFiles(pair.workspace, sessions.config.shared.lease_dir));
+    return state.disk.lookAtAll(files, folders, Date.now());
+  });
+}
+
+/** The (workspace, server) pair of a session. */
+type SessionPair = { readonly workspace: ResolvedWorkspace; readonly server: ResolvedServer };
+
+/**
+ * One look at the disk (`look`), one at a time per connection: its changes are told to the
+ * server, or restart its session (`diskChangeAction`); then the client to ask is the new one.
+ * Calls still holding the old client take the new one too: one change restarts the session once.
+ */
+async function refresh(
+  sessions: SessionRegistry,
+  pair: SessionPair,
+  client: LspClient,
+  options: RequestOptions,
+  look: (state: ProjectState) => Promise<DiskChange[]>,
 ): Promise<DiskRefresh> {
   const changed = new Set<string>();
   const state = projectStateOf(client);
@@ -71,17 +101,7 @@ export async function refreshFromDisk(
     if (state.restarted) return state.restarted;
     takeOver(session, state);
     const lookedBefore = state.disk.hasLooked;
-    let changes: DiskChange[];
-    if (complete || !lookedBefore) {
-      const { files, folders } = watchedFiles(
-        client,
-        pair.workspace,
-        listed?.paths ?? (await workspaceFiles(pair.workspace, sessions.config.shared.lease_dir)),
-      );
-      changes = state.disk.lookAtAll(files, folders, Date.now(), listed?.stamps);
-    } else {
-      changes = state.disk.lookAtRecorded();
-    }
+    const changes = await look(state);
     for (const change of changes) changed.add(change.path);
     if (diskChangeAction(client.adapter, lookedBefore, changes) === "restart") {
       handedOver.set(session, state.disk);

@@ -4,7 +4,7 @@ import type { ResolvedTarget } from "./resolve-target.js";
 import { readSourceFile } from "../files/read-source-file.js";
 import { syncText, type SyncedDocument } from "./synced-document.js";
 import type { CallContext } from "./call-context.js";
-import { refreshFromDisk } from "../disk-sync/refresh-from-disk.js";
+import { refreshSeenFiles } from "../disk-sync/refresh-from-disk.js";
 
 /** A file-based call, resolved down to a ready client holding the file's current text. */
 export interface OpenTarget extends ResolvedTarget {
@@ -21,7 +21,7 @@ export interface OpenTarget extends ResolvedTarget {
  * The steps every file call shares once its target is resolved (`resolveTarget`, or discovery):
  * the file's bytes, and only then the session, so that an unreadable file never costs a server
  * start. A server whose files the bridge watches is told of the changes
- * on disk first, or restarted for them (`refreshFromDisk`), except in a preview of changes (`context.overlay`). The document is held (never closed by the open-document
+ * on disk first, or restarted for them (`refreshSeenFiles`), except in a preview of changes (`context.overlay`). The document is held (never closed by the open-document
  * cap) from before its sync until `release` or the end of the call.
  */
 export async function openTarget(context: CallContext, target: ResolvedTarget, options: { readonly refreshed?: boolean } = {}): Promise<OpenTarget> {
@@ -32,7 +32,7 @@ export async function openTarget(context: CallContext, target: ResolvedTarget, o
   // anything, or is started afresh for them (`refreshed`: the caller has just looked at the
   // whole workspace, and the session's client is what that look left).
   if (client.bridgeWatchesFiles && !options.refreshed && context.overlay === undefined) {
-    ({ client } = await refreshFromDisk(context.sessions, target, client, false, { deadline: context.deadline, signal: context.signal }));
+    ({ client } = await refreshSeenFiles(context.sessions, target, client, { deadline: context.deadline, signal: context.signal }));
   }
   const release = client.documents.hold(pathToFileURL(file.absolutePath).href);
   context.scope.defer(release);

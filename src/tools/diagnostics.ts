@@ -3,10 +3,10 @@ import { mergeServerDiagnostics, type BridgeDiagnostic } from "../contract/diagn
 import { severityRank } from "../contract/names.js";
 import { boundedPage, limitBytes } from "./bounded-answer.js";
 import { limitArg, maxBytesArg, offsetArg, pageFields, pathArg, RangeSchema, serverArg, SeveritySchema, workspaceArg } from "./common-schemas.js";
-import { DEFAULT_BATCH_SIZE } from "../diagnostics/batch-size.js";
-import { diagnoseTargets } from "../diagnostics/diagnose-targets.js";
+import { DEFAULT_BATCH_SIZE } from "../diagnostics/run/batch-size.js";
+import { diagnoseTargets } from "../diagnostics/run/diagnose-targets.js";
 import { discoverForCall } from "../diagnostics/discover-targets.js";
-import type { FileDiagnostics } from "../diagnostics/file-diagnostics.js";
+import type { FileDiagnostics } from "../diagnostics/run/file-diagnostics.js";
 import { BridgeError } from "../contract/errors.js";
 import { diagnoseSince } from "../diagnostics/since/diagnose-since.js";
 import { notCheckedFiles } from "../diagnostics/findings/not-checked-files.js";
@@ -106,7 +106,7 @@ export const diagnosticsTool = defineTool({
         batchSize: DEFAULT_BATCH_SIZE,
         signal: context.signal,
         onFileDone: (done, total) => context.onProgress?.(done, total),
-        mode: "tool",
+        workingTree: "keep-open",
       });
       const result = splitMerged(context.config, answers, (severity) => severityRank(severity) <= threshold);
       const unchecked = notChecked(answers.current.files);
@@ -123,7 +123,7 @@ export const diagnosticsTool = defineTool({
     }
     const answers = await diagnoseTargets(context.config, context.sessions, targets, {
       batchSize: DEFAULT_BATCH_SIZE,
-      mode: "tool",
+      documents: "keep",
       signal: context.signal,
       onFileDone: (done, total) => context.onProgress?.(done, total),
       listings: discovery.listings,

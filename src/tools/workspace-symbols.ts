@@ -8,7 +8,7 @@ import { offersWorkspaceSymbols, requestWorkspaceSymbols, requireWorkspaceSymbol
 import { CallScope } from "../contract/call-scope.js";
 import { holdProjectDocument } from "./hold-project-document.js";
 import { pickWorkspace, serversToAsk } from "../targets/resolve-target.js";
-import { FirstFailure, runPool } from "../targets/run-pool.js";
+import { FirstFailure, runPool } from "../diagnostics/run/run-pool.js";
 import { TargetTexts } from "../navigation/target-texts.js";
 import { boundedPage, limitBytes, pageHeading } from "./bounded-answer.js";
 import { limitArg, maxBytesArg, offsetArg, pageFields, RangeSchema, serverArg, workspaceArg } from "./common-schemas.js";

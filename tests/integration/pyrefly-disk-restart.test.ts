@@ -6,7 +6,7 @@ import type { ResolvedConfig } from "../../src/config/types.js";
 import { Deadline } from "../../src/contract/deadline.js";
 import { SILENT_LOGGER } from "../../src/contract/logger.js";
 import type { LspClient } from "../../src/lsp/lsp-client.js";
-import { refreshFromDisk } from "../../src/disk-sync/refresh-from-disk.js";
+import { refreshFromListing, refreshSeenFiles } from "../../src/disk-sync/refresh-from-disk.js";
 import { projectStateOf } from "../../src/disk-sync/project-state.js";
 import { SessionRegistry } from "../../src/sessions/session-registry.js";
 import { writeConfig } from "../helpers/bridge.js";
@@ -44,7 +44,7 @@ describe("pyrefly restarted for a change on disk", () => {
 
   test("the first look restarts nothing; one change restarts once, for every call that held the old client; no loop after", async () => {
     const first = await client();
-    const looked = await refreshFromDisk(sessions, pair(), first, false, options());
+    const looked = await refreshSeenFiles(sessions, pair(), first, options());
     expect(looked.client, "the first look is no change").toBe(first);
     expect(restarts()).toBe(0);
 
@@ -53,14 +53,14 @@ describe("pyrefly restarted for a change on disk", () => {
     // listing) and the quick one queue on the same turn.
     const [a, b] = await Promise.all([client(), client()]);
     expect([a, b]).toEqual([first, first]);
-    const [one, two] = await Promise.all([refreshFromDisk(sessions, pair(), a, true, options()), refreshFromDisk(sessions, pair(), b, false, options())]);
+    const [one, two] = await Promise.all([refreshFromListing(sessions, pair(), a, options()), refreshSeenFiles(sessions, pair(), b, options())]);
     expect(one.client).not.toBe(first);
     expect(two.client, "the second call takes the restarted client").toBe(one.client);
     expect(first.isClosed).toBe(true);
     expect(restarts()).toBe(1);
     expect([...one.changed]).toEqual([join(repo.root, "cafe/kettle.py")]);
 
-    const again = await refreshFromDisk(sessions, pair(), one.client, true, options());
+    const again = await refreshFromListing(sessions, pair(), one.client, options());
     expect(again.client, "the new server's look starts from the restart's").toBe(one.client);
     expect([...again.changed]).toEqual([]);
     expect(restarts()).toBe(1);
@@ -70,7 +70,7 @@ describe("pyrefly restarted for a change on disk", () => {
     const old: LspClient = await client();
     const base = restarts();
     edit("boil");
-    const restarting = refreshFromDisk(sessions, pair(), old, false, options());
+    const restarting = refreshSeenFiles(sessions, pair(), old, options());
     // Written once the look has decided the restart: the new server may or may not read it. Looked
     // for on every turn of the event loop (the look's own I/O goes on), within a deadline.
     const until = Date.now() + 60_000;
@@ -81,10 +81,10 @@ describe("pyrefly restarted for a change on disk", () => {
     edit("brew");
     const restarted = await restarting;
     expect(restarts()).toBe(base + 1);
-    const next = await refreshFromDisk(sessions, pair(), restarted.client, false, options());
+    const next = await refreshSeenFiles(sessions, pair(), restarted.client, options());
     expect(restarts()).toBe(base + 2);
     expect(next.client).not.toBe(restarted.client);
-    expect((await refreshFromDisk(sessions, pair(), next.client, false, options())).client).toBe(next.client);
+    expect((await refreshSeenFiles(sessions, pair(), next.client, options())).client).toBe(next.client);
     expect(restarts()).toBe(base + 2);
   });
 });

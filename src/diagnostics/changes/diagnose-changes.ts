@@ -9,9 +9,9 @@ import type { DiskChange } from "../../disk-sync/disk-view.js";
 import { projectStateOf, type ProjectState } from "../../disk-sync/project-state.js";
 import type { LspClient } from "../../lsp/lsp-client.js";
 import type { SessionRegistry } from "../../sessions/session-registry.js";
-import { diagnoseTargets, type DiagnoseTargetsOptions } from "../diagnose-targets.js";
+import { diagnoseTargets, type DiagnoseTargetsOptions } from "../run/diagnose-targets.js";
 import type { Discovery } from "../discover-targets.js";
-import type { FileDiagnostics } from "../file-diagnostics.js";
+import type { FileDiagnostics } from "../run/file-diagnostics.js";
 import type { PreviewChange } from "./resolve-changes.js";
 
 /** A source whose findings a preview cannot count: it reads only the disk, or its server could not be shown a change. */
@@ -65,7 +65,7 @@ export async function diagnoseChanges(
   // A preview is the tool's alone (`check` has none).
   const run: DiagnoseTargetsOptions = {
     batchSize: options.batchSize,
-    mode: "tool",
+    documents: "keep",
     onFileDone: tick,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   };

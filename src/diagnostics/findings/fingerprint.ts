@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { FileDiagnostics } from "../file-diagnostics.js";
+import type { FileDiagnostics } from "../run/file-diagnostics.js";
 
 /**
  * The content of each line of `text` (split at LSP's terminators \n, \r\n and \r), trimmed and

@@ -1,5 +1,5 @@
 import { compareStrings } from "../../contract/compare.js";
-import type { FileDiagnostics } from "../file-diagnostics.js";
+import type { FileDiagnostics } from "../run/file-diagnostics.js";
 
 /** A file its server did not check at all, and why (the server's notice, never a finding). */
 export interface NotCheckedFile {

@@ -1,7 +1,7 @@
 import type { ResolvedConfig } from "../../config/types.js";
 import { mergeServerDiagnostics } from "../../contract/diagnostic-order.js";
 import type { SeverityName } from "../../contract/names.js";
-import type { FileDiagnostics } from "../file-diagnostics.js";
+import type { FileDiagnostics } from "../run/file-diagnostics.js";
 import type { RevisionFile, SinceAnswers } from "../since/diagnose-since.js";
 import { startLines } from "./fingerprint.js";
 import { splitSince, type PlacedDiagnostic, type SinceSplit } from "./match-findings.js";

@@ -1,12 +1,11 @@
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../../config/types.js";
 import { compileExclude } from "../../config/exclude-matcher.js";
 import { startLines } from "../findings/fingerprint.js";
-import { diagnoseTargets } from "../diagnose-targets.js";
+import { diagnoseTargets } from "../run/diagnose-targets.js";
 import { discoverInWorkspace, type Discovery } from "../discover-targets.js";
 import { runCheck, type DiagnosticsRun } from "../run-check.js";
-import type { RunMode } from "../run-mode.js";
 import type { ResolvedTarget } from "../../targets/resolve-target.js";
-import type { FileDiagnostics } from "../file-diagnostics.js";
+import type { FileDiagnostics } from "../run/file-diagnostics.js";
 import type { SessionRegistry } from "../../sessions/session-registry.js";
 import { renamesSince } from "./renames.js";
 import { resolveRevision } from "./resolve-revision.js";
@@ -23,8 +22,12 @@ export interface DiagnoseSinceOptions {
   readonly onFileDone?: (done: number, total: number, target: ResolvedTarget) => void;
   /** Which of the revision's files to check, by workspace and path now (`check --shard`); default all. */
   readonly keep?: (workspace: ResolvedWorkspace, currentPath: string) => boolean;
-  /** How the working tree is checked: as `check` checks it (`runCheck`), or as the tool does. */
-  readonly mode: RunMode;
+  /**
+   * What the working tree's run does: `stop-and-report` each session after its last file, with
+   * every document closed once read (`runCheck`, as `check` runs); or `keep-open` the sessions
+   * and documents, as the tool's calls do.
+   */
+  readonly workingTree: "stop-and-report" | "keep-open";
 }
 
 /** One file's answer at the revision, placed in its configured workspace at its old path. */
@@ -143,7 +146,7 @@ export async function diagnoseSince(
         {
           batchSize: options.batchSize,
           // Whoever asked, a snapshot's answers are kept (`remember`) and its documents never asked about again.
-          mode: "check",
+          documents: "close",
           signal,
           onFileDone: (_done, _total, target) => tick(target),
         },
@@ -251,7 +254,7 @@ function revisionAnswer(answer: FileDiagnostics): RevisionAnswer {
   return { diagnostics: answer.diagnostics, lines: startLines(answer) };
 }
 
-/** The working tree's targets, checked in `options.mode`, `tick` after each file. */
+/** The working tree's targets, checked as `options.workingTree` says, `tick` after each file. */
 async function runWorkingTree(
   config: ResolvedConfig,
   sessions: SessionRegistry,
@@ -261,10 +264,11 @@ async function runWorkingTree(
   signal: AbortSignal,
   tick: (target: ResolvedTarget) => void,
 ): Promise<DiagnosticsRun> {
-  if (options.mode === "check") return runCheck(config, sessions, targets, { batchSize: options.batchSize, signal, onFileDone: tick, listings });
+  if (options.workingTree === "stop-and-report")
+    return runCheck(config, sessions, targets, { batchSize: options.batchSize, signal, onFileDone: tick, listings });
   const files = await diagnoseTargets(config, sessions, targets, {
     batchSize: options.batchSize,
-    mode: options.mode,
+    documents: "keep",
     signal,
     listings,
     onFileDone: (_done, _total, target) => tick(target),

@@ -40,7 +40,7 @@ export async function requestTsserverDiagnostics(link: ServerLink, uri: string, 
 
 /**
  * The same for a file by path, open or not: tsserver answers for a closed file of a loaded
- * project from the text it read from disk (the project-level path, src/diagnostics/project/).
+ * project from the text it read from disk (the project-level path, src/diagnostics/run/project-run.ts).
  * `project` (a configured project's tsconfig) names the program that answers: without it tsserver
  * answers a closed file from the first loaded project holding it, which may be another package's
  * that imports the file, under that package's options.

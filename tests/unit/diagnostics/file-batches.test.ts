@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { runFileBatches } from "../../../src/diagnostics/file-batches.js";
-import { FirstFailure } from "../../../src/targets/run-pool.js";
+import { runFileBatches } from "../../../src/diagnostics/run/file-batches.js";
+import { FirstFailure } from "../../../src/diagnostics/run/run-pool.js";
 
 /** Runs ten files of which the first takes longest; returns the order files start and end in. */
 async function order(together: boolean): Promise<string[]> {

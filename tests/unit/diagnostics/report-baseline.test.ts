@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import type { ResolvedConfig } from "../../../src/config/types.js";
 import type { BridgeDiagnostic } from "../../../src/contract/diagnostic-order.js";
-import type { FileDiagnostics } from "../../../src/diagnostics/file-diagnostics.js";
+import type { FileDiagnostics } from "../../../src/diagnostics/run/file-diagnostics.js";
 import { buildReport } from "../../../src/diagnostics/findings/report.js";
 import { answer } from "./file-answer.js";
 

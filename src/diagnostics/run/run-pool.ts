@@ -1,5 +1,5 @@
 import { setMaxListeners } from "node:events";
-import { BridgeError } from "../contract/errors.js";
+import { BridgeError } from "../../contract/errors.js";
 
 /**
  * The first failure of a run, shared by every pool in it. Recording it aborts `signal`, so work

@@ -1,11 +1,11 @@
-import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
-import { mergeDiagnostics, type BridgeDiagnostic } from "../contract/diagnostic-order.js";
-import { settleDiagnostics } from "../lsp/features/diagnostics-settle.js";
-import type { FileTarget, ResolvedTarget } from "../targets/resolve-target.js";
+import type { ResolvedServer, ResolvedWorkspace } from "../../config/types.js";
+import { mergeDiagnostics, type BridgeDiagnostic } from "../../contract/diagnostic-order.js";
+import { settleDiagnostics } from "../../lsp/features/diagnostics-settle.js";
+import type { FileTarget, ResolvedTarget } from "../../targets/resolve-target.js";
 import { convertDiagnostic } from "./convert-diagnostic.js";
 import { splitNotChecked } from "./not-checked-notice.js";
-import { openTarget, type OpenTarget } from "../targets/open-target.js";
-import type { CallContext } from "../targets/call-context.js";
+import { openTarget, type OpenTarget } from "../../targets/open-target.js";
+import type { CallContext } from "../../targets/call-context.js";
 import type { BatchDocuments } from "./file-batches.js";
 
 export interface FileDiagnosticsOptions {

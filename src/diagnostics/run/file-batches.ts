@@ -1,5 +1,5 @@
-import type { LspClient } from "../lsp/lsp-client.js";
-import { runPool, type FirstFailure } from "../targets/run-pool.js";
+import type { LspClient } from "../../lsp/lsp-client.js";
+import { runPool, type FirstFailure } from "./run-pool.js";
 
 /** The documents a file, or a batch of files, opened: `check` closes them once all of it is read. */
 export class BatchDocuments {

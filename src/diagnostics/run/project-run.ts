@@ -8,8 +8,8 @@ import type { CallContext } from "../../targets/call-context.js";
 import { openTarget, type OpenTarget } from "../../targets/open-target.js";
 import type { ResolvedTarget } from "../../targets/resolve-target.js";
 import { projectStateOf } from "../../disk-sync/project-state.js";
-import { refreshFromDisk } from "../../disk-sync/refresh-from-disk.js";
-import type { FileDiagnostics } from "../file-diagnostics.js";
+import { refreshFromListing } from "../../disk-sync/refresh-from-disk.js";
+import type { FileDiagnostics } from "./file-diagnostics.js";
 import { answerFromProject, keptAnswer } from "./project-answer.js";
 import type { WorkspaceListing } from "../../files/file-stamp.js";
 
@@ -50,7 +50,7 @@ export interface ProjectPlan {
 
 /**
  * The plan of a session's files for a server whose files the bridge watches. The disk is looked
- * at first and every change told to the server (`refreshFromDisk`), so the server's program is
+ * at first and every change told to the server (`refreshFromListing`), so the server's program is
  * the disk's; then the adapter's project pulls (`ProjectModel.projectPulls`) place the files
  * they can answer without each being opened, each under its own project, and answer them.
  * Answers are kept for the session until a change on disk can reach them (`applyDiskChanges`),
@@ -68,11 +68,10 @@ export async function planProjectRun(
   // A preview looked at the disk just before it changed what the server sees.
   const { client, state, changed } = options.overlay
     ? { client: sessionClient, state: projectStateOf(sessionClient), changed: new Set<string>() }
-    : await refreshFromDisk(
+    : await refreshFromListing(
         options.sessions,
         first.target,
         sessionClient,
-        true,
         { deadline: startDeadline, signal },
         options.listings?.get(first.target.workspace),
       );

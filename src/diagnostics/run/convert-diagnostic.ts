@@ -1,7 +1,7 @@
 import type { Diagnostic } from "vscode-languageserver-protocol";
-import type { ChannelDiagnostic } from "../contract/diagnostic-order.js";
-import { severityName } from "../contract/names.js";
-import type { LineIndex, PositionEncoding } from "../contract/positions.js";
+import type { ChannelDiagnostic } from "../../contract/diagnostic-order.js";
+import { severityName } from "../../contract/names.js";
+import type { LineIndex, PositionEncoding } from "../../contract/positions.js";
 
 /** An LSP diagnostic in the bridge's shape: code-point positions, names, string-or-null code. */
 export function convertDiagnostic(path: string, diagnostic: Diagnostic, lines: LineIndex, encoding: PositionEncoding): ChannelDiagnostic {

@@ -1,5 +1,5 @@
-import type { BridgeDiagnostic } from "../contract/diagnostic-order.js";
-import type { ServerAdapter } from "../lsp/server-adapter.js";
+import type { BridgeDiagnostic } from "../../contract/diagnostic-order.js";
+import type { ServerAdapter } from "../../lsp/server-adapter.js";
 
 /**
  * A file's diagnostics without the server's notice that it did not check the file at all (its

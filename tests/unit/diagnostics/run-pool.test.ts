@@ -1,6 +1,6 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, test } from "vitest";
-import { FirstFailure, runPool } from "../../../src/targets/run-pool.js";
+import { FirstFailure, runPool } from "../../../src/diagnostics/run/run-pool.js";
 
 describe("runPool", () => {
   test("never runs more than the limit at once, and keeps item order", async () => {

@@ -1,26 +1,26 @@
-import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
-import { Deadline } from "../contract/deadline.js";
-import { CallScope } from "../contract/call-scope.js";
-import { BridgeError } from "../contract/errors.js";
-import type { SessionRegistry } from "../sessions/session-registry.js";
-import type { ResolvedConfig } from "../config/types.js";
-import type { ResolvedTarget } from "../targets/resolve-target.js";
+import type { ResolvedServer, ResolvedWorkspace } from "../../config/types.js";
+import { Deadline } from "../../contract/deadline.js";
+import { CallScope } from "../../contract/call-scope.js";
+import { BridgeError } from "../../contract/errors.js";
+import type { SessionRegistry } from "../../sessions/session-registry.js";
+import type { ResolvedConfig } from "../../config/types.js";
+import type { ResolvedTarget } from "../../targets/resolve-target.js";
 import { fileDiagnostics, type FileDiagnostics } from "./file-diagnostics.js";
-import type { OpenTarget } from "../targets/open-target.js";
-import { FirstFailure, runPool } from "../targets/run-pool.js";
+import type { OpenTarget } from "../../targets/open-target.js";
+import { FirstFailure, runPool } from "./run-pool.js";
 import { runFileBatches } from "./file-batches.js";
-import type { CallContext } from "../targets/call-context.js";
-import type { LspClient } from "../lsp/lsp-client.js";
-import { uncheckedFiles } from "../languages/index.js";
-import { FILE_BY_FILE, planProjectRun, type ProjectPlan, type ProjectRunOptions, type RunItem } from "./project/project-run.js";
-import type { RunMode } from "./run-mode.js";
-import type { WorkspaceListing } from "../files/file-stamp.js";
+import type { CallContext } from "../../targets/call-context.js";
+import type { LspClient } from "../../lsp/lsp-client.js";
+import { uncheckedFiles } from "../../languages/index.js";
+import { FILE_BY_FILE, planProjectRun, type ProjectPlan, type ProjectRunOptions, type RunItem } from "./project-run.js";
+import type { DocumentsAfterReading } from "./documents-after-reading.js";
+import type { WorkspaceListing } from "../../files/file-stamp.js";
 
 export interface DiagnoseTargetsOptions {
   /** At most this many files of one session are in flight (synced and awaited) at once. */
   readonly batchSize: number;
-  /** `check` closes each document once read; the `tool` keeps them open (see `RunMode`). */
-  readonly mode: RunMode;
+  /** Whether each document is closed once read, or kept open (see `DocumentsAfterReading`). */
+  readonly documents: DocumentsAfterReading;
   /** Aborts the run: no file starts after it, and requests in flight are cancelled. */
   readonly signal?: AbortSignal;
   /** After each file is settled: files done so far, of `total`. */
@@ -102,7 +102,7 @@ export async function diagnoseTargets(
       const plan = await planSession(group, {
         config,
         sessions,
-        close: options.mode === "check",
+        close: options.documents === "close",
         signal: failure.signal,
         onSynced: options.onSynced,
         overlay: options.overlay,
@@ -130,7 +130,7 @@ export async function diagnoseTargets(
         );
         await runFileBatches(
           asked.filter((item) => !plan.placed.has(item)),
-          { batchSize: options.batchSize, close: options.mode === "check", together: plan.inBatches },
+          { batchSize: options.batchSize, close: options.documents === "close", together: plan.inBatches },
           failure,
           (item, batch) =>
             eachFile(item, async (context) => {
