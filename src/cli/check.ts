@@ -1,5 +1,5 @@
 import { readBaseline, writeBaseline } from "../diagnostics/findings/baseline.js";
-import { discoverTargets } from "../diagnostics/discover-targets.js";
+import { discoverTargets } from "../targets/discover-targets.js";
 import { formatJson } from "../check/format-json.js";
 import { formatSarif } from "../check/format-sarif.js";
 import { formatText } from "../check/format-text.js";

@@ -9,7 +9,7 @@ import { asBridgeError, BridgeError } from "../contract/errors.js";
 import { severityRank } from "../contract/names.js";
 import { DEFAULT_BATCH_SIZE } from "../diagnostics/run/batch-size.js";
 import { diagnoseTargets } from "../diagnostics/run/diagnose-targets.js";
-import { discoverTargets } from "../diagnostics/discover-targets.js";
+import { discoverTargets } from "../targets/discover-targets.js";
 import type { FileDiagnostics } from "../diagnostics/run/file-diagnostics.js";
 import { SessionRegistry } from "../sessions/session-registry.js";
 import type { ParityCommand } from "./parse-parity.js";

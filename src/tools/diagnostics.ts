@@ -5,7 +5,7 @@ import { boundedPage, limitBytes } from "./bounded-answer.js";
 import { limitArg, maxBytesArg, offsetArg, pageFields, pathArg, RangeSchema, serverArg, SeveritySchema, workspaceArg } from "./common-schemas.js";
 import { DEFAULT_BATCH_SIZE } from "../diagnostics/run/batch-size.js";
 import { diagnoseTargets } from "../diagnostics/run/diagnose-targets.js";
-import { discoverForCall } from "../diagnostics/discover-targets.js";
+import { discoverForCall } from "../targets/discover-targets.js";
 import type { FileDiagnostics } from "../diagnostics/run/file-diagnostics.js";
 import { BridgeError } from "../contract/errors.js";
 import { diagnoseSince } from "../diagnostics/since/diagnose-since.js";

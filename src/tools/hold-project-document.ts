@@ -4,7 +4,7 @@ import { compareStrings } from "../contract/compare.js";
 import { awaitNavigationReady } from "../lsp/features/navigation-readiness.js";
 import type { LspClient } from "../lsp/lsp-client.js";
 import type { CallContext } from "../targets/call-context.js";
-import { discoverInWorkspace } from "../diagnostics/discover-targets.js";
+import { discoverInWorkspace } from "../targets/discover-targets.js";
 import { openTarget } from "../targets/open-target.js";
 
 /**

@@ -10,7 +10,7 @@ import { projectStateOf, type ProjectState } from "../../disk-sync/project-state
 import type { LspClient } from "../../lsp/lsp-client.js";
 import type { SessionRegistry } from "../../sessions/session-registry.js";
 import { diagnoseTargets, type DiagnoseTargetsOptions } from "../run/diagnose-targets.js";
-import type { Discovery } from "../discover-targets.js";
+import type { Discovery } from "../../targets/discover-targets.js";
 import type { FileDiagnostics } from "../run/file-diagnostics.js";
 import type { PreviewChange } from "./resolve-changes.js";
 

@@ -2,7 +2,7 @@ import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../../co
 import { compileExclude } from "../../config/exclude-matcher.js";
 import { startLines } from "../findings/fingerprint.js";
 import { diagnoseTargets } from "../run/diagnose-targets.js";
-import { discoverInWorkspace, type Discovery } from "../discover-targets.js";
+import { discoverInWorkspace, type Discovery } from "../../targets/discover-targets.js";
 import { runCheck, type DiagnosticsRun } from "../run-check.js";
 import type { ResolvedTarget } from "../../targets/resolve-target.js";
 import type { FileDiagnostics } from "../run/file-diagnostics.js";

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { loadConfig } from "../../../src/config/load-config.js";
 import { claimingServers, resolveFile, pickServerForFile } from "../../../src/targets/resolve-target.js";
-import { discoverInWorkspace } from "../../../src/diagnostics/discover-targets.js";
+import { discoverInWorkspace } from "../../../src/targets/discover-targets.js";
 import { fakeExecutable, problemsOf, tempDir, writeFiles } from "./fixture.js";
 
 const server = (name: string, languages: string, extra = "") =>

@@ -12,11 +12,11 @@ import {
   resolveListedFile,
   type FileTarget,
   type ResolvedTarget,
-} from "../targets/resolve-target.js";
+} from "./resolve-target.js";
 import type { FileStamp, WorkspaceListing } from "../files/file-stamp.js";
 import { filesUnder, workspaceFiles } from "../files/workspace-files.js";
 import { toolchainLookups, type ToolchainLookups } from "../languages/index.js";
-import { serverForFile } from "../targets/toolchain-server.js";
+import { serverForFile } from "./toolchain-server.js";
 
 /** What one workspace adds to a discovery's scope: the paths asked for, relative to its root ("" is the root). */
 export interface WorkspaceScope {
