@@ -23,9 +23,11 @@ export type ServerEvent =
   /**
    * bacon-ls's `cargo check` runs, told by its adapter from their work-done progress: a run began,
    * or it ended with its findings published ("done"), or without ("stopped": cancelled by a newer
-   * run, superseded by one, or failed). See `src/languages/bacon-ls/adapter.ts`.
+   * run or superseded by one), or cargo itself failed ("failed", with the message bacon-ls logs
+   * for it: an unparsable Cargo.toml, a manifest cargo refuses). See `src/languages/bacon-ls/adapter.ts`.
    */
   | { readonly type: "cargo-run"; readonly token: ProgressToken; readonly kind: "begin" | "done" | "stopped" }
+  | { readonly type: "cargo-run"; readonly token: ProgressToken; readonly kind: "failed"; readonly reason: string }
   /** A file's set as bacon-ls last published it, whatever its version, told by its adapter. */
   | { readonly type: "cargo-run-publish"; readonly uri: string; readonly diagnostics: readonly Diagnostic[] }
   /** Not the server's own: the bacon-ls adapter asked for a run (a didSave), told to every wait. */

@@ -86,7 +86,13 @@ export type SettleDecision =
    * the target's `quietMs` have passed since it was asked for this mark (a later mark replaces it).
    */
   | { readonly kind: "quiet"; readonly mark: number }
-  | { readonly kind: "settled"; readonly pull: readonly Diagnostic[] | null; readonly push: readonly Diagnostic[] | null }
+  | {
+      readonly kind: "settled";
+      readonly pull: readonly Diagnostic[] | null;
+      readonly push: readonly Diagnostic[] | null;
+      /** The server did not check the file, and why (cargo failed): no finding and never clean. */
+      readonly notChecked?: string;
+    }
   | { readonly kind: "failed"; readonly reason: SettleFailure };
 
 /**

@@ -62,7 +62,7 @@ export async function fileDiagnostics(context: CallContext, resolved: ResolvedTa
       file,
       text: synced.document.text,
       diagnostics,
-      ...(notChecked === null ? {} : { notChecked }),
+      ...(answer.notChecked !== undefined ? { notChecked: answer.notChecked } : notChecked === null ? {} : { notChecked }),
     };
   } catch (error) {
     // A settle wait that saw the connection close because a restart stopped the session: that is

@@ -12,12 +12,16 @@ export const BACON_LS_READY_LOG = "lsp server initialized with backend: Cargo";
 
 /** How bacon-ls ends the progress of a run whose findings it published ("done, errors: 3, warnings: 3"). */
 const DONE_MESSAGE = "done";
+/** The words before cargo's own reason in what a not-checked file is listed with. */
+const FAILED_PREFIX = "cargo check failed: ";
 
 /**
  * bacon-ls (its cargo backend): findings come only from `cargo check` runs over the files on
  * disk, each under work-done progress "checking" with a token of its own; a run's publishes are
- * sent before its progress ends "done, …", and a run cancelled by a newer one, superseded, or
- * failed ends otherwise and publishes nothing. It runs one when a document is opened (unless one
+ * sent before its progress ends "done, …", and a run cancelled by a newer one or superseded ends
+ * with a message that says so and publishes nothing. A run in which cargo failed (an unparsable
+ * Cargo.toml, a manifest cargo refuses) ends with no message, and bacon-ls then logs why ("cargo
+ * exited with exit status: 101: …"): that run is told failed with the line it logs next. It runs one when a document is opened (unless one
  * began within the last second), saved, or at start, and publishes a file only when its set
  * changes (none published: none found). So the adapter keeps each file's last set, tells every
  * wait of the runs (the "cargo-run" strategy, `settle-cargo-run.ts`), and asks for a run with a
@@ -30,7 +34,12 @@ export function baconLsAdapter(link: ServerLink): ServerAdapter {
   // didSaves sent whose runs have not begun yet (each begins one); the document of one to send this turn.
   let pending = 0;
   let toSave: string | null = null;
+  // Runs ended with no message, waiting for the line bacon-ls logs next of their failure.
+  const failing: (string | number)[] = [];
 
+  link.onLog((line) => {
+    for (const token of failing.splice(0)) link.events.emit({ type: "cargo-run", token, kind: "failed", reason: `${FAILED_PREFIX}${line.trim()}` });
+  });
   link.onProgress((token, value) => {
     const { kind, message } = (value ?? {}) as { kind?: unknown; message?: unknown };
     if (kind === "begin") {
@@ -38,8 +47,8 @@ export function baconLsAdapter(link: ServerLink): ServerAdapter {
       pending = Math.max(0, pending - 1);
       link.events.emit({ type: "cargo-run", token, kind: "begin" });
     } else if (kind === "end" && running.delete(token)) {
-      const done = typeof message === "string" && message.startsWith(DONE_MESSAGE);
-      link.events.emit({ type: "cargo-run", token, kind: done ? "done" : "stopped" });
+      if (typeof message !== "string") failing.push(token);
+      else link.events.emit({ type: "cargo-run", token, kind: message.startsWith(DONE_MESSAGE) ? "done" : "stopped" });
     }
   });
   link.onPublish(({ uri, diagnostics }) => {

@@ -8,9 +8,11 @@ import type { OwnSettleStrategy, SettleDecision, SettleEvent, SettleState } from
  * synced, the wait asks for a run (its adapter sends a didSave, which bacon-ls answers with one),
  * and is settled when a run begun after that request has ended "done" (its publishes are sent
  * before its progress ends), no run is running, and no run requested is still to begin. The file's
- * findings are its last published set (none published: none found). A run that ends otherwise
- * (cancelled by a newer one, superseded, failed) publishes nothing, and settles nothing.
- * docs/adapters.md says why it is sound.
+ * findings are its last published set (none published: none found). A run cancelled by a newer
+ * one or superseded publishes nothing, and settles nothing. A run in which cargo itself failed
+ * (an unparsable or refused manifest) publishes nothing either, and no run after it would find
+ * more: with none running and none to begin, the file is settled as not checked, with cargo's
+ * reason, unless a run has ended done since. docs/adapters.md says why it is sound.
  */
 
 /** What the cargo-run strategy tracks of one wait. */
@@ -27,6 +29,8 @@ export interface CargoRunProgress {
   readonly done: boolean;
   /** Runs begun after the last request heard. */
   readonly begunAfterRequest: ReadonlySet<string | number>;
+  /** Why cargo failed in a run begun after the last request heard (no findings came of it), or null. */
+  readonly failed: string | null;
   /** The document's last published set. */
   readonly published: readonly Diagnostic[];
 }
@@ -40,6 +44,7 @@ const NO_CARGO_RUN_YET: CargoRunProgress = {
   running: new Set(),
   done: false,
   begunAfterRequest: new Set(),
+  failed: null,
   published: [],
 };
 
@@ -63,7 +68,9 @@ function stepCargoRun(state: CargoRunState, event: SettleEvent): CargoRunState |
       }
       const running = new Set(run.running);
       running.delete(event.token);
-      return next({ running, done: run.done || (event.kind === "done" && run.begunAfterRequest.has(event.token)) });
+      const ours = run.begunAfterRequest.has(event.token);
+      const failed = event.kind === "failed" && ours ? event.reason : run.failed;
+      return next({ running, done: run.done || (event.kind === "done" && ours), failed });
     }
     case "cargo-run-publish":
       return event.uri === state.target.uri ? next({ published: event.diagnostics }) : state;
@@ -80,7 +87,9 @@ function stepCargoRun(state: CargoRunState, event: SettleEvent): CargoRunState |
 function decideCargoRun(state: CargoRunState): Extract<SettleDecision, { kind: "wait" | "settled" | "cargo-run" }> {
   const run = state.own;
   if (!run.requested) return run.asked ? { kind: "wait" } : { kind: "cargo-run" };
-  if (run.done && run.pending === 0 && run.running.size === 0) return { kind: "settled", pull: null, push: run.published };
+  if (run.pending > 0 || run.running.size > 0) return { kind: "wait" };
+  if (run.done) return { kind: "settled", pull: null, push: run.published };
+  if (run.failed !== null) return { kind: "settled", pull: null, push: [], notChecked: run.failed };
   return { kind: "wait" };
 }
 

@@ -12,6 +12,8 @@ import type { PullReport, SettleEvent, SettleFailure, SettleState } from "../set
 export interface SettledDiagnostics {
   readonly pull: readonly Diagnostic[] | null;
   readonly push: readonly Diagnostic[] | null;
+  /** The server did not check the document, and why (bacon-ls's cargo failed); absent: it did. */
+  readonly notChecked?: string;
 }
 
 /**
@@ -76,7 +78,8 @@ function waitForSettle(client: LspClient, document: OpenDocument, { deadline, si
       } else if (decision.kind === "quiet") {
         armQuiet(decision.mark);
       } else if (decision.kind === "settled") {
-        finish(() => resolve({ pull: decision.pull, push: decision.push }));
+        const { pull, push, notChecked } = decision;
+        finish(() => resolve({ pull, push, ...(notChecked === undefined ? {} : { notChecked }) }));
       } else if (decision.kind === "failed") {
         finish(() => reject(failure(decision.reason)));
       }

@@ -65,6 +65,22 @@ describe("the bacon-ls adapter", () => {
     ]);
   });
 
+  test("a run that ends with no message failed: it is told failed with the line bacon-ls logs next, cargo's reason", async () => {
+    const { client, server, events, progress } = await started();
+    await client.adapter.perform("cargo-run", { deadline: Deadline.in(5_000) }, A);
+    await heard(() => events.length === 1);
+    await progress(4, { kind: "begin", title: "checking" });
+    await progress(4, { kind: "end" });
+    const why = "cargo exited with exit status: 101: unclosed table, expected `]`";
+    await server.sendNotification(LogMessageNotification.type, { type: MessageType.Error, message: why });
+    await server.sendNotification(LogMessageNotification.type, { type: MessageType.Error, message: why });
+    await heard(() => events.length === 3);
+    expect(events.slice(1)).toEqual([
+      { type: "cargo-run", token: 4, kind: "begin" },
+      { type: "cargo-run", token: 4, kind: "failed", reason: `cargo check failed: ${why}` },
+    ]);
+  });
+
   test("each file's last published set is kept whatever its version; a file never published has none", async () => {
     const { client, server } = await started();
     const published: ServerEvent[] = [];

@@ -16,6 +16,7 @@ const requested: SettleEvent = { type: "cargo-run-requested" };
 const begin = (token: number): SettleEvent => ({ type: "cargo-run", token, kind: "begin" });
 const done = (token: number): SettleEvent => ({ type: "cargo-run", token, kind: "done" });
 const stopped = (token: number): SettleEvent => ({ type: "cargo-run", token, kind: "stopped" });
+const failed = (token: number, reason: string): SettleEvent => ({ type: "cargo-run", token, kind: "failed", reason });
 const published = (uri: string, ...items: Diagnostic[]): SettleEvent => ({ type: "cargo-run-publish", uri, diagnostics: items });
 const history = (running: number[], pending = 0): SettleEvent => ({ type: "cargo-run-history", running, pending });
 
@@ -72,7 +73,20 @@ describe("the cargo-run rule", () => {
     expect(decisions([history([], 1), sync, asked, requested, begin(2), stopped(2), begin(3), done(3)]).at(-1)).toBe("settled");
   });
 
-  test("a run that fails (ends without done) is no answer: never a clean", () => {
+  test("a run in which cargo failed settles the file as not checked, with cargo's reason: never clean, never a wait to the deadline", () => {
+    const why = "cargo check failed: cargo exited with exit status: 101: unclosed table, expected `]`";
+    const events = [history([]), published(A, d("old")), sync, asked, requested, begin(2), failed(2, why)];
+    expect(decisions(events).at(-1)).toBe("settled");
+    expect(settleOver(target, events)).toEqual({ kind: "settled", pull: null, push: [], notChecked: why });
+    // With another run still to come, that run answers: done since the failure, its findings.
+    const later = [history([]), sync, asked, requested, begin(2), requested, failed(2, why), begin(3), published(A, d("new")), done(3)];
+    expect(decisions(later).slice(-4)).toEqual(["wait", "wait", "wait", "settled"]);
+    expect(settleOver(target, later)).toEqual({ kind: "settled", pull: null, push: [d("new")] });
+    // A failed run begun before the request says nothing of the file as synced.
+    expect(decisions([history([2]), sync, asked, requested, failed(2, why)]).at(-1)).toBe("wait");
+  });
+
+  test("a run that stops without done (cancelled, superseded) is no answer: never a clean", () => {
     expect(decisions([history([]), sync, asked, requested, begin(2), stopped(2)]).at(-1)).toBe("wait");
     expect(settleOver(target, [history([]), sync, asked, requested, begin(2), stopped(2), { type: "deadline" }])).toEqual({
       kind: "failed",
