@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { detectLanguages } from "./detect-languages.js";
@@ -57,6 +58,19 @@ export async function findProjectRoots(root: string, kind: ProjectKind): Promise
   }
   const found = [...roots].sort();
   return (kind === "cargo" ? await outsideCargoWorkspaces(root, found) : found).slice(0, MAX_ROOTS);
+}
+
+/** Whether the folder `folder` (absolute) is a project root of `kind`, as `findProjectRoots` judges each folder. */
+export function isProjectRoot(folder: string, kind: ProjectKind): boolean {
+  const markers = ROOT_MARKERS[kind];
+  if (markers.files.some((name) => existsSync(join(folder, name)))) return true;
+  return markers.tables.some(({ file, table }) => {
+    try {
+      return table.test(readFileSync(join(folder, file), "utf8"));
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** The folder of a relative path, "" for a file at the root. */

@@ -6,7 +6,7 @@ import type { CheckoutCode } from "../config/schema.js";
 import type { ResolvedServer } from "../config/types.js";
 
 /** The folders a virtualenv is kept in beside a Python project's configuration, as the checkers look for them. */
-const ENVIRONMENT_FOLDERS = [".venv", "venv", ".env", "env"];
+export const ENVIRONMENT_FOLDERS = [".venv", "venv", ".env", "env"];
 /** Files that make a folder a Python project whose environment a checker may run. */
 const PYTHON_PROJECT_FILES = new Set(["pyproject.toml", "setup.py", "setup.cfg", "pyrefly.toml", "pyrightconfig.json"]);
 
@@ -16,9 +16,9 @@ const PYTHON_PROJECT_FILES = new Set(["pyproject.toml", "setup.py", "setup.cfg",
  * restricted mode neither starts it there nor asks it of a file, and lists every such file as not
  * checked with this reason. Never throws: what cannot be read is not there.
  */
-export async function checkoutCodeIn(server: Pick<ResolvedServer, "name" | "checkout_code">, root: string): Promise<string | null> {
+export async function checkoutCodeIn(server: Pick<ResolvedServer, "name" | "checkout_code" | "projects">, root: string): Promise<string | null> {
   for (const way of server.checkout_code) {
-    const found = await lookFor(way, root);
+    const found = await lookFor(way, root, judgedRootByRoot(server));
     if (found !== null) return restrictedReason(server.name, way.what, found);
   }
   return null;
@@ -30,7 +30,7 @@ export function restrictedReason(server: string, what: string, found: string): s
 }
 
 /** Where the workspace holds what `way` runs ("" where the server runs it whatever the workspace holds), or null. */
-async function lookFor(way: CheckoutCode, root: string): Promise<string | null> {
+async function lookFor(way: CheckoutCode, root: string, rootByRoot: boolean): Promise<string | null> {
   switch (way.runs) {
     case "cargo-build":
     case "go-list":
@@ -39,7 +39,7 @@ async function lookFor(way: CheckoutCode, root: string): Promise<string | null> 
       // Project by project: the toolchain choice refuses a project's own compiler (`typescript/launch.ts`).
       return null;
     case "environment-interpreter":
-      return ownEnvironment(root);
+      return (await ownEnvironment(root, rootByRoot)) ?? null;
     case "config-scripts": {
       const names = new Set(way.files ?? []);
       const { collected } = await detectLanguages(root, { extensions: new Set(), filenames: new Set(), collect: names });
@@ -50,18 +50,29 @@ async function lookFor(way: CheckoutCode, root: string): Promise<string | null> 
 
 /**
  * A Python environment of the checkout that a checker would run the interpreter of: the active
- * one (`VIRTUAL_ENV`, `CONDA_PREFIX`, which the server inherits) when it lies in the checkout, or
- * a virtualenv folder beside the root's or a project's configuration.
+ * one (`VIRTUAL_ENV`, `CONDA_PREFIX`, which the server inherits) when it lies in the checkout, a
+ * virtualenv folder in the workspace root or a folder above it up to the checkout's top, or —
+ * unless the server is handed its configuration roots (`rootByRoot`: lspmcp leaves a refused root
+ * out of them, and refuses that root's files alone, `python/environment-choice.ts`) — a
+ * virtualenv beside any project's configuration in the workspace: pyrefly, which finds its
+ * configurations itself, runs the interpreter of each one its indexing finds, asked of a file or
+ * not.
  */
-async function ownEnvironment(root: string): Promise<string | null> {
+async function ownEnvironment(root: string, rootByRoot: boolean): Promise<string | null> {
   const checkout = gitTopLevel(root) ?? root;
   for (const variable of ["VIRTUAL_ENV", "CONDA_PREFIX"]) {
     const active = process.env[variable];
     if (active !== undefined && isAbsolute(active) && inside(checkout, active)) return `${variable}=${active}`;
   }
+  for (let folder = root; inside(checkout, folder); folder = dirname(folder)) {
+    for (const name of ENVIRONMENT_FOLDERS) {
+      if (existsSync(join(folder, name, "pyvenv.cfg"))) return shown(root, join(folder, name));
+    }
+    if (folder === checkout || dirname(folder) === folder) break;
+  }
+  if (rootByRoot) return null;
   const { collected } = await detectLanguages(root, { extensions: new Set(), filenames: new Set(), collect: PYTHON_PROJECT_FILES });
-  const folders = new Set([root, ...collected.map((path) => join(root, dirname(path)))]);
-  for (const folder of folders) {
+  for (const folder of new Set(collected.map((path) => join(root, dirname(path))))) {
     for (const name of ENVIRONMENT_FOLDERS) {
       if (existsSync(join(folder, name, "pyvenv.cfg"))) return shown(root, join(folder, name));
     }
@@ -77,4 +88,14 @@ function inside(folder: string, path: string): boolean {
 /** A path as the reason shows it: relative to the root when inside it, else absolute. */
 export function shown(root: string, path: string): string {
   return inside(root, path) ? relative(root, path) || "." : path;
+}
+
+/**
+ * Whether restricted mode judges `server` root by root: it runs an environment's interpreter, and
+ * lspmcp hands it its configuration roots (its `projects`), so a root left out of them is one it
+ * never sets up. A server that finds its configurations itself (pyrefly) is judged on the whole
+ * workspace (`ownEnvironment`).
+ */
+export function judgedRootByRoot(server: Pick<ResolvedServer, "checkout_code" | "projects">): boolean {
+  return server.projects !== null && server.checkout_code.some((way) => way.runs === "environment-interpreter");
 }

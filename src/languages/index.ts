@@ -8,11 +8,12 @@ import { biomeAdapter } from "./biome/adapter.js";
 import { cclsAdapter } from "./ccls/adapter.js";
 import { goplsAdapter } from "./gopls/adapter.js";
 import { pythonNativeAdapter } from "./python/python-native.js";
+import { RESTRICTED_ENVIRONMENT_LAUNCH } from "./python/environment-choice.js";
 import { pyreflyAdapter } from "./python/pyrefly.js";
 import { rustAnalyzerAdapter } from "./rust-analyzer/adapter.js";
 import { standardAdapter } from "./standard.js";
 import { yamlAdapter } from "./yaml/adapter.js";
-import { checkoutCodeIn } from "./checkout-code.js";
+import { checkoutCodeIn, judgedRootByRoot } from "./checkout-code.js";
 import type { AdapterCoverage, UncheckedFiles } from "./coverage.js";
 import {
   type AdapterLaunch,
@@ -113,7 +114,7 @@ export function toolchainFor(server: ResolvedServer, workspace: WorkspacePlace, 
  * the root); null for a server that runs as configured.
  */
 export function answeringClause(server: ResolvedServer, workspace: WorkspacePlace, folders: readonly string[]): string | null {
-  const chooser = chooserOf(server);
+  const chooser = adapterChooserOf(server);
   return chooser ? answeringClauseWith(chooser, server, workspace, folders) : null;
 }
 
@@ -134,7 +135,7 @@ export function answeringComment(name: string, adapter: AdapterName, command: st
  * checked with the reason, never asks the server of it, and starts no session for none.
  */
 export async function uncheckedFiles(
-  server: Pick<ResolvedServer, "name" | "adapter" | "checkout_code">,
+  server: Pick<ResolvedServer, "name" | "adapter" | "checkout_code" | "projects">,
   workspaceRoot: string,
 ): Promise<UncheckedFiles | null> {
   const restricted = restrictedMode() ? await checkoutCodeIn(server, workspaceRoot) : null;
@@ -148,10 +149,19 @@ export async function uncheckedFiles(
  * that program as written: the chooser of profile "typescript" would run another compiler's
  * server in a workspace that has one.
  */
-function chooserOf(server: Pick<ResolvedServer, "adapter" | "adapter_chosen_by">): AdapterLaunch | undefined {
+function adapterChooserOf(server: Pick<ResolvedServer, "adapter" | "adapter_chosen_by">): AdapterLaunch | undefined {
   const recognised = server.adapter_chosen_by.by === "package" || server.adapter_chosen_by.by === "started";
   if (recognised && server.adapter === "typescript") return undefined;
   return launchOf(server.adapter);
+}
+
+/**
+ * The chooser of an entry's sessions: its adapter's, else, in restricted mode, for a server that
+ * runs a Python environment's interpreter and is handed its configuration roots, the one that
+ * refuses each root with an environment of its own (`python/environment-choice.ts`).
+ */
+function chooserOf(server: Pick<ResolvedServer, "adapter" | "adapter_chosen_by" | "checkout_code" | "projects">): AdapterLaunch | undefined {
+  return adapterChooserOf(server) ?? (restrictedMode() && judgedRootByRoot(server) ? RESTRICTED_ENVIRONMENT_LAUNCH : undefined);
 }
 
 function launchOf(adapter: AdapterName): AdapterLaunch | undefined {

@@ -43,7 +43,7 @@ export interface AdapterLaunch {
   describe(server: Pick<ResolvedServer, "name" | "command" | "initialization_options">, workspace: WorkspacePlace, from: string): AnsweringChoice;
   /** The toolchain that answers the file `file` (absolute), with what one caller learnt already in `lookups`. */
   toolchain(
-    server: Pick<ResolvedServer, "name" | "command" | "initialization_options">,
+    server: Pick<ResolvedServer, "name" | "command" | "initialization_options" | "projects">,
     workspace: WorkspacePlace,
     file: string,
     lookups: ToolchainLookups,

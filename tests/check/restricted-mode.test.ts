@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync }
 import { dirname, join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { startBridge } from "../helpers/bridge.js";
-import { diagnostics, startKeys, tscFindings, type Finding } from "../helpers/differential.js";
+import { diagnostics, findingKeys, pyrightCliFindings, startKeys, tscFindings, type Finding } from "../helpers/differential.js";
 import { requireBuild } from "../helpers/require-binary.js";
 import { tempRepo, type TempRepo } from "../helpers/temp-repo.js";
 import { requireCachedTool } from "../helpers/tool-cache.js";
@@ -198,6 +198,78 @@ describe("TypeScript project by project: web/ brings its own compiler, tools/ ha
       await bridge.close();
     }
   }, 180_000);
+});
+
+describe("Python root by root: a/ has its own .venv, b/ has none", () => {
+  // basedpyright is handed its configuration roots, so a root left out of them is one it never
+  // sets up: only a/'s files are listed, and b/ is answered as its own CLI answers it. pyrefly
+  // finds its configurations itself and runs the interpreter of every one its indexing finds,
+  // asked of a file or not, so its whole workspace is listed.
+  const reason = (server: string) =>
+    `restricted mode: ${server} would run the Python interpreter of the checkout's environment (a/.venv), and restricted mode runs none of the checkout's code`;
+  const config = (server: string) =>
+    `[[server]]\nname = "${server}"\nprofile = "${server}"\n\n[[workspace]]\nname = "w"\nroot = "."\nservers = ["${server}"]\n`;
+  let roots: TempRepo;
+  beforeAll(() => {
+    requireCachedTool("basedpyright/node_modules/.bin/basedpyright");
+    const root = (name: string) => ({
+      [`${name}/pyproject.toml`]: `[project]\nname = "${name}"\nversion = "0"\n\n[tool.basedpyright]\n\n[tool.pyrefly]\n`,
+      [`${name}/main.py`]: 'x: int = "a"\n',
+    });
+    roots = tempRepo({ ".gitignore": ".venv/\nmarkers/\nbridge.toml\n", ...root("a"), ...root("b") });
+    mkdirSync(join(roots.root, "markers"));
+    mkdirSync(join(roots.root, "a/.venv/bin"), { recursive: true });
+    writeFileSync(join(roots.root, "a/.venv/pyvenv.cfg"), "home = /usr/bin\ninclude-system-site-packages = false\n");
+    writeFileSync(join(roots.root, "a/.venv/bin/python"), `#!/bin/sh\necho ran > "${join(roots.root, "markers/python")}"\nexec /usr/bin/python3 "$@"\n`);
+    chmodSync(join(roots.root, "a/.venv/bin/python"), 0o755);
+    symlinkSync("python", join(roots.root, "a/.venv/bin/python3"));
+  });
+  afterEach(() => {
+    for (const marker of readdirSync(join(roots.root, "markers"))) rmSync(join(roots.root, "markers", marker));
+  });
+  afterAll(() => roots?.remove());
+  const ran = () => readdirSync(join(roots.root, "markers"));
+
+  test("basedpyright: a/'s interpreter never runs and a/'s files are listed; b/ equals basedpyright's CLI run in b/", async () => {
+    writeFileSync(join(roots.root, "bridge.toml"), config("basedpyright"));
+    const cli = await pyrightCliFindings(join(roots.root, "b"), requireCachedTool("basedpyright/node_modules/.bin/basedpyright"));
+    expect(cli.length).toBeGreaterThan(0);
+    const run = await runCheckCli(["--restricted", "--format", "json"], { cwd: roots.root });
+    expect(run.code, run.stderr).toBe(1);
+    expect(ran()).toEqual([]);
+    const report = JSON.parse(run.stdout) as { items: Finding[]; summary: Report["summary"] };
+    expect(findingKeys(report.items)).toEqual(findingKeys(cli.map((finding) => ({ ...finding, path: `b/${finding.path}` }))));
+    expect((report.summary.not_checked ?? []).map(({ path, reason }) => [path, reason])).toEqual([["a/main.py", reason("basedpyright")]]);
+    // A tool call on a/'s file starts nothing either; one on b/'s is answered.
+    const bridge = await startBridge(null, { LSPMCP_RESTRICTED: "1" }, { cwd: roots.root });
+    try {
+      const error = await bridge.fail("hover", { path: "a/main.py", line: 1, column: 1 });
+      expect(error.code).toBe("ServerStartFailed");
+      expect(error.message).toContain(reason("basedpyright"));
+      expect(await bridge.ok("hover", { path: "b/main.py", line: 1, column: 1 })).toBeTruthy();
+      expect(ran()).toEqual([]);
+    } finally {
+      await bridge.close();
+    }
+    // Unrestricted, basedpyright runs a/'s interpreter (so the marker is a real way in).
+    await runCheckCli(["a/main.py"], { cwd: roots.root });
+    expect(ran()).toEqual(["python"]);
+  }, 240_000);
+
+  test("pyrefly: its interpreter never runs, and every file of the workspace is listed", async () => {
+    writeFileSync(join(roots.root, "bridge.toml"), config("pyrefly"));
+    const run = await runCheckCli(["--restricted", "--format", "json"], { cwd: roots.root });
+    expect(run.code, run.stderr).toBe(0);
+    expect(ran()).toEqual([]);
+    const listed = (JSON.parse(run.stdout) as Report).summary.not_checked ?? [];
+    expect(listed.map(({ path, reason }) => [path, reason])).toEqual([
+      ["a/main.py", reason("pyrefly")],
+      ["b/main.py", reason("pyrefly")],
+    ]);
+    // Unrestricted, pyrefly runs a/'s interpreter though it is asked of b/'s file alone.
+    await runCheckCli(["b/main.py"], { cwd: roots.root });
+    expect(ran()).toEqual(["python"]);
+  }, 240_000);
 });
 
 describe("a crate's build script, under bacon-ls's cargo check", () => {
