@@ -301,6 +301,37 @@ describe("a crate's build script, under bacon-ls's cargo check", () => {
   });
 });
 
+describe("a crate's build script, under rust-analyzer", () => {
+  let crate: TempRepo;
+  beforeAll(() => {
+    requireCachedTool("rust-analyzer/bin/rust-analyzer");
+    crate = tempRepo({
+      ".gitignore": "markers/\n",
+      "Cargo.toml": '[package]\nname = "planted"\nversion = "0.1.0"\nedition = "2021"\n',
+      "build.rs": 'fn main() {\n    std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/markers/build"), "ran").unwrap();\n}\n',
+      "src/lib.rs": "pub fn f() -> i32 {\n    1\n}\n",
+    });
+    mkdirSync(join(crate.root, "markers"));
+  });
+  afterAll(() => crate?.remove());
+  const built = () => readdirSync(join(crate.root, "markers")).includes("build");
+
+  test("unrestricted, rust-analyzer builds and runs it; restricted, nothing is built and the crate's files are not checked, with the reason", async () => {
+    const restricted = await runCheckCli(["--restricted", "--format", "json"], { cwd: crate.root });
+    expect(restricted.code, restricted.stderr).toBe(0);
+    expect(built()).toBe(false);
+    const listed = (JSON.parse(restricted.stdout) as Report).summary.not_checked ?? [];
+    expect(listed.map(({ server, path }) => `${server} ${path}`)).toEqual(["rust-analyzer build.rs", "rust-analyzer src/lib.rs"]);
+    for (const { reason } of listed)
+      expect(reason).toBe(
+        "restricted mode: rust-analyzer would run cargo, which builds and runs the crates' build scripts and proc macros, and restricted mode runs none of the checkout's code",
+      );
+    const unrestricted = await runCheckCli([], { cwd: crate.root });
+    expect(unrestricted.code, unrestricted.stderr).toBe(0);
+    expect(built()).toBe(true);
+  }, 300_000);
+});
+
 describe("svelte.config.js, which svelte-language-server loads", () => {
   let app: TempRepo;
   beforeAll(() => {
