@@ -159,6 +159,14 @@ describe("every list of servers", () => {
       expect(found(`Installs (${written.replace(/`?ruff`?, /, "")}) here.`)).toEqual([sorted(cached.filter((name) => name !== "ruff"))]);
     }
     expect(found("Answers from TypeScript, Pyright,\n  and Biome.")).toEqual([["biome", "pyright", "typescript"]]);
+    // As a TOML or JSON array, a slashed run and a semicolon list write them.
+    expect(found('servers = ["typescript", "pyright", "clangd"]')).toEqual([["clangd", "pyright", "typescript"]]);
+    expect(found('yields_to = ["ty", "basedpyright"]')).toEqual([]);
+    expect(found("the ruff/ty/pyrefly run and gopls / bacon-ls / emmylua")).toEqual([
+      ["pyrefly", "ruff", "ty"],
+      ["bacon-ls", "emmylua", "gopls"],
+    ]);
+    expect(found("answered by pyright; clangd; ruff; …")).toEqual([["clangd", "pyright", "ruff"]]);
   });
 });
 
@@ -190,6 +198,9 @@ const PARTIAL_LISTS: { path: string; after: string; names: string[] }[] = [
   { path: "docs/tools.md", after: "rather than for its files alone, and why: ", names: ["ruff", "ty", "pyrefly", "basedpyright"] },
   { path: "docs/architecture.md", after: "held to its own CLI; `check` on ", names: ["basedpyright", "biome", "clangd"] },
   { path: "docs/contract-notes.md", after: "then the others by name, then ", names: ["biome", "ccls", "pylsp"] },
+  { path: "bridge.toml.example", after: "symlinks are resolved servers = [", names: ["typescript", "pyright", "clangd"] },
+  { path: "docs/performance.md", after: "| `npm ci`, build, Debian check, ", names: ["ruff", "ty", "pyrefly", "basedpyright"] },
+  { path: "docs/trust.md", after: "answered by the pinned compiler; ", names: ["pyright", "clangd", "ruff"] },
 ];
 
 /** The groups of servers the profiles define, by what a page calls them. */
@@ -230,12 +241,15 @@ function serverListsIn(path: string, text: string, known: ReadonlyMap<string, un
   const flatText = text.replace(/\s+/g, " ");
   // Longest first, so that "pyright" is not read out of "basedpyright"; names hold only [a-z-].
   const names = [...known.keys()].sort((a, b) => b.length - a.length);
-  const item = `\`?(?:${names.join("|")})\`?`;
-  const list = new RegExp(`(?<![\\w-])${item}(?:(?:, and |, or |, | and | or )${item}){2,}(?![\\w-])`, "gi");
+  // A name as prose, code or a TOML or JSON string writes it; the joints a sentence, an array, a
+  // slashed run or a semicolon list puts between names.
+  const item = `[\`"']?(?:${names.join("|")})[\`"']?`;
+  const joint = ", and |, or |, | and | or | ?/ ?|; ";
+  const list = new RegExp(`(?<![\\w-])${item}(?:(?:${joint})${item}){2,}(?![\\w-])`, "gi");
   return [...flatText.matchAll(list)].map((match) => ({
     path,
     before: flatText.slice(0, match.index),
-    names: match[0].split(/, and |, or |, | and | or /i).map((name) => name.replaceAll("`", "").toLowerCase()),
+    names: match[0].split(new RegExp(joint, "i")).map((name) => name.replace(/[`"']/g, "").toLowerCase()),
   }));
 }
 
