@@ -1,5 +1,5 @@
 /**
- * V8 heap flags for lspmcp's own Node processes (issues 18 and 26; figures in docs/reliability.md):
+ * V8 heap flags for lspmcp's own Node processes (figures in docs/reliability.md):
  * - 2 MiB semi-spaces instead of Node 20's 16 MiB. A bridge allocates a little per message and
  *   keeps almost none of it, so the scavenger still finds the young generation nearly empty; the
  *   default let it grow to 32 MiB of resident pages (~14 MiB less RSS per process).
@@ -7,8 +7,8 @@
  *   lives across a few scavenges (a call in flight, a document's diagnostics until its next
  *   version) is promoted. V8's default first limit, derived from the machine's memory, let that
  *   garbage pile up for thousands of calls before the first full collection (a standalone bridge
- *   climbed from 89 to 111 MiB over 3,000 calls and fell back at its first mark-compact: the
- *   "creep" of issue 26; heap snapshots showed nothing surviving a full GC), and its later limits
+ *   climbs from 89 to 111 MiB over 3,000 calls and falls back at its first mark-compact; heap
+ *   snapshots show nothing surviving a full GC), and its later limits
  *   grow in steps of at least 8 MiB, a sawtooth of 10-15 MiB. Memory-optimised sizing grows the
  *   limit in 2 MiB steps: RSS holds level, at about 8% more CPU in the bridge process itself.
  * V8 reads them only at start, so they are command-line flags: the `lspmcp` entry's `#!` line

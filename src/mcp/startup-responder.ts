@@ -18,8 +18,8 @@ export interface Handover {
  * machinery: `initialize`, `tools/list` and `ping` are answered at once ({@link answerLocally}:
  * as the SDK's server answers them, and none of them depends on the config), and
  * every other message is held in order. Then `handOver` gives the rest to the standalone server
- * or the forwarder. Why: loading the config and the SDK's server took most of the 300+ ms from
- * spawn to `initialize` answered (issue 18).
+ * or the forwarder. Why: loading the config and the SDK's server takes most of the 300+ ms from
+ * spawn to `initialize` answered.
  */
 export class StartupResponder {
   readonly #stdio: MessageChannel;

@@ -7,7 +7,7 @@ import { probeLease } from "./probe-lease.js";
 /** Which shared server a process may attach to: same build, same configuration. */
 export interface SharingKey {
   readonly version: string;
-  /** The build's digest: a rebuild of the same version is another build (issue 26). */
+  /** The build's digest: a rebuild of the same version is another build. */
   readonly build: string;
   readonly configDigest: string;
 }

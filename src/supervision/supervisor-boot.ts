@@ -23,8 +23,8 @@ const PROGRAM_LOADER =
 /**
  * The supervisor's program, read once when this module loads, at the bridge's start: every
  * supervisor runs from this copy, so an upgrade that replaces the install under a running bridge
- * (`npm install -g`, `npm run build`) cannot take it away (issue 26: a shared bridge answered
- * ServerStartFailed to the first session started after a rebuild).
+ * (`npm install -g`, `npm run build`) cannot take it away: a shared bridge would otherwise answer
+ * ServerStartFailed to the first session it starts after a rebuild.
  */
 const SUPERVISOR_PROGRAM = readSupervisorProgram();
 

@@ -226,3 +226,18 @@ function realOrLexical(path: string): string {
     return resolve(realOrLexical(parent), path.slice(parent.length + 1));
   }
 }
+
+/**
+ * The (workspace, server) pairs of `targets` by their names, in order of first appearance (each
+ * with the entry of its last target): the sessions a run of them holds, as the config names them.
+ */
+export function sessionPairs(targets: readonly ResolvedTarget[]): { readonly workspace: ResolvedWorkspace; readonly server: ResolvedServer }[] {
+  const pairs = new Map<string, { readonly workspace: ResolvedWorkspace; readonly server: ResolvedServer }>();
+  for (const { workspace, server } of targets) pairs.set(sessionKey({ workspace, server }), { workspace, server });
+  return [...pairs.values()];
+}
+
+/** A (workspace, server) pair's key by their names. */
+export function sessionKey(pair: { readonly workspace: Pick<ResolvedWorkspace, "name">; readonly server: Pick<ResolvedServer, "name"> }): string {
+  return `${pair.workspace.name}\0${pair.server.name}`;
+}

@@ -3,7 +3,7 @@ import { FileChangeType } from "vscode-languageserver-protocol";
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../../config/types.js";
 import { CallScope } from "../../contract/call-scope.js";
 import { Deadline } from "../../contract/deadline.js";
-import { claimingServers, languageFor, type ResolvedTarget } from "../../targets/resolve-target.js";
+import { claimingServers, languageFor, type ResolvedTarget, sessionKey, sessionPairs } from "../../targets/resolve-target.js";
 import { reachBefore } from "../../disk-sync/apply-disk-changes.js";
 import type { DiskChange } from "../../disk-sync/disk-view.js";
 import { projectStateOf, type ProjectState } from "../../disk-sync/project-state.js";
@@ -282,17 +282,7 @@ function targetsWithChanges(
     }
   }
   // Sessions in order of first appearance, files by path within each: each session's files neighbours.
-  const rank = new Map<string, number>();
-  for (const target of targets) {
-    const key = `${target.workspace.name}\0${target.server.name}`;
-    if (!rank.has(key)) rank.set(key, rank.size);
-  }
-  const key = (target: ResolvedTarget) => rank.get(`${target.workspace.name}\0${target.server.name}`)!;
+  const rank = new Map(sessionPairs(targets).map((pair, index) => [sessionKey(pair), index]));
+  const key = (target: ResolvedTarget) => rank.get(sessionKey(target))!;
   return targets.sort((a, b) => key(a) - key(b) || (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0));
-}
-
-function sessionPairs(targets: readonly ResolvedTarget[]): { workspace: ResolvedWorkspace; server: ResolvedServer }[] {
-  const pairs = new Map<string, { workspace: ResolvedWorkspace; server: ResolvedServer }>();
-  for (const { workspace, server } of targets) pairs.set(`${workspace.name}\0${server.name}`, { workspace, server });
-  return [...pairs.values()];
 }

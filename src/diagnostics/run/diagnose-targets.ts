@@ -13,8 +13,16 @@ import type { CallContext } from "../../targets/call-context.js";
 import type { LspClient } from "../../lsp/lsp-client.js";
 import { uncheckedFiles } from "../../languages/index.js";
 import { FILE_BY_FILE, planProjectRun, type ProjectPlan, type ProjectRunOptions, type RunItem } from "./project-run.js";
-import type { DocumentsAfterReading } from "./documents-after-reading.js";
 import type { WorkspaceListing } from "../../files/file-stamp.js";
+
+/**
+ * What a run of many files does with each document once its diagnostics are read, chosen once by
+ * the caller and passed down. `close`: closed (with the rest of its batch, for a server given a
+ * batch at a time), so a large run never holds more than a batch open (`check`, a revision's
+ * snapshot). `keep`: left open, so a repeated call on unchanged files sends no sync at all (the
+ * `diagnostics` tool).
+ */
+export type DocumentsAfterReading = "close" | "keep";
 
 export interface DiagnoseTargetsOptions {
   /** At most this many files of one session are in flight (synced and awaited) at once. */

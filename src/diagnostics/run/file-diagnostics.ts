@@ -1,9 +1,9 @@
 import type { ResolvedServer, ResolvedWorkspace } from "../../config/types.js";
 import { mergeDiagnostics, type BridgeDiagnostic } from "../../contract/diagnostic-order.js";
 import { settleDiagnostics } from "../../lsp/features/diagnostics-settle.js";
+import type { ServerAdapter } from "../../lsp/server-adapter.js";
 import type { FileTarget, ResolvedTarget } from "../../targets/resolve-target.js";
 import { convertDiagnostic } from "./convert-diagnostic.js";
-import { splitNotChecked } from "./not-checked-notice.js";
 import { openTarget, type OpenTarget } from "../../targets/open-target.js";
 import type { CallContext } from "../../targets/call-context.js";
 import type { BatchDocuments } from "./file-batches.js";
@@ -72,4 +72,20 @@ export async function fileDiagnostics(context: CallContext, resolved: ResolvedTa
     target.release();
     options.batch?.add(client, synced.document.uri);
   }
+}
+
+/**
+ * A file's diagnostics without the server's notice that it did not check the file at all (its
+ * adapter knows the notice: gopls's for a file its build constraints leave out), and why the file
+ * was not checked (null: it was). Such a notice is never counted as a finding.
+ */
+function splitNotChecked(diagnostics: readonly BridgeDiagnostic[], adapter: ServerAdapter): { diagnostics: BridgeDiagnostic[]; notChecked: string | null } {
+  let notChecked: string | null = null;
+  const rest = diagnostics.filter((diagnostic) => {
+    const reason = adapter.notChecked(diagnostic);
+    if (reason === null) return true;
+    notChecked = reason;
+    return false;
+  });
+  return { diagnostics: rest, notChecked };
 }

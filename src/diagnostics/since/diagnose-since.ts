@@ -4,7 +4,7 @@ import { startLines } from "../findings/fingerprint.js";
 import { diagnoseTargets } from "../run/diagnose-targets.js";
 import { discoverInWorkspace, type Discovery } from "../../targets/discover-targets.js";
 import { runCheck, type DiagnosticsRun } from "../run-check.js";
-import type { ResolvedTarget } from "../../targets/resolve-target.js";
+import { type ResolvedTarget, sessionPairs } from "../../targets/resolve-target.js";
 import type { FileDiagnostics } from "../run/file-diagnostics.js";
 import type { SessionRegistry } from "../../sessions/session-registry.js";
 import { renamesSince } from "./renames.js";
@@ -87,7 +87,7 @@ export async function diagnoseSince(
   // only files deleted since would need is the rare exception). When that many slots are free
   // beside the working tree's, the working tree starts now, while the snapshot is made: on a cold
   // first call that hides the snapshot's making behind the servers' start.
-  const sideBySide = sessions.liveCount() + 2 * sessionCount(current) <= config.bridge.max_sessions;
+  const sideBySide = sessions.liveCount() + 2 * sessionPairs(current).length <= config.bridge.max_sessions;
   const runCurrent = (): Promise<DiagnosticsRun> => runWorkingTree(config, sessions, current, discovery.listings, options, signal, tick);
   const early = sideBySide ? failing(runCurrent()) : null;
   early?.catch(() => {});
@@ -274,10 +274,6 @@ async function runWorkingTree(
     onFileDone: (_done, _total, target) => tick(target),
   });
   return { files, sessions: [] };
-}
-
-function sessionCount(targets: readonly ResolvedTarget[]): number {
-  return new Set(targets.map((target) => `${target.workspace.name}\0${target.server.name}`)).size;
 }
 
 function releaseAll(entries: SnapshotEntry[]): Promise<void>[] {
