@@ -109,7 +109,7 @@ export function knownByPackage(command: string): KnownServer | null {
 }
 
 /**
- * Each adapter's rule for "the server has settled", in a few words (docs/adapters.md has the
+ * Each adapter's rule for "the server has settled", in a few words (docs/contributors/adapters.md has the
  * whole of each): what `validate` names beside the adapter.
  */
 export const ADAPTER_RULES: Readonly<Record<AdapterName, string>> = {

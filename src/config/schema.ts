@@ -180,7 +180,7 @@ const serverFields = {
     .enum(ADAPTER_NAMES)
     .meta({ default: "standard" })
     .describe(
-      'What the server needs beyond the LSP spec, in one place (src/languages/, docs/adapters.md): how its diagnostics settle, when it takes documents, which progress it ignores, what its initialization options must hold. "standard" for a server that needs nothing more; every shipped profile that needs another names it. "typescript" also chooses the compiler that answers each project: its own (the node_modules/typescript Node resolves from the project folder, up to the top of the checkout; 5.x and 6.x through typescript-language-server as "tsserver"), else the pinned package whose bin/tsc is `command`; each compiler is a session of its own. An entry with neither this key nor a profile gets the adapter of the server it runs when lspmcp knows that server by its command, its version output or its serverInfo (docs/servers.md, "A known server written by hand").',
+      'What the server needs beyond the LSP spec, in one place (src/languages/, docs/contributors/adapters.md): how its diagnostics settle, when it takes documents, which progress it ignores, what its initialization options must hold. "standard" for a server that needs nothing more; every shipped profile that needs another names it. "typescript" also chooses the compiler that answers each project: its own (the node_modules/typescript Node resolves from the project folder, up to the top of the checkout; 5.x and 6.x through typescript-language-server as "tsserver"), else the pinned package whose bin/tsc is `command`; each compiler is a session of its own. An entry with neither this key nor a profile gets the adapter of the server it runs when lspmcp knows that server by its command, its version output or its serverInfo (docs/servers.md, "A known server written by hand").',
     ),
   projects: z
     .enum(PROJECT_KINDS)
@@ -213,7 +213,7 @@ const serverFields = {
     .max(600_000)
     .meta({ default: SERVER_DEFAULTS.settle_quiet_ms })
     .describe(
-      "The quiet window of the standard settle rule, in milliseconds: a file whose diagnostics the server pushes (it offers no pull) is answered with its latest publish only once the server has said nothing (no publish of any file, no progress) for this long after it, and its processes have not kept computing through it (more than 2 % of one core restarts the window). A server that publishes in phases (syntax, then types) is never answered with its first phase while its phases come closer together than this. 0: no window, so such a file is answered as not settled (Timeout), never from a publish that may not be the last. Adapters with a settle strategy of their own (docs/adapters.md) do not use it.",
+      "The quiet window of the standard settle rule, in milliseconds: a file whose diagnostics the server pushes (it offers no pull) is answered with its latest publish only once the server has said nothing (no publish of any file, no progress) for this long after it, and its processes have not kept computing through it (more than 2 % of one core restarts the window). A server that publishes in phases (syntax, then types) is never answered with its first phase while its phases come closer together than this. 0: no window, so such a file is answered as not settled (Timeout), never from a publish that may not be the last. Adapters with a settle strategy of their own (docs/contributors/adapters.md) do not use it.",
     ),
   max_rss_mb: z
     .int()

@@ -3,7 +3,7 @@ import { BridgeError } from "./errors.js";
 /**
  * A server a call waits on, as its deadline sees it: while it starts, or loads within its start
  * deadline (`start_timeout_ms`), the call's own time does not run out (CONTRACT §4.2 "Startup",
- * see docs/contract-notes.md).
+ * see docs/contributors/contract-notes.md).
  */
 export interface LoadWatch {
   /** While the server starts or loads within its start deadline: when that ends; else null. */

@@ -1,5 +1,5 @@
 /**
- * V8 heap flags for lspmcp's own Node processes (figures in docs/reliability.md):
+ * V8 heap flags for lspmcp's own Node processes (figures in docs/contributors/reliability.md):
  * - 2 MiB semi-spaces instead of Node 20's 16 MiB. A bridge allocates a little per message and
  *   keeps almost none of it, so the scavenger still finds the young generation nearly empty; the
  *   default let it grow to 32 MiB of resident pages (~14 MiB less RSS per process).

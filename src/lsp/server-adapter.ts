@@ -65,7 +65,7 @@ export interface ServerAdapter {
   readonly watchedFiles: RegExp;
   /**
    * Whether the server's diagnostics are read by pull alone, advertised or not: its pushes are
-   * neither awaited nor merged (pyrefly: its push can be lost, docs/adapters.md).
+   * neither awaited nor merged (pyrefly: its push can be lost, docs/contributors/adapters.md).
    */
   readonly diagnosticsByPull: boolean;
   /**
@@ -90,7 +90,7 @@ export interface ServerAdapter {
    * Whether a change on disk is taken in by starting the server afresh rather than by telling it
    * (`workspace/didChangeWatchedFiles`), with `filesWatchedBy` "bridge": a server whose answers
    * after the notification can come from its old state, with no sound signal of when they stop
-   * doing so (pyrefly: docs/contract-notes.md, "pyrefly after a disk change").
+   * doing so (pyrefly: docs/contributors/contract-notes.md, "pyrefly after a disk change").
    */
   readonly diskChangesNeedRestart: boolean;
   /**

@@ -6,7 +6,7 @@ import type { SettleDecision, SettleEvent, SettleState, SettleTarget } from "./s
  * nothing of connections or clocks: `src/lsp/features/diagnostics-settle.ts` feeds it the live
  * events and carries out its actions (a pull itself; a barrier, a flycheck run or a cargo run
  * through the server's adapter), and the unit tests feed it recorded timelines of real servers and synthetic
- * orders. docs/adapters.md gives each strategy in full, and why it is sound for its server.
+ * orders. docs/contributors/adapters.md gives each strategy in full, and why it is sound for its server.
  *
  * The rule, for one document version:
  * - **Pull** when the server offers `textDocument/diagnostic` (statically, or by a live

@@ -14,7 +14,7 @@ import type { ServerEvent } from "./server-events.js";
  *   request sent after it and answered; a sync during the wait asks for another.
  * - a strategy of the server's own ({@link OwnSettleStrategy}), which its language's folder
  *   brings with the state it tracks: rust-analyzer's `flycheck` and bacon-ls's `cargo-run`
- *   (docs/adapters.md).
+ *   (docs/contributors/adapters.md).
  */
 export type SettleStrategy = "standard" | "after-progress" | "barrier" | OwnSettleStrategy;
 
@@ -25,7 +25,7 @@ export type SettleStrategy = "standard" | "after-progress" | "barrier" | OwnSett
  * falls back on its own terms where the strategy leaves an event to it.
  */
 export interface OwnSettleStrategy<Own = unknown> {
-  /** Its name, as docs/adapters.md and the settle recordings give it. */
+  /** Its name, as docs/contributors/adapters.md and the settle recordings give it. */
   readonly name: string;
   readonly start: Own;
   /** Folds an event the strategy reads its own way; null leaves it to the common rule. */

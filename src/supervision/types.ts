@@ -59,7 +59,7 @@ export interface SupervisionTimings {
  * Defaults that keep a whole reap well inside CONTRACT §1's 5 seconds: 1 s of SIGTERM grace,
  * then at most 2.5 s for SIGKILL to be confirmed, leaving room for the bridge's own backstop.
  * One memory sample a second costs the supervisor 5–10 ms of CPU (100–500 processes on the
- * machine; docs/supervision.md) and lets a runaway server grow for at most a second past its cap.
+ * machine; docs/contributors/supervision.md) and lets a runaway server grow for at most a second past its cap.
  */
 export const DEFAULT_TIMINGS: SupervisionTimings = {
   termGraceMs: 1000,

@@ -5,7 +5,7 @@
 // initialization options or as the `workspace/configuration` answer, and answers the request as an
 // unknown method. So lspmcp answers its whole projects as it answers 7.0.2's, one closed pull per
 // file, each under the file's own project — and those answers must equal the nightly's own
-// `tsc -b` and the pinned 7.0.2's answers on the same workspace (docs/contract-notes.md).
+// `tsc -b` and the pinned 7.0.2's answers on the same workspace (docs/contributors/contract-notes.md).
 import { spawn } from "node:child_process";
 import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";

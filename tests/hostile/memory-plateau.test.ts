@@ -8,7 +8,7 @@
 // compiler's memory) is made on background threads: on a loaded machine RSS was still rising
 // 3 MB between calls 500 and 2,500 (12,000 calls at load 10: level from about call 1,500 on), so
 // after 500 warm-up calls a busy machine's own warm-up was judged as growth (4,100 KiB over the
-// last 1,500 calls against 4,096, once in six runs beside a second suite; docs/reliability.md).
+// last 1,500 calls against 4,096, once in six runs beside a second suite; docs/contributors/reliability.md).
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";

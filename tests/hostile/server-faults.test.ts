@@ -1,6 +1,6 @@
 // Server faults (issue 7): each fault of the fake server gives its typed error, the bridge's
 // memory stays bounded, and the healthy session of the same bridge keeps answering with the same
-// bytes as before the fault ("nothing lost"). Figures go to docs/reliability.md.
+// bytes as before the fault ("nothing lost"). Figures go to docs/contributors/reliability.md.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";

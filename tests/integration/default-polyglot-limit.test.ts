@@ -29,7 +29,7 @@ beforeAll(async () => {
     "web/tsconfig.json": '{ "compilerOptions": { "strict": true, "lib": ["ES2022"], "types": [] } }\n',
     "web/index.ts": 'export const answer: number = "no";\n',
   });
-  // The crate's lock, committed as a user would (without one, cargo check writes it: docs/contract-notes.md).
+  // The crate's lock, committed as a user would (without one, cargo check writes it: docs/contributors/contract-notes.md).
   execFileSync("cargo", ["generate-lockfile", "--offline", "-q"], { cwd: `${repo.root}/rs` });
   execFileSync("git", ["add", "rs/Cargo.lock"], { cwd: repo.root });
   execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "lock"], { cwd: repo.root });

@@ -1,6 +1,6 @@
 // After an edit that keeps a module's exports, a warm `diagnostics "."` asks the server again of
 // that file alone, however often the same file is edited: every other kept answer is one the
-// server would give again (docs/performance.md, "Edits after a run"). TypeScript 7's
+// server would give again (docs/contributors/performance.md, "Edits after a run"). TypeScript 7's
 // own log of each request it handled counts the pulls.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 // A user's first call on a project that a cold TypeScript server takes longer to load than the
-// call's request_timeout_ms (CONTRACT §4.2 "Startup", docs/contract-notes.md): the time the server
+// call's request_timeout_ms (CONTRACT §4.2 "Startup", docs/contributors/contract-notes.md): the time the server
 // spends starting and loading (its work-done progress, TypeScript 7's "Loading") does not count
 // against the call, so the first call answers, and answers as a later
 // one does. A real TypeScript server on a generated 13 MB project, whose load takes seconds, held

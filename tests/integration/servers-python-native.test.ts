@@ -72,7 +72,7 @@ describe.each(Object.keys(CHECKERS) as (keyof typeof CHECKERS)[])("%s on the pyt
   // Neither server watches the disk: the bridge tells them (the python-native adapter). Without
   // that, kettle.py stays as the server first read it and brew.py reads clean (seen with both).
   // pyrefly is restarted instead (its adapter's `diskChangesNeedRestart`): told, its first answer
-  // was the old state's in 7 of 10 runs (docs/contract-notes.md), so the edit is made five times.
+  // was the old state's in 7 of 10 runs (docs/contributors/contract-notes.md), so the edit is made five times.
   test("never a false clean after an edit on disk: a change to an imported file reaches the importer, edit after edit", async () => {
     // A star import, so that the finding is one pyrefly's lenient auto configuration reports too.
     writeFileSync(join(repo.root, "cafe/kettle.py"), "def boil() -> int:\n    return 100\n");

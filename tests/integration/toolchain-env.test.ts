@@ -115,7 +115,7 @@ describe("rust-analyzer with CARGO_HOME and RUSTUP_HOME outside HOME (as in the 
       env: { ...rustEnv, PATH: `${cargoBin}:/usr/local/bin:/usr/bin:/bin` },
     });
     expect(result.code, result.stderr).toBe(1);
-    // With its lock committed, the crate is not written to (docs/contract-notes.md: without one, cargo check writes it).
+    // With its lock committed, the crate is not written to (docs/contributors/contract-notes.md: without one, cargo check writes it).
     expect(snapshotFiles(crate)).toEqual(before);
     const items = JSON.parse(result.stdout).items as { path: string; source: string; code: string; range: { start: { line: number; column: number } } }[];
     expect(items).toContainEqual(

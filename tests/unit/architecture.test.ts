@@ -1,4 +1,4 @@
-// docs/architecture.md lists every arrow between rooms (folders of src/, and the Maude server),
+// docs/contributors/architecture.md lists every arrow between rooms (folders of src/, and the Maude server),
 // one room a line from the top floor down; this reads the arrows the imports really have and holds
 // the two equal, so the map cannot drift from the code, and holds every arrow to run down that
 // list, so no room ever imports one above it (nor, then, two rooms each other).
@@ -42,7 +42,7 @@ function arrowsInCode(): Map<string, Set<string>> {
 
 /** The arrows of the docs' list, its rooms in the list's order (top floor first). */
 function arrowsInDocs(): Map<string, Set<string>> {
-  const text = readFileSync(join(REPO, "docs/architecture.md"), "utf8");
+  const text = readFileSync(join(REPO, "docs/contributors/architecture.md"), "utf8");
   const block = text.slice(text.indexOf("<!-- arrows -->"), text.indexOf("<!-- /arrows -->"));
   const arrows = new Map<string, Set<string>>();
   for (const line of block.split("\n")) {
@@ -69,7 +69,7 @@ function arrowsRunningUp(order: readonly string[], arrows: Map<string, Set<strin
   return [...arrows].flatMap(([from, to]) => [...to].filter((room) => order.indexOf(room) <= order.indexOf(from)).map((room) => `${from} → ${room}`));
 }
 
-describe("docs/architecture.md", () => {
+describe("docs/contributors/architecture.md", () => {
   test("draws every arrow the imports have, and no other", () => {
     expect(sorted(arrowsInDocs())).toEqual(sorted(arrowsInCode()));
   });

@@ -176,7 +176,7 @@ describe("every list of servers", () => {
  */
 const PARTIAL_LISTS: { path: string; after: string; names: string[] }[] = [
   { path: "CONTRIBUTING.md", after: "`npm start` stops there: the demo uses ", names: ["typescript", "pyright", "clangd"] },
-  { path: "docs/performance.md", after: "then a shared bridge with ", names: ["typescript", "pyright", "clangd"] },
+  { path: "docs/contributors/performance.md", after: "then a shared bridge with ", names: ["typescript", "pyright", "clangd"] },
   { path: "bridge.toml.example", after: "under the nearest one's configuration (", names: ["pyright", "basedpyright", "ty"] },
   { path: "docs/servers.md", after: "Four Python servers settle by pull all the same: ", names: ["pyright", "basedpyright", "ty"] },
   {
@@ -188,18 +188,18 @@ const PARTIAL_LISTS: { path: string; after: string; names: string[] }[] = [
   { path: "docs/configuration.md", after: "So is a system-packaged server (", names: ["clangd", "ccls", "fortls", "pylsp"] },
   { path: "docs/configuration.md", after: "RUSTUP_TOOLCHAIN`, `RUSTFLAGS`, ...); ", names: ["pyright", "basedpyright", "pylsp"] },
   { path: "docs/ci.md", after: "typescript-language-server, pyright, the ", names: ["json", "css", "html", "yaml", "bash", "dockerfile", "svelte", "graphql"] },
-  { path: "docs/performance.md", after: "and, for each of ", names: ["ty", "pyrefly", "pyright"] },
-  { path: "docs/performance.md", after: "the Debian packages and the tool cache's quick installs (", names: ["ruff", "ty", "pyrefly"] },
+  { path: "docs/contributors/performance.md", after: "and, for each of ", names: ["ty", "pyrefly", "pyright"] },
+  { path: "docs/contributors/performance.md", after: "the Debian packages and the tool cache's quick installs (", names: ["ruff", "ty", "pyrefly"] },
   {
     path: "docs/tools.md",
     after: "that text is done ([maude-server.md](maude-server.md)). - **",
     names: ["ty", "pyrefly", "biome", "ccls", "gopls", "rust-analyzer", "bacon-ls"],
   },
   { path: "docs/tools.md", after: "rather than for its files alone, and why: ", names: ["ruff", "ty", "pyrefly", "basedpyright"] },
-  { path: "docs/architecture.md", after: "held to its own CLI; `check` on ", names: ["basedpyright", "biome", "clangd"] },
-  { path: "docs/contract-notes.md", after: "then the others by name, then ", names: ["biome", "ccls", "pylsp"] },
+  { path: "docs/contributors/architecture.md", after: "held to its own CLI; `check` on ", names: ["basedpyright", "biome", "clangd"] },
+  { path: "docs/contributors/contract-notes.md", after: "then the others by name, then ", names: ["biome", "ccls", "pylsp"] },
   { path: "bridge.toml.example", after: "symlinks are resolved servers = [", names: ["typescript", "pyright", "clangd"] },
-  { path: "docs/performance.md", after: "| `npm ci`, build, Debian check, ", names: ["ruff", "ty", "pyrefly", "basedpyright"] },
+  { path: "docs/contributors/performance.md", after: "| `npm ci`, build, Debian check, ", names: ["ruff", "ty", "pyrefly", "basedpyright"] },
   { path: "docs/trust.md", after: "answered by the pinned compiler; ", names: ["pyright", "clangd", "ruff"] },
 ];
 
@@ -233,7 +233,15 @@ function profileGroups(): Map<string, string[]> {
 
 /** Every list of three or more server names on the shipped pages and CONTRIBUTING.md, with the page's text before it. */
 function serverLists(known: ReadonlyMap<string, unknown>): { path: string; before: string; names: string[] }[] {
-  const pages = ["README.md", "CONTRIBUTING.md", "bridge.toml.example", ...readdirDocs(), ...readdirServers(), "servers/maude/README.md"];
+  const pages = [
+    "README.md",
+    "CONTRIBUTING.md",
+    "bridge.toml.example",
+    ...readdirDocs(),
+    ...readdirContributors(),
+    ...readdirServers(),
+    "servers/maude/README.md",
+  ];
   return pages.flatMap((path) => serverListsIn(path, page(path), known));
 }
 
@@ -268,9 +276,9 @@ describe("README.md", () => {
   });
 });
 
-describe("docs/adapters.md", () => {
+describe("docs/contributors/adapters.md", () => {
   test("its table has a row for every adapter, and each shipped profile's adapter names that profile", async () => {
-    const text = page("docs/adapters.md");
+    const text = page("docs/contributors/adapters.md");
     const table = firstColumn(text, "adapter | profiles");
     expect(sorted(table)).toEqual(sorted(ADAPTER_NAMES));
     expect(table.length).toBe(ADAPTER_NAMES.length);
@@ -326,4 +334,11 @@ function readdirDocs(): string[] {
   return readdirSync(join(REPO, "docs"))
     .filter((name) => name.endsWith(".md"))
     .map((name) => `docs/${name}`);
+}
+
+/** The contributors' pages: not shipped, but their lists are held to the code all the same. */
+function readdirContributors(): string[] {
+  return readdirSync(join(REPO, "docs/contributors"))
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => `docs/contributors/${name}`);
 }

@@ -12,7 +12,7 @@ import type { OwnSettleStrategy, SettleDecision, SettleEvent, SettleState } from
  * one or superseded publishes nothing, and settles nothing. A run in which cargo itself failed
  * (an unparsable or refused manifest) publishes nothing either, and no run after it would find
  * more: with none running and none to begin, the file is settled as not checked, with cargo's
- * reason, unless a run has ended done since. docs/adapters.md says why it is sound.
+ * reason, unless a run has ended done since. docs/contributors/adapters.md says why it is sound.
  */
 
 /** What the cargo-run strategy tracks of one wait. */

@@ -14,7 +14,7 @@ import { pythonNativeAdapter } from "./python-native.js";
  * canceled" to a references request, seen beside a second test suite), so every request is sent
  * again after its own cancel. A change on disk restarts it (`diskChangesNeedRestart`): after
  * `workspace/didChangeWatchedFiles` its next answer can still be the old state's, and nothing it
- * sends says when its recheck took the change in (docs/contract-notes.md); it starts in well
+ * sends says when its recheck took the change in (docs/contributors/contract-notes.md); it starts in well
  * under a second.
  */
 export function pyreflyAdapter(): ServerAdapter {

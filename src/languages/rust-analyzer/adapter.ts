@@ -7,7 +7,7 @@ import type { ServerAdapter, ServerLink } from "../../lsp/server-adapter.js";
 /**
  * rust-analyzer: diagnostics from its own analysis (pulled, final once it is quiescent) and from
  * `cargo check` runs (flycheck, published), each with its own progress (the "flycheck" strategy;
- * docs/adapters.md says why the rule is sound). The adapter keeps the session's flycheck state,
+ * docs/contributors/adapters.md says why the rule is sound). The adapter keeps the session's flycheck state,
  * asks for a run when a wait needs one, and runs the server's worker pool with one thread.
  */
 export function rustAnalyzerAdapter(link: ServerLink): ServerAdapter {

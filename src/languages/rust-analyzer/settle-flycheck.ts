@@ -4,7 +4,7 @@ import type { OwnSettleStrategy, SettleDecision, SettleEvent, SettleState } from
 /**
  * The settle rule's `flycheck` strategy (rust-analyzer), pure like the rule: its analysis answers
  * pulls once it is quiescent, and `cargo check` runs publish under progress tokens
- * {@link FLYCHECK_TOKEN_PREFIX}N. docs/adapters.md says why it is sound.
+ * {@link FLYCHECK_TOKEN_PREFIX}N. docs/contributors/adapters.md says why it is sound.
  */
 
 /** rust-analyzer runs each `cargo check` of its flycheck under a progress token with this prefix. */

@@ -1,7 +1,7 @@
 /**
  * The tests' own reading of maude, written apart from the server's (servers/maude/src) so that a
  * bug in its flags or its stderr parser cannot hide: maude run as CONTRACT §7 says (with
- * `-no-wrap`, as docs/contract-notes.md says), and every `Warning:` line of its stderr read with
+ * `-no-wrap`, as docs/contributors/contract-notes.md says), and every `Warning:` line of its stderr read with
  * the continuation lines that follow it.
  */
 import { spawnSync } from "node:child_process";
@@ -9,7 +9,7 @@ import { dirname } from "node:path";
 
 /** CONTRACT §7's flags. */
 export const CONTRACT_FLAGS = ["-no-banner", "-no-advise", "-no-ansi-color", "-no-tecla", "-batch"];
-/** With `-no-wrap` (docs/contract-notes.md): a message is not cut at 80 columns onto a second line. */
+/** With `-no-wrap` (docs/contributors/contract-notes.md): a message is not cut at 80 columns onto a second line. */
 const FLAGS = [...CONTRACT_FLAGS, "-no-wrap"];
 
 /** One warning: the file maude named (null for its standard input), the line, the message. */

@@ -1,4 +1,4 @@
-// A call's deadline and the servers it waits on (CONTRACT §4.2 "Startup", docs/contract-notes.md):
+// A call's deadline and the servers it waits on (CONTRACT §4.2 "Startup", docs/contributors/contract-notes.md):
 // the time a watched server spends starting or loading does not count against the call. The clock
 // is vitest's (setTimeout and Date): the tests are about the order of the deadline, the load's end
 // and the answer, which a busy machine's timer delays must not change.

@@ -65,7 +65,7 @@ describe("DocumentSync's cap on open documents", () => {
   });
 
   test("a second call on a document whose reopen is still making room waits until its didOpen is sent", async () => {
-    // The soak's empty document_symbols (docs/reliability.md): the reopen waited for a didClose
+    // The soak's empty document_symbols (docs/contributors/reliability.md): the reopen waited for a didClose
     // to be written, and a second call on the same document, finding it already in the map,
     // sent its request before the didOpen: tsls answers a document it does not have with [].
     const { sync, sent } = syncWithCap(1);

@@ -8,7 +8,7 @@ const KiB = 1024;
 const MODEL_BUDGET = 12 * KiB;
 /**
  * The whole answer, output schemas and annotations included. The contract's 24 KiB cannot hold
- * exact output schemas for 14 tools beside a 12 KiB model part (docs/contract-notes.md).
+ * exact output schemas for 14 tools beside a 12 KiB model part (docs/contributors/contract-notes.md).
  */
 const WHOLE_BUDGET = 32 * KiB;
 
