@@ -1,9 +1,9 @@
 import type { ResolvedServer, ResolvedWorkspace } from "../../config/types.js";
-import { mergeDiagnostics, type BridgeDiagnostic } from "../../contract/diagnostic-order.js";
+import type { BridgeDiagnostic } from "../../contract/diagnostic-order.js";
 import { settleDiagnostics } from "../../lsp/features/diagnostics-settle.js";
 import type { ServerAdapter } from "../../lsp/server-adapter.js";
 import type { FileTarget, ResolvedTarget } from "../../targets/resolve-target.js";
-import { convertDiagnostic } from "./convert-diagnostic.js";
+import { convertDiagnostics } from "./convert-diagnostic.js";
 import { openTarget, type OpenTarget } from "../../targets/open-target.js";
 import type { CallContext } from "../../targets/call-context.js";
 import type { BatchDocuments } from "./file-batches.js";
@@ -52,10 +52,8 @@ export async function fileDiagnostics(context: CallContext, resolved: ResolvedTa
   try {
     options.onSynced?.(target);
     const answer = await settleDiagnostics(client, synced.document, { deadline: context.deadline, signal: context.signal });
-    const encoding = client.positionEncoding;
-    const convert = (list: readonly Parameters<typeof convertDiagnostic>[1][] | null) =>
-      list === null ? null : list.map((diagnostic) => convertDiagnostic(file.path, diagnostic, synced.lines, encoding));
-    const { diagnostics, notChecked } = splitNotChecked(mergeDiagnostics(convert(answer.pull), convert(answer.push)), client.adapter);
+    const converted = convertDiagnostics(file.path, answer.pull, answer.push, synced.lines, client.positionEncoding);
+    const { diagnostics, notChecked } = splitNotChecked(converted, client.adapter);
     return {
       workspace: target.workspace,
       server: target.server,

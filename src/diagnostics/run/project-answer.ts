@@ -1,9 +1,8 @@
 import { pathToFileURL } from "node:url";
-import { mergeDiagnostics } from "../../contract/diagnostic-order.js";
 import { LineIndex } from "../../contract/positions.js";
 import type { LspClient } from "../../lsp/lsp-client.js";
 import type { CallContext } from "../../targets/call-context.js";
-import { convertDiagnostic } from "./convert-diagnostic.js";
+import { convertDiagnostics } from "./convert-diagnostic.js";
 import type { ResolvedTarget } from "../../targets/resolve-target.js";
 import type { FileDiagnostics } from "./file-diagnostics.js";
 import { readSourceFile } from "../../files/read-source-file.js";
@@ -47,8 +46,7 @@ export async function answerFromProject(
     if (state.generation === generation) state.answers.set(file.absolutePath, answer);
   }
   const lines = new LineIndex(text);
-  const converted = answer.diagnostics.map((diagnostic) => convertDiagnostic(file.path, diagnostic, lines, client.positionEncoding));
-  const diagnostics = mergeDiagnostics(converted, null);
+  const diagnostics = convertDiagnostics(file.path, answer.diagnostics, null, lines, client.positionEncoding);
   if (client.adapter.projectModel?.answersUnopened && !open) state.rendered.set(file.absolutePath, { answer, uri, text, diagnostics });
   return { workspace: target.workspace, server: target.server, file, text, diagnostics, ...projectOf(answer) };
 }
