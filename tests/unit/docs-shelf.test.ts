@@ -43,3 +43,11 @@ test(`the user pages hold at most ${USER_WORDS_CEILING} words`, () => {
   const count = USER_PAGES.reduce((sum, page) => sum + words(page), 0);
   expect(count).toBeLessThanOrEqual(USER_WORDS_CEILING);
 });
+
+test("every page of docs/ says near its top what its reader can do after it", () => {
+  const silent = USER_PAGES.filter((page) => page.startsWith("docs/")).filter((page) => {
+    const top = readFileSync(join(REPO, page), "utf8").split("\n").slice(0, 12).join(" ");
+    return !/After this page you (?:can|know)\b/.test(top);
+  });
+  expect(silent).toEqual([]);
+});
