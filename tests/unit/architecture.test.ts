@@ -273,3 +273,35 @@ describe("a toolchain's words outside the languages and the config", () => {
     expect(naming([coded!, commented!], (file) => texts.get(file)!)).toEqual(["src/disk-sync/coded.ts"]);
   });
 });
+
+// The absences of docs/contributors/architecture.md that a reading of the imports can hold.
+describe("which rooms import what", () => {
+  /** The rooms (folders of src/) whose files import a module whose name `imported` matches. */
+  function roomsImporting(imported: RegExp, files: readonly string[], read = (file: string) => readFileSync(file, "utf8")): string[] {
+    const rooms = files
+      .filter((file) => [...read(file).matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)].some((match) => imported.test(match[1]!)))
+      .map((file) => roomOf(file)!);
+    return [...new Set(rooms)].sort();
+  }
+  const sources = (): string[] => sourceFiles(join(REPO, "src"));
+
+  test("only src/mcp/, src/attach/, src/shared-server/ and src/http/ import the MCP SDK", () => {
+    expect(roomsImporting(/^@modelcontextprotocol\//, sources())).toEqual(["attach", "http", "mcp", "shared-server"]);
+  });
+
+  test("only src/lsp/ speaks JSON-RPC to servers", () => {
+    expect(roomsImporting(/^vscode-jsonrpc/, sources())).toEqual(["lsp"]);
+  });
+
+  test("src/contract/ imports nothing of ours and no Node built-in", () => {
+    const contract = sourceFiles(join(REPO, "src/contract"));
+    const found = contract.filter((file) => /(?:from|import)\s*\(?\s*["'](?:node:|\.\.\/)/.test(readFileSync(file, "utf8")));
+    expect(found.map((file) => relative(REPO, file))).toEqual([]);
+  });
+
+  test("an import of the SDK from another room is found", () => {
+    const stray = join(REPO, "src/tools/stray.ts");
+    const read = (file: string) => (file === stray ? 'import type { X } from "@modelcontextprotocol/sdk/types.js";' : readFileSync(file, "utf8"));
+    expect(roomsImporting(/^@modelcontextprotocol\//, [...sources(), stray], read)).toEqual(["attach", "http", "mcp", "shared-server", "tools"]);
+  });
+});
