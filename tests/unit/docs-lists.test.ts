@@ -184,7 +184,7 @@ const PARTIAL_LISTS: { path: string; after: string; names: string[] }[] = [
     after: "| every other shipped profile (",
     names: ["pyright", "basedpyright", "gopls", "clangd", "ccls", "biome", "ruff", "pylsp", "bash", "maude"],
   },
-  { path: "docs/servers.md", after: "- **", names: ["yaml", "graphql", "pylsp"] },
+  { path: "docs/contributors/adapters.md", after: "- **", names: ["yaml", "graphql", "pylsp"] },
   { path: "docs/configuration.md", after: "So is a system-packaged server (", names: ["clangd", "ccls", "fortls", "pylsp"] },
   { path: "docs/configuration.md", after: "RUSTUP_TOOLCHAIN`, `RUSTFLAGS`, ...); ", names: ["pyright", "basedpyright", "pylsp"] },
   { path: "docs/ci.md", after: "typescript-language-server, pyright, the ", names: ["json", "css", "html", "yaml", "bash", "dockerfile", "svelte", "graphql"] },
