@@ -192,7 +192,7 @@ const PARTIAL_LISTS: { path: string; after: string; names: string[] }[] = [
   { path: "docs/contributors/performance.md", after: "the Debian packages and the tool cache's quick installs (", names: ["ruff", "ty", "pyrefly"] },
   {
     path: "docs/tools.md",
-    after: "that text is done ([maude-server.md](maude-server.md)). - **",
+    after: "that text is done ([maude-server.md](contributors/maude-server.md)). - **",
     names: ["ty", "pyrefly", "biome", "ccls", "gopls", "rust-analyzer", "bacon-ls"],
   },
   { path: "docs/tools.md", after: "rather than for its files alone, and why: ", names: ["ruff", "ty", "pyrefly", "basedpyright"] },

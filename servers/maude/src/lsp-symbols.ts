@@ -1,4 +1,4 @@
-/** Outline symbols as LSP `DocumentSymbol`s. The kind mapping is documented in docs/maude-server.md. */
+/** Outline symbols as LSP `DocumentSymbol`s. The kind mapping is documented in docs/contributors/maude-server.md. */
 import { SymbolKind, type DocumentSymbol } from "vscode-languageserver/node";
 import type { MaudeSymbol, MaudeSymbolKind } from "./outline.js";
 
