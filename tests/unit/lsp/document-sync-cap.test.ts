@@ -1,20 +1,6 @@
-import type { MessageConnection } from "vscode-jsonrpc/node";
 import { describe, expect, test } from "vitest";
 import { DocumentSync } from "../../../src/lsp/document-sync.js";
-
-/** A connection that records the notifications sent: method and URI, and the version when there is one. */
-function recorder(): { connection: MessageConnection; sent: string[]; closed: string[] } {
-  const sent: string[] = [];
-  const closed: string[] = [];
-  const connection = {
-    sendNotification: (type: { method: string }, params: { textDocument: { uri: string; version?: number } }) => {
-      const { uri, version } = params.textDocument;
-      sent.push(`${type.method.replace("textDocument/", "")} ${uri}${version === undefined ? "" : ` v${version}`}`);
-      return Promise.resolve();
-    },
-  } as unknown as MessageConnection;
-  return { connection, sent, closed };
-}
+import { recorder } from "./notification-recorder.js";
 
 function syncWithCap(maxOpen: number) {
   const wire = recorder();

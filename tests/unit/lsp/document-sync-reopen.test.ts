@@ -1,19 +1,6 @@
-import type { MessageConnection } from "vscode-jsonrpc/node";
 import { describe, expect, test } from "vitest";
 import { DocumentSync } from "../../../src/lsp/document-sync.js";
-
-/** A connection that records each notification as method, URI and version. */
-function recorder(): { connection: MessageConnection; sent: string[] } {
-  const sent: string[] = [];
-  const connection = {
-    sendNotification: (type: { method: string }, params: { textDocument: { uri: string; version?: number } }) => {
-      const { uri, version } = params.textDocument;
-      sent.push(`${type.method.replace("textDocument/", "")} ${uri}${version === undefined ? "" : ` v${version}`}`);
-      return Promise.resolve();
-    },
-  } as unknown as MessageConnection;
-  return { connection, sent };
-}
+import { recorder } from "./notification-recorder.js";
 
 describe("DocumentSync for a server settled by its pushes alone", () => {
   test("a changed text goes as a close and a reopen with the next version; what it pushed before is dropped", async () => {
