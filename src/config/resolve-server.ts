@@ -31,7 +31,7 @@ type Field = Exclude<keyof RawProfile, "install" | "default" | "checkout_code">;
 
 /**
  * Resolves `[[server]]` number `index`: merges its profile (keys set in the server replace the
- * profile's), applies defaults, resolves `command` and `version_command[0]` to absolute executables
+ * profile's, but for `settings` and `initialization_options`, laid over the profile's), applies defaults, resolves `command` and `version_command[0]` to absolute executables
  * (against the config directory, or for values from the profile the package root and
  * lspmcp's dependencies wherever Node finds them), and normalizes
  * extensions. Never throws; every problem is returned with its key path.
@@ -118,13 +118,32 @@ export async function resolveServer(index: number, raw: Salvaged<RawServer>, con
     inherit_env: [...new Set([...(profile.inherit_env ?? []), ...(own.inherit_env ?? [])])],
     // A value may name the tool cache as a command can (`{cache}/...`).
     env: Object.fromEntries(Object.entries(pick("env") ?? SERVER_DEFAULTS.env).map(([key, value]) => [key, expandToolCache(value)])),
-    initialization_options: pick("initialization_options") ?? SERVER_DEFAULTS.initialization_options,
-    settings: pick("settings") ?? SERVER_DEFAULTS.settings,
+    // A table set here is laid over its profile's, never in place of it: a key the server needs
+    // (vscode-css-language-server reports nothing without its `css` section) stays when another is added.
+    initialization_options: overlay(profile.initialization_options, own.initialization_options) ?? SERVER_DEFAULTS.initialization_options,
+    settings: overlay(profile.settings, own.settings) ?? SERVER_DEFAULTS.settings,
     // 0 is how a [[server]] turns its profile's cap off.
     max_rss_mb: pick("max_rss_mb") || null,
     settle_quiet_ms: pick("settle_quiet_ms") ?? SERVER_DEFAULTS.settle_quiet_ms,
   };
   return { server, languages, problems };
+}
+
+type Table = Record<string, unknown>;
+
+/** `over` laid on `under`, table by table: `over`'s value wins wherever both set a key to something other than two tables. */
+function overlay(under: Table | undefined, over: Table | undefined): Table | undefined {
+  if (under === undefined || over === undefined) return over ?? under;
+  const merged: Table = { ...under };
+  for (const [key, value] of Object.entries(over)) {
+    const below = merged[key];
+    merged[key] = isTable(below) && isTable(value) ? overlay(below, value) : value;
+  }
+  return merged;
+}
+
+function isTable(value: unknown): value is Table {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -248,7 +248,7 @@ export const ServerSchema = z
       .string()
       .regex(PROFILE_PATTERN, { message: "a profile name is lower-case letters, digits, '_' or '-'" })
       .optional()
-      .describe("Take every field from servers/NAME.toml; keys set here replace the profile's."),
+      .describe("Take every field from servers/NAME.toml; keys set here replace the profile's (settings and initialization_options are laid over it)."),
     ...ServerFieldsSchema.shape,
   })
   .describe("A pinned language server.");

@@ -54,7 +54,7 @@ describe("profiles", () => {
     });
   });
 
-  test("keys set in the server replace the profile's whole, and resolve against the config folder", async () => {
+  test("keys set in the server replace the profile's, and resolve against the config folder; its settings are laid over the profile's", async () => {
     const root = await fakePackage(PROFILE);
     const dir = await tempDir();
     await fakeExecutable(dir, "local/ls");
@@ -84,9 +84,20 @@ servers = ["one"]
       position_encoding: null,
       adapter: "standard",
       projects: null,
-
-      settings: { b: { c: 2 } },
     });
+    expect(server?.settings).toEqual({ a: 1, b: { c: 2 } });
+  });
+
+  test("settings and initialization_options are laid over the profile's table by table: a key the server needs stays", async () => {
+    const root = await fakePackage(
+      `${PROFILE.replace("settings = { a = 1 }\n", "")}initialization_options = { cache = { directory = "", keep = true }, index = 1 }\nsettings = { css = {}, scss = { lint = { a = 1 } } }\n`,
+    );
+    const dir = await writeFiles(await tempDir(), {
+      "bridge.toml": `[[server]]\nname = "one"\nprofile = "p"\ninitialization_options = { cache = { keep = false }, index = [2] }\nsettings = { css = { validate = true }, scss = { lint = { b = 2 } }, less = {} }\n[[workspace]]\nname = "ws"\nroot = "."\nservers = ["one"]\n`,
+    });
+    const [server] = (await loadConfig(join(dir, "bridge.toml"), { packageRoot: root })).servers;
+    expect(server?.initialization_options).toEqual({ cache: { directory: "", keep: false }, index: [2] });
+    expect(server?.settings).toEqual({ css: { validate: true }, scss: { lint: { a: 1, b: 2 } }, less: {} });
   });
 
   test("a server's inherit_env adds to its profile's, where every other key replaces it", async () => {
