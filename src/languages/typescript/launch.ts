@@ -84,18 +84,23 @@ export function typescriptLaunch(server: ResolvedServer, workspace: WorkspacePla
  * package folder (null: the pinned one); or why the project's own may not run (its files are not
  * checked), or what stops it from starting.
  */
-export function describeTypescriptChoice(server: Pick<ResolvedServer, "name" | "command">, workspace: WorkspacePlace, from: string): AnsweringChoice {
-  try {
-    const choice = typescriptCompilerFor(server, workspace, from);
-    if ("refused" in choice) return { refused: choice.refused, own: choice.packageDir };
-    return { answers: `TypeScript ${choice.compiler.version}`, own: choice.compiler.source === "pinned" ? null : choice.compiler.packageDir };
-  } catch (error) {
-    return { error: (error as Error).message };
-  }
-}
+export const describeTypescriptChoice = describeWith((server, workspace, from) => typescriptCompilerFor(server, workspace, from));
 
 /** What a TypeScript adapter's choice reads of an entry. */
 type EntryFields = Pick<ResolvedServer, "name" | "command" | "initialization_options">;
+
+/** A compiler choice told in words, for `validate`, `init` and the reports. */
+function describeWith(choose: (server: EntryFields, workspace: WorkspacePlace, from: string) => CompilerChoice) {
+  return (server: EntryFields, workspace: WorkspacePlace, from: string): AnsweringChoice => {
+    try {
+      const choice = choose(server, workspace, from);
+      if ("refused" in choice) return { refused: choice.refused, own: choice.packageDir };
+      return { answers: `TypeScript ${choice.compiler.version}`, own: choice.compiler.source === "pinned" ? null : choice.compiler.packageDir };
+    } catch (error) {
+      return { error: (error as Error).message };
+    }
+  };
+}
 
 /**
  * The toolchain that answers the file `file` under an entry whose compiler `choose` picks for a
@@ -193,15 +198,7 @@ export function tsserverEntryLaunch(server: ResolvedServer, workspace: Workspace
 }
 
 /** Which TypeScript answers a typescript-language-server entry for the project folder `from`, in words, or why none can. */
-export function describeTsserverChoice(server: EntryFields, workspace: WorkspacePlace, from: string): AnsweringChoice {
-  try {
-    const choice = tsserverCompilerFor(server, workspace, from);
-    if ("refused" in choice) return { refused: choice.refused, own: choice.packageDir };
-    return { answers: `TypeScript ${choice.compiler.version}`, own: choice.compiler.source === "pinned" ? null : choice.compiler.packageDir };
-  } catch (error) {
-    return { error: (error as Error).message };
-  }
-}
+export const describeTsserverChoice = describeWith((server, workspace, from) => tsserverCompilerFor(server, workspace, from));
 
 /** The toolchain of a file under a typescript-language-server entry (`toolchainOf`). */
 export const tsserverToolchain = toolchainOf((server, workspace, from) => tsserverCompilerFor(server, workspace, from));
