@@ -10,6 +10,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 head="$(git rev-parse HEAD)"
 temp="$(mktemp -d "${TMPDIR:-/tmp}/lspmcp-fresh-XXXXXX")"
+# mktemp makes it 0700; the tests that run a process as a second user (the orphan sweep, a
+# compiler another user owns) need to read the clone, as they can in any checkout CI makes.
+chmod 755 "$temp"
 run=""
 finish() {
   status=$?
