@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark in turn, each printing its figures as ratios against a baseline
-// measured in the same run. Pass a name (floor, startup, bridge, supervision, maude, typescript, monorepo, check, since, changes, shared, detect, big-file, gopls) to run only that one.
+// measured in the same run. Pass a name (floor, startup, bridge, supervision, maude, typescript, plain-client, monorepo, check, since, changes, shared, detect, big-file, gopls) to run only that one.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -12,6 +12,7 @@ const all = [
   "supervision",
   "maude",
   "typescript",
+  "plain-client",
   "monorepo",
   "check",
   "since",
