@@ -37,7 +37,7 @@ export interface ServerLink {
 }
 
 /** A settle decision that an adapter carries out on its server (the rule's other one is a pull). */
-export type SettleAction = "barrier" | "flycheck" | "cargo-run";
+export type SettleAction = "barrier" | "flycheck" | "build-run";
 
 /**
  * Everything about one language server that the LSP spec does not say, in one place: the client,

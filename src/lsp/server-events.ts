@@ -26,12 +26,12 @@ export type ServerEvent =
    * run or superseded by one), or cargo itself failed ("failed", with the message bacon-ls logs
    * for it: an unparsable Cargo.toml, a manifest cargo refuses). See `src/languages/bacon-ls/adapter.ts`.
    */
-  | { readonly type: "cargo-run"; readonly token: ProgressToken; readonly kind: "begin" | "done" | "stopped" }
-  | { readonly type: "cargo-run"; readonly token: ProgressToken; readonly kind: "failed"; readonly reason: string }
+  | { readonly type: "build-run"; readonly token: ProgressToken; readonly kind: "begin" | "done" | "stopped" }
+  | { readonly type: "build-run"; readonly token: ProgressToken; readonly kind: "failed"; readonly reason: string }
   /** A file's set as bacon-ls last published it, whatever its version, told by its adapter. */
-  | { readonly type: "cargo-run-publish"; readonly uri: string; readonly diagnostics: readonly Diagnostic[] }
+  | { readonly type: "build-run-publish"; readonly uri: string; readonly diagnostics: readonly Diagnostic[] }
   /** Not the server's own: the bacon-ls adapter asked for a run (a didSave), told to every wait. */
-  | { readonly type: "cargo-run-requested" }
+  | { readonly type: "build-run-requested" }
   /** Not the server's own: the bridge sent a didOpen, didChange or didClose of any document. */
   | { readonly type: "session-sync" }
   | { readonly type: "close" };

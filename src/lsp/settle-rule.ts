@@ -96,11 +96,11 @@ export function stepSettle(before: SettleState, event: SettleEvent): SettleState
     case "flycheck-history":
     case "flycheck-requested":
     case "flycheck-publish":
-    case "cargo-run":
-    case "cargo-run-publish":
-    case "cargo-run-requested":
-    case "cargo-run-history":
-    case "cargo-run-asked":
+    case "build-run":
+    case "build-run-publish":
+    case "build-run-requested":
+    case "build-run-history":
+    case "build-run-asked":
       return state;
     case "pull-answer":
       if (event.uri !== target.uri || !state.pullInFlight) return state;

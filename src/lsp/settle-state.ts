@@ -65,9 +65,9 @@ export type SettleEvent =
   /** The session's flycheck state as the wait starts (fed before the sync). */
   | { readonly type: "flycheck-history"; readonly everBegun: boolean; readonly pending: boolean }
   /** The session's running cargo runs and how many asked for have not begun yet, as the wait starts (fed before the sync). */
-  | { readonly type: "cargo-run-history"; readonly running: readonly (string | number)[]; readonly pending: number }
+  | { readonly type: "build-run-history"; readonly running: readonly (string | number)[]; readonly pending: number }
   /** The wait asked its adapter for a run; it hears `cargo-run-requested` once the request is sent. */
-  | { readonly type: "cargo-run-asked" }
+  | { readonly type: "build-run-asked" }
   | { readonly type: "barrier-sent" }
   | { readonly type: "barrier-answer" }
   /** The quiet window armed at `mark` (a `quiet` decision's) has passed. */
@@ -79,7 +79,7 @@ export type SettleDecision =
   | { readonly kind: "wait" }
   | { readonly kind: "pull" }
   | { readonly kind: "flycheck" }
-  | { readonly kind: "cargo-run" }
+  | { readonly kind: "build-run" }
   | { readonly kind: "barrier" }
   /**
    * A push candidate waits for the quiet window: the caller feeds `{ type: "quiet", mark }` once

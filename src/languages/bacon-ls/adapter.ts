@@ -24,7 +24,7 @@ const FAILED_PREFIX = "cargo check failed: ";
  * exited with exit status: 101: …"): that run is told failed with the line it logs next. It runs one when a document is opened (unless one
  * began within the last second), saved, or at start, and publishes a file only when its set
  * changes (none published: none found). So the adapter keeps each file's last set, tells every
- * wait of the runs (the "cargo-run" strategy, `settle-cargo-run.ts`), and asks for a run with a
+ * wait of the runs (the "build-run" strategy, `settle-cargo-run.ts`), and asks for a run with a
  * didSave of the document, which is on disk as synced: one didSave for every wait that asks in
  * the same turn.
  */
@@ -38,22 +38,22 @@ export function baconLsAdapter(link: ServerLink): ServerAdapter {
   const failing: (string | number)[] = [];
 
   link.onLog((line) => {
-    for (const token of failing.splice(0)) link.events.emit({ type: "cargo-run", token, kind: "failed", reason: `${FAILED_PREFIX}${line.trim()}` });
+    for (const token of failing.splice(0)) link.events.emit({ type: "build-run", token, kind: "failed", reason: `${FAILED_PREFIX}${line.trim()}` });
   });
   link.onProgress((token, value) => {
     const { kind, message } = (value ?? {}) as { kind?: unknown; message?: unknown };
     if (kind === "begin") {
       running.add(token);
       pending = Math.max(0, pending - 1);
-      link.events.emit({ type: "cargo-run", token, kind: "begin" });
+      link.events.emit({ type: "build-run", token, kind: "begin" });
     } else if (kind === "end" && running.delete(token)) {
       if (typeof message !== "string") failing.push(token);
-      else link.events.emit({ type: "cargo-run", token, kind: message.startsWith(DONE_MESSAGE) ? "done" : "stopped" });
+      else link.events.emit({ type: "build-run", token, kind: message.startsWith(DONE_MESSAGE) ? "done" : "stopped" });
     }
   });
   link.onPublish(({ uri, diagnostics }) => {
     latest.set(uri, diagnostics);
-    link.events.emit({ type: "cargo-run-publish", uri, diagnostics });
+    link.events.emit({ type: "build-run-publish", uri, diagnostics });
   });
 
   function save(): void {
@@ -63,7 +63,7 @@ export function baconLsAdapter(link: ServerLink): ServerAdapter {
     pending += 1;
     link.notify("textDocument/didSave", { textDocument: { uri } });
     // Told to every wait of the session: each one synced before it is covered by its run.
-    link.events.emit({ type: "cargo-run-requested" });
+    link.events.emit({ type: "build-run-requested" });
   }
 
   return {
@@ -74,11 +74,11 @@ export function baconLsAdapter(link: ServerLink): ServerAdapter {
     diskOnlySources: new Set(["bacon-ls"]),
     whenReady: whenLogged(link, BACON_LS_READY_LOG),
     startingEvents: (uri) => [
-      { type: "cargo-run-history", running: [...running], pending },
-      { type: "cargo-run-publish", uri, diagnostics: latest.get(uri) ?? [] },
+      { type: "build-run-history", running: [...running], pending },
+      { type: "build-run-publish", uri, diagnostics: latest.get(uri) ?? [] },
     ],
     perform: async (action, _options, uri) => {
-      if (action !== "cargo-run") throw noSuchAction("bacon-ls", action);
+      if (action !== "build-run") throw noSuchAction("bacon-ls", action);
       // The waits that ask in this turn (a folder's files synced together) share one run.
       if (toSave === null) setImmediate(save);
       toSave = uri;

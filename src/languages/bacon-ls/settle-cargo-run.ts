@@ -53,15 +53,15 @@ function stepCargoRun(state: CargoRunState, event: SettleEvent): CargoRunState |
   const run = state.own;
   const next = (changes: Partial<CargoRunProgress>): CargoRunState => ({ ...state, own: { ...run, ...changes } });
   switch (event.type) {
-    case "cargo-run-history":
+    case "build-run-history":
       return next({ running: new Set(event.running), pending: event.pending });
-    case "cargo-run-asked":
+    case "build-run-asked":
       return next({ asked: true });
-    case "cargo-run-requested":
+    case "build-run-requested":
       // Any wait's request sent after the sync covers it (one didSave serves every wait synced
       // before it); one sent before covers nothing of it.
       return next({ pending: run.pending + 1, requested: run.requested || state.synced });
-    case "cargo-run": {
+    case "build-run": {
       if (event.kind === "begin") {
         const begunAfterRequest = run.requested ? new Set([...run.begunAfterRequest, event.token]) : run.begunAfterRequest;
         return next({ pending: Math.max(0, run.pending - 1), running: new Set([...run.running, event.token]), begunAfterRequest });
@@ -72,7 +72,7 @@ function stepCargoRun(state: CargoRunState, event: SettleEvent): CargoRunState |
       const failed = event.kind === "failed" && ours ? event.reason : run.failed;
       return next({ running, done: run.done || (event.kind === "done" && ours), failed });
     }
-    case "cargo-run-publish":
+    case "build-run-publish":
       return event.uri === state.target.uri ? next({ published: event.diagnostics }) : state;
     // Its publishes are read as `cargo-run-publish` (whatever their version), and its progress as runs.
     case "publish":
@@ -84,9 +84,9 @@ function stepCargoRun(state: CargoRunState, event: SettleEvent): CargoRunState |
 }
 
 /** What the strategy says for a synced, unsettled wait. */
-function decideCargoRun(state: CargoRunState): Extract<SettleDecision, { kind: "wait" | "settled" | "cargo-run" }> {
+function decideCargoRun(state: CargoRunState): Extract<SettleDecision, { kind: "wait" | "settled" | "build-run" }> {
   const run = state.own;
-  if (!run.requested) return run.asked ? { kind: "wait" } : { kind: "cargo-run" };
+  if (!run.requested) return run.asked ? { kind: "wait" } : { kind: "build-run" };
   if (run.pending > 0 || run.running.size > 0) return { kind: "wait" };
   if (run.done) return { kind: "settled", pull: null, push: run.published };
   if (run.failed !== null) return { kind: "settled", pull: null, push: [], notChecked: run.failed };

@@ -71,9 +71,9 @@ function waitForSettle(client: LspClient, document: OpenDocument, { deadline, si
       if (decision.kind === "pull") {
         state = stepSettle(state, { type: "pull-sent", uri });
         pull();
-      } else if (decision.kind === "barrier" || decision.kind === "flycheck" || decision.kind === "cargo-run") {
+      } else if (decision.kind === "barrier" || decision.kind === "flycheck" || decision.kind === "build-run") {
         if (decision.kind === "barrier") state = stepSettle(state, { type: "barrier-sent" });
-        if (decision.kind === "cargo-run") state = stepSettle(state, { type: "cargo-run-asked" });
+        if (decision.kind === "build-run") state = stepSettle(state, { type: "build-run-asked" });
         perform(decision.kind);
       } else if (decision.kind === "quiet") {
         armQuiet(decision.mark);

@@ -23,7 +23,7 @@ async function started() {
   );
   const events: ServerEvent[] = [];
   client.events.subscribe((event) => {
-    if (event.type.startsWith("cargo-run")) events.push(event);
+    if (event.type.startsWith("build-run")) events.push(event);
   });
   const initialized = client.initialize(Deadline.in(5_000));
   await server.sendNotification(LogMessageNotification.type, { type: MessageType.Info, message: `bacon-ls v0.31.0 ${BACON_LS_READY_LOG}` });
@@ -39,35 +39,35 @@ describe("the bacon-ls adapter", () => {
   test("the waits that ask in one turn share one didSave, told to every wait once it is sent", async () => {
     const { client, saves, events } = await started();
     const options = { deadline: Deadline.in(5_000) };
-    await Promise.all([client.adapter.perform("cargo-run", options, A), client.adapter.perform("cargo-run", options, B)]);
+    await Promise.all([client.adapter.perform("build-run", options, A), client.adapter.perform("build-run", options, B)]);
     await heard(() => saves.length > 0);
     expect(saves).toEqual([B]);
-    expect(events).toEqual([{ type: "cargo-run-requested" }]);
-    expect(client.adapter.startingEvents(A)[0]).toEqual({ type: "cargo-run-history", running: [], pending: 1 });
+    expect(events).toEqual([{ type: "build-run-requested" }]);
+    expect(client.adapter.startingEvents(A)[0]).toEqual({ type: "build-run-history", running: [], pending: 1 });
   });
 
   test("a run's end says done only with bacon-ls's 'done, …'; a cancelled one is stopped; each begin takes a request off", async () => {
     const { client, events, progress } = await started();
-    await client.adapter.perform("cargo-run", { deadline: Deadline.in(5_000) }, A);
+    await client.adapter.perform("build-run", { deadline: Deadline.in(5_000) }, A);
     await heard(() => events.length === 1);
     await progress(2, { kind: "begin", title: "checking", message: "cargo check" });
     await progress(2, { kind: "end", message: "cancelled by user" });
     await progress(3, { kind: "begin", title: "checking" });
     await heard(() => events.length === 4);
-    expect(client.adapter.startingEvents(A)[0]).toEqual({ type: "cargo-run-history", running: [3], pending: 0 });
+    expect(client.adapter.startingEvents(A)[0]).toEqual({ type: "build-run-history", running: [3], pending: 0 });
     await progress(3, { kind: "end", message: "done, errors: 1, warnings: 0" });
     await heard(() => events.length === 5);
     expect(events.slice(1)).toEqual([
-      { type: "cargo-run", token: 2, kind: "begin" },
-      { type: "cargo-run", token: 2, kind: "stopped" },
-      { type: "cargo-run", token: 3, kind: "begin" },
-      { type: "cargo-run", token: 3, kind: "done" },
+      { type: "build-run", token: 2, kind: "begin" },
+      { type: "build-run", token: 2, kind: "stopped" },
+      { type: "build-run", token: 3, kind: "begin" },
+      { type: "build-run", token: 3, kind: "done" },
     ]);
   });
 
   test("a run that ends with no message failed: it is told failed with the line bacon-ls logs next, cargo's reason", async () => {
     const { client, server, events, progress } = await started();
-    await client.adapter.perform("cargo-run", { deadline: Deadline.in(5_000) }, A);
+    await client.adapter.perform("build-run", { deadline: Deadline.in(5_000) }, A);
     await heard(() => events.length === 1);
     await progress(4, { kind: "begin", title: "checking" });
     await progress(4, { kind: "end" });
@@ -76,19 +76,19 @@ describe("the bacon-ls adapter", () => {
     await server.sendNotification(LogMessageNotification.type, { type: MessageType.Error, message: why });
     await heard(() => events.length === 3);
     expect(events.slice(1)).toEqual([
-      { type: "cargo-run", token: 4, kind: "begin" },
-      { type: "cargo-run", token: 4, kind: "failed", reason: `cargo check failed: ${why}` },
+      { type: "build-run", token: 4, kind: "begin" },
+      { type: "build-run", token: 4, kind: "failed", reason: `cargo check failed: ${why}` },
     ]);
   });
 
   test("each file's last published set is kept whatever its version; a file never published has none", async () => {
     const { client, server } = await started();
     const published: ServerEvent[] = [];
-    client.events.subscribe((event) => event.type === "cargo-run-publish" && published.push(event));
+    client.events.subscribe((event) => event.type === "build-run-publish" && published.push(event));
     await server.sendNotification(PublishDiagnosticsNotification.type, { uri: A, version: 7, diagnostics: [diagnostic] });
     await heard(() => published.length === 1);
-    expect(client.adapter.startingEvents(A)[1]).toEqual({ type: "cargo-run-publish", uri: A, diagnostics: [diagnostic] });
-    expect(client.adapter.startingEvents(B)[1]).toEqual({ type: "cargo-run-publish", uri: B, diagnostics: [] });
+    expect(client.adapter.startingEvents(A)[1]).toEqual({ type: "build-run-publish", uri: A, diagnostics: [diagnostic] });
+    expect(client.adapter.startingEvents(B)[1]).toEqual({ type: "build-run-publish", uri: B, diagnostics: [] });
   });
 
   test("no document before its cargo backend exists: initialize waits for the log line", async () => {

@@ -11,14 +11,14 @@ const B = "file:///w/src/brew.rs";
 const target: SettleTarget = { uri: A, version: 1, pullStatic: false, strategy: CARGO_RUN_SETTLE };
 const d = (message: string): Diagnostic => ({ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, message });
 const sync: SettleEvent = { type: "sync", uri: A, version: 1 };
-const asked: SettleEvent = { type: "cargo-run-asked" };
-const requested: SettleEvent = { type: "cargo-run-requested" };
-const begin = (token: number): SettleEvent => ({ type: "cargo-run", token, kind: "begin" });
-const done = (token: number): SettleEvent => ({ type: "cargo-run", token, kind: "done" });
-const stopped = (token: number): SettleEvent => ({ type: "cargo-run", token, kind: "stopped" });
-const failed = (token: number, reason: string): SettleEvent => ({ type: "cargo-run", token, kind: "failed", reason });
-const published = (uri: string, ...items: Diagnostic[]): SettleEvent => ({ type: "cargo-run-publish", uri, diagnostics: items });
-const history = (running: number[], pending = 0): SettleEvent => ({ type: "cargo-run-history", running, pending });
+const asked: SettleEvent = { type: "build-run-asked" };
+const requested: SettleEvent = { type: "build-run-requested" };
+const begin = (token: number): SettleEvent => ({ type: "build-run", token, kind: "begin" });
+const done = (token: number): SettleEvent => ({ type: "build-run", token, kind: "done" });
+const stopped = (token: number): SettleEvent => ({ type: "build-run", token, kind: "stopped" });
+const failed = (token: number, reason: string): SettleEvent => ({ type: "build-run", token, kind: "failed", reason });
+const published = (uri: string, ...items: Diagnostic[]): SettleEvent => ({ type: "build-run-publish", uri, diagnostics: items });
+const history = (running: number[], pending = 0): SettleEvent => ({ type: "build-run-history", running, pending });
 
 function decisions(events: readonly SettleEvent[]): SettleDecision["kind"][] {
   let state = startSettle(target);
@@ -28,7 +28,7 @@ function decisions(events: readonly SettleEvent[]): SettleDecision["kind"][] {
 describe("the cargo-run rule", () => {
   test("asks for a run once synced, and settles on the file's set when that run ends done", () => {
     const events = [history([]), published(A), sync, asked, requested, begin(2), published(A, d("E0308")), done(2)];
-    expect(decisions(events)).toEqual(["wait", "wait", "cargo-run", "wait", "wait", "wait", "wait", "settled"]);
+    expect(decisions(events)).toEqual(["wait", "wait", "build-run", "wait", "wait", "wait", "wait", "settled"]);
     expect(settleOver(target, events)).toEqual({ kind: "settled", pull: null, push: [d("E0308")] });
   });
 
@@ -48,20 +48,20 @@ describe("the cargo-run rule", () => {
 
   test("a run that began before the request, or was requested before the sync, settles nothing", () => {
     // The start-up run, begun before the sync, ends done: not the file as synced.
-    expect(decisions([history([1]), sync, done(1)])).toEqual(["wait", "cargo-run", "cargo-run"]);
+    expect(decisions([history([1]), sync, done(1)])).toEqual(["wait", "build-run", "build-run"]);
     // Another wait's request sent before this sync covers nothing of it; this one asks again.
-    expect(decisions([history([]), requested, begin(2), sync, done(2)])).toEqual(["wait", "wait", "wait", "cargo-run", "cargo-run"]);
+    expect(decisions([history([]), requested, begin(2), sync, done(2)])).toEqual(["wait", "wait", "wait", "build-run", "build-run"]);
     // Begun after the sync but before the request: its run may have read the disk before the sync.
-    expect(decisions([history([]), sync, asked, begin(2), done(2), requested])).toEqual(["wait", "cargo-run", "wait", "wait", "wait", "wait"]);
+    expect(decisions([history([]), sync, asked, begin(2), done(2), requested])).toEqual(["wait", "build-run", "wait", "wait", "wait", "wait"]);
   });
 
   test("another wait's request sent after the sync covers this one: one run for both", () => {
-    expect(decisions([history([]), sync, requested, begin(2), done(2)])).toEqual(["wait", "cargo-run", "wait", "wait", "settled"]);
+    expect(decisions([history([]), sync, requested, begin(2), done(2)])).toEqual(["wait", "build-run", "wait", "wait", "settled"]);
   });
 
   test("a run cancelled by a newer one publishes nothing and settles nothing; the newer one's done does", () => {
     const events = [history([]), sync, asked, requested, begin(2), requested, stopped(2), begin(3), published(A, d("new")), done(3)];
-    expect(decisions(events)).toEqual(["wait", "cargo-run", "wait", "wait", "wait", "wait", "wait", "wait", "wait", "settled"]);
+    expect(decisions(events)).toEqual(["wait", "build-run", "wait", "wait", "wait", "wait", "wait", "wait", "wait", "settled"]);
     expect(settleOver(target, events)).toEqual({ kind: "settled", pull: null, push: [d("new")] });
   });
 
@@ -96,6 +96,6 @@ describe("the cargo-run rule", () => {
 
   test("publishes and progress of the common rule are not read: a publish at hand is no answer", () => {
     const publish: SettleEvent = { type: "publish", uri: A, version: null, diagnostics: [] };
-    expect(decisions([history([]), sync, publish, { type: "progress", token: 9, kind: "end" }])).toEqual(["wait", "cargo-run", "cargo-run", "cargo-run"]);
+    expect(decisions([history([]), sync, publish, { type: "progress", token: 9, kind: "end" }])).toEqual(["wait", "build-run", "build-run", "build-run"]);
   });
 });
