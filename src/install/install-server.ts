@@ -4,7 +4,7 @@ import type { CachedInstallSource } from "../config/install-schema.js";
 import { acquireLock, type HeldLock, LockTimedOut } from "../sharing/lease-lock.js";
 import { readReceipt, writeReceipt } from "./install-receipt.js";
 import type { InstallProgress } from "./install-progress.js";
-import { installSteps } from "./install-steps.js";
+import { installSteps } from "../config/install-recipes.js";
 import { checkPin } from "./reported-version.js";
 import { runStep } from "./run-step.js";
 import { serverState, type StateContext } from "./server-state.js";

@@ -1,6 +1,6 @@
 import { ownArgv, spawnOwnCommand } from "../exec/own-command.js";
 import { findSetpriv, withParentDeathSignal } from "../supervision/parent-death.js";
-import type { InstallStep } from "./install-steps.js";
+import type { InstallStep } from "../config/install-recipes.js";
 
 /** Lines of a failed step's output kept to explain it. */
 const TAIL_LINES = 25;

@@ -1,8 +1,8 @@
 import { installHint } from "../config/install-hint.js";
+import { buildToolchainOf, installWords } from "../config/install-recipes.js";
 import { isCachedSource } from "../config/install-schema.js";
 import { serverState, type StateContext } from "./server-state.js";
 import type { ShippedServer } from "./shipped-servers.js";
-import { toolchainOf } from "./toolchain.js";
 
 /** One line of `lspmcp servers`: a shipped profile, its pin, whether it is here, how it gets here. */
 export interface ServerListing {
@@ -32,7 +32,7 @@ export async function listServers(servers: readonly ShippedServer[], context: St
 async function listing(server: ShippedServer, context: StateContext): Promise<ServerListing> {
   const state = await serverState(server, context);
   const source = server.install;
-  const toolchain = isCachedSource(source) ? toolchainOf(source) : null;
+  const toolchain = isCachedSource(source) ? buildToolchainOf(source) : null;
   const runs = (source.needs ?? []).filter((executable) => executable !== toolchain?.executable).map((executable) => `\`${executable}\` on PATH`);
   const needs = [...(toolchain === null ? [] : [toolchain.what]), ...runs];
   return {
@@ -43,26 +43,8 @@ async function listing(server: ShippedServer, context: StateContext): Promise<Se
     where: state.installed ? state.where : null,
     why: state.installed ? null : state.why,
     from: source.from,
-    how: howWords(server),
+    how: installWords(source, server.version),
     install: installHint(server.name, source, server.command),
     needs,
   };
-}
-
-function howWords(server: ShippedServer): string {
-  const source = server.install;
-  switch (source.from) {
-    case "package":
-      return `npm dependency of lspmcp (${source.package})`;
-    case "debian":
-      return `Debian package ${source.packages.join(", ")}`;
-    case "go":
-      return `tool cache: go install ${source.module}@${server.version} (Go module proxy)`;
-    case "pypi":
-      return `tool cache: pip install ${source.package}==${server.version} (PyPI, a virtualenv)`;
-    case "npm":
-      return `tool cache: npm install ${source.package}@${server.version} (npm registry)`;
-    case "cargo":
-      return `tool cache: ${[{ crate: source.crate, version: server.version }, ...(source.with ?? [])].map((crate) => `cargo install --locked ${crate.crate} --version ${crate.version}`).join(", then ")} (crates.io)`;
-  }
 }

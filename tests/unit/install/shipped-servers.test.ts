@@ -6,7 +6,7 @@ import { profileNames } from "../../../src/config/profiles.js";
 import { isCachedSource } from "../../../src/config/install-schema.js";
 import { installHint } from "../../../src/config/install-hint.js";
 import { toolCacheFolder } from "../../../src/config/tool-cache.js";
-import { installSteps } from "../../../src/install/install-steps.js";
+import { installSteps } from "../../../src/config/install-recipes.js";
 import { loadShippedServers } from "../../../src/install/shipped-servers.js";
 import { parseCommand } from "../../../src/cli/parse-args.js";
 import { REPO } from "../../helpers/paths.js";
