@@ -1,3 +1,4 @@
+import { RUN_TOOLCHAIN_FIELD } from "../contract/toolchain-fields.js";
 import type { CheckReport } from "../diagnostics/findings/report.js";
 
 /**
@@ -25,11 +26,12 @@ export function formatJson(report: CheckReport): string {
       ...(summary.since === undefined ? {} : { since: summary.since }),
       ...(summary.not_checked === undefined ? {} : { not_checked: summary.not_checked }),
       // Roots are left out: they are machine-specific, and a baseline must travel between machines.
-      runs: summary.runs.map(({ workspace, server, version, compiler, files, outside_projects }) => ({
+      runs: summary.runs.map(({ workspace, server, version, toolchain, files, outside_projects }) => ({
         workspace,
         server,
         version,
-        compiler,
+        [RUN_TOOLCHAIN_FIELD]:
+          toolchain === null ? null : { version: toolchain.version, source: toolchain.source, path: toolchain.path, folders: toolchain.folders },
         files,
         ...(outside_projects === undefined ? {} : { outside_projects }),
       })),

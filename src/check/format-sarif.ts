@@ -59,14 +59,16 @@ function sarifRun(
 ): Record<string, unknown> {
   const codes = [...new Set(findings.map((f) => f.code).filter((code): code is string => code !== null))].sort();
   const paths = [...new Set(findings.map((f) => f.path))].sort();
-  const compiler = run.compiler;
-  // The compiler that answered, and the project folders it answered.
+  const answered = run.toolchain;
+  // The toolchain that answered, and the project folders it answered.
   const fullName =
-    compiler === null
+    answered === null
       ? {}
-      : { fullName: `${run.server} (TypeScript ${compiler.version}, ${compiler.path}: ${compiler.folders.map((folder) => folder || ".").join(", ") || "."})` };
+      : {
+          fullName: `${run.server} (${answered.title} ${answered.version}, ${answered.path}: ${answered.folders.map((folder) => folder || ".").join(", ") || "."})`,
+        };
   // Several toolchains of one server are runs of their own, each its own category.
-  const toolchain = oneOfSeveral && compiler !== null ? `${compiler.path}/` : "";
+  const toolchain = oneOfSeveral && answered !== null ? `${answered.path}/` : "";
   return {
     tool: { driver: { name: run.server, ...fullName, version: run.version, rules: codes.map((id) => ({ id })) } },
     automationDetails: { id: `lspmcp/${run.workspace}/${run.server}/${toolchain}${shard === null ? "" : `shard-${shard.index}-of-${shard.count}/`}` },

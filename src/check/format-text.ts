@@ -20,7 +20,7 @@ export function formatText(report: CheckReport, cwd: string): string {
     (file) => `${pathFromCwd(cwd, roots.get(file.workspace), file.path)}: not checked by ${file.server}: ${file.reason}`,
   );
   // Paths, messages and reasons come from the checkout and its servers: each line shown escaped.
-  return [...lines, ...notChecked, ...compilerLines(report), summaryLine(report)].map(escapeText).join("\n") + "\n";
+  return [...lines, ...notChecked, ...toolchainLines(report), summaryLine(report)].map(escapeText).join("\n") + "\n";
 }
 
 function findingLines(finding: Finding, path: string): string[] {
@@ -37,20 +37,20 @@ function indented(line: string): string {
 }
 
 /**
- * Where a server ran several compilers (packages on their own TypeScript), which answered which
+ * Where a server ran several toolchains (packages on their own TypeScript), which answered which
  * project folders: "typescript answered web with TypeScript 5.9.3 (web/node_modules/typescript)".
  */
-function compilerLines({ summary }: CheckReport): string[] {
+function toolchainLines({ summary }: CheckReport): string[] {
   const pair = (run: (typeof summary.runs)[number]) => `${run.workspace}\0${run.server}`;
   const counts = new Map<string, number>();
   for (const run of summary.runs) counts.set(pair(run), (counts.get(pair(run)) ?? 0) + 1);
   const several = summary.runs.some((run) => (counts.get(pair(run)) ?? 0) > 1);
   return summary.runs.flatMap((run) => {
-    const compiler = run.compiler;
-    if (compiler === null || (counts.get(pair(run)) ?? 0) < 2) return [];
+    const toolchain = run.toolchain;
+    if (toolchain === null || (counts.get(pair(run)) ?? 0) < 2) return [];
     const where = several && summary.runs.some((other) => other.workspace !== run.workspace) ? ` in ${run.workspace}` : "";
-    const folders = compiler.folders.map((folder) => folder || ".").join(", ") || ".";
-    return [`${run.server}${where} answered ${folders} with TypeScript ${compiler.version} (${compiler.path})`];
+    const folders = toolchain.folders.map((folder) => folder || ".").join(", ") || ".";
+    return [`${run.server}${where} answered ${folders} with ${toolchain.title} ${toolchain.version} (${toolchain.path})`];
   });
 }
 
@@ -64,7 +64,7 @@ function summaryLine({ summary }: CheckReport): string {
   const baseline = summary.baselined === null ? "" : `; ${summary.baselined} in the baseline`;
   const notChecked = summary.not_checked === undefined ? "" : `; ${plural(summary.not_checked.length, "file", "files")} not checked`;
   const outsideCount = summary.runs.reduce((sum, run) => sum + (run.outside_projects ?? 0), 0);
-  const outside = outsideCount === 0 ? "" : `; ${plural(outsideCount, "file", "files")} outside any project (the compiler's defaults)`;
+  const outside = outsideCount === 0 ? "" : `; ${plural(outsideCount, "file", "files")} outside any project (the toolchain's defaults)`;
   const since = summary.since;
   const changes =
     since === undefined

@@ -85,7 +85,7 @@ without --config: the first bridge.toml or .lspmcp.toml in the current folder or
 serving every shipped profile whose language occurs there.
 
 restricted: --restricted (any command) or LSPMCP_RESTRICTED=1 runs none of the checkout's own code
-(its TypeScript compiler, its virtualenv's interpreter, configuration files servers load as code,
+(its own TypeScript package, its virtualenv's interpreter, configuration files servers load as code,
 build scripts and proc macros, go list, the programs its config names): each file whose answer
 would need it is listed as not checked, with the reason. serve then runs standalone.
 

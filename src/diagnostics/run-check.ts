@@ -1,4 +1,5 @@
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
+import { TOOLCHAIN_PATH_FIELD } from "../contract/toolchain-fields.js";
 import type { SessionRegistry } from "../sessions/session-registry.js";
 import type { ResolvedTarget } from "../targets/resolve-target.js";
 import { diagnoseTargets } from "./run/diagnose-targets.js";
@@ -18,8 +19,10 @@ export interface RunCheckOptions {
   readonly listings?: ReadonlyMap<ResolvedWorkspace, WorkspaceListing>;
 }
 
-/** The compiler that answered a session's files, as `check`'s report names it. */
-export interface RunCompiler {
+/** The toolchain that answered a session's files (one the workspace may bring), as `check`'s report names it. */
+export interface RunToolchain {
+  /** What a report says before the version (the language's `ToolchainReport.title`). */
+  readonly title: string;
   readonly version: string;
   readonly source: "workspace" | "pinned";
   /** Its package folder relative to the workspace root, or "pinned". */
@@ -33,10 +36,10 @@ export interface SessionRun {
   readonly workspace: ResolvedWorkspace;
   readonly server: ResolvedServer;
   readonly files: number;
-  /** The version that answered: the compiler's when the server answers with one, else the server's. */
+  /** The version that answered: the toolchain's when the server answers with one, else the server's. */
   readonly version: string;
-  /** The compiler that answered (TypeScript), or null. */
-  readonly compiler: RunCompiler | null;
+  /** The toolchain that answered, or null for a server that runs as configured. */
+  readonly toolchain: RunToolchain | null;
   /** The most documents the session had open at once, read from its document sync. */
   readonly peakOpenDocuments: number;
   /** Documents still open when its last file was done: 0 unless closing failed. */
@@ -84,13 +87,16 @@ export async function runCheck(
       const session = sessions.get(workspace, server);
       const status = session.status();
       const openDocumentsAtEnd = status.open_documents;
-      const answered = session.compilerReport;
-      // The pin the server was held to, or the version of the compiler that answered.
+      const answered = session.answeringToolchain;
+      // The pin the server was held to, or the version of the toolchain that answered.
       const version = answered?.version ?? server.version;
-      const compiler = answered === null ? null : { version, source: answered.source, path: status.compiler_path ?? "pinned", folders: status.projects ?? [] };
+      const toolchain =
+        answered === null
+          ? null
+          : { title: answered.title, version, source: answered.source, path: status[TOOLCHAIN_PATH_FIELD] ?? "pinned", folders: status.projects ?? [] };
       await session.stop();
       const peakOpenDocuments = peaks.get(session.key) ?? 0;
-      runs.push({ workspace, server, files: items.length, version, compiler, peakOpenDocuments, openDocumentsAtEnd });
+      runs.push({ workspace, server, files: items.length, version, toolchain, peakOpenDocuments, openDocumentsAtEnd });
     },
   });
   // Sessions finish in any order; the report lists them in target order.

@@ -3,7 +3,7 @@ import { describeRoots } from "../config/config-source.js";
 import { locateDependencyPath } from "../config/package-dependency.js";
 import { packageRoot } from "../config/package-root.js";
 import type { AdapterName, ResolvedServer, ResolvedWorkspace, ToolchainChoice } from "../config/types.js";
-import type { CompilerReport } from "../lsp/project-model.js";
+import type { ToolchainReport } from "../lsp/project-model.js";
 
 /**
  * What one session starts: the server entry as configured, or — for a profile whose compiler the
@@ -18,8 +18,8 @@ export interface ServerLaunch {
   readonly versionCommand: readonly string[] | null;
   readonly initializationOptions: Readonly<Record<string, unknown>>;
   readonly settings: Readonly<Record<string, unknown>>;
-  /** The compiler that answers, when the server's answers are a compiler's; else null. */
-  readonly compiler: CompilerReport | null;
+  /** The toolchain that answers, when the server's answers are a toolchain's the workspace may bring; else null. */
+  readonly toolchain: ToolchainReport | null;
   /** The adapter of the server that runs: the entry's, or the one its compiler needs. */
   readonly adapter: AdapterName;
 }
@@ -78,7 +78,7 @@ export function launchWith(chooser: AdapterLaunch | undefined, server: ResolvedS
     versionCommand: server.version_command,
     initializationOptions: server.initialization_options,
     settings: server.settings,
-    compiler: null,
+    toolchain: null,
     adapter: server.adapter,
   };
 }

@@ -30,20 +30,26 @@ export interface ProjectModel {
   /** What an edit on disk, or a preview's, reaches of the answers the bridge keeps. */
   changeReach(kept: KeptTexts, options: RequestOptions): ChangeReach;
   /**
-   * After `initialize`: the version of the compiler that really answers, when the server runs
+   * After `initialize`: the version of the toolchain that really answers, when the server runs
    * one it was given (typescript-language-server's tsserver); throws `ServerVersionMismatch`
-   * unless it is `compiler`'s. Null: the server's own version is all there is to check.
+   * unless it is `toolchain`'s. Null: the server's own version is all there is to check.
    */
-  readonly confirmCompiler: ((compiler: CompilerReport, deadline: Deadline) => Promise<string>) | null;
+  readonly confirmToolchain: ((toolchain: ToolchainReport, deadline: Deadline) => Promise<string>) | null;
 }
 
-/** The compiler that answers a session, as `session_status`, `check`'s report and stderr name it. */
-export interface CompilerReport {
+/**
+ * The toolchain that answers a session (the program that checks the project: TypeScript's
+ * compiler), as its language describes it for `session_status`, `check`'s report and stderr.
+ */
+export interface ToolchainReport {
+  /** The server entry's name in errors about it. */
   readonly name: string;
+  /** What a report says before the version ("TypeScript" in "TypeScript 5.9.3"). */
+  readonly title: string;
   readonly version: string;
   /** Where it comes from: the workspace's own installation, or the pinned package. */
   readonly source: "workspace" | "pinned";
-  /** The compiler package's folder. */
+  /** The toolchain's package folder. */
   readonly path: string;
 }
 

@@ -10,7 +10,7 @@ import { launchFor, toolchainFor, toolchainLookups } from "../languages/index.js
 import { checkoutCodeIn } from "../languages/index.js";
 import { restrictedMode } from "../config/restricted-mode.js";
 import { BridgeError } from "../contract/errors.js";
-import type { CompilerReport } from "../lsp/project-model.js";
+import type { ToolchainReport } from "../lsp/project-model.js";
 import { LspClient } from "../lsp/lsp-client.js";
 import { scrubbedEnv, spawnSupervised, type SupervisedServer, type SupervisionTimings } from "../supervision/index.js";
 import type { StderrTail } from "./stderr-tail.js";
@@ -34,8 +34,8 @@ export interface StartInputs {
  * a failure midway sees what the start had got to.
  */
 export interface StartRecord {
-  /** The compiler that will answer (TypeScript), or null. */
-  compilerChosen(compiler: CompilerReport | null): void;
+  /** The toolchain that will answer (the one the workspace may bring), or null. */
+  toolchainChosen(toolchain: ToolchainReport | null): void;
   /** The project roots found, relative to the workspace root; null for a server that takes none. */
   projectsFound(projects: string[] | null): void;
   /** The server's tree runs: its exit and its memory are the session's to watch from now on. */
@@ -76,7 +76,7 @@ export async function startServer(inputs: StartInputs, record: StartRecord, dead
   // Which server this workspace needs (its own compiler, for TypeScript) is chosen afresh at
   // every start, so a reinstall in the workspace is seen by the next start.
   const launch = launchFor(server, workspace);
-  record.compilerChosen(launch.compiler);
+  record.toolchainChosen(launch.toolchain);
   // Found afresh at every start, as the compiler is: a package added since is then seen. The
   // search (a listing of the workspace) runs beside the spawn: only `initialize` needs its answer.
   const projectsFinding =
@@ -132,8 +132,8 @@ export async function startServer(inputs: StartInputs, record: StartRecord, dead
     }
   }
   // A server that runs a compiler it was given (typescript-language-server's tsserver): the one that answers is asked.
-  const confirmCompiler = client.adapter.projectModel?.confirmCompiler;
-  if (confirmCompiler && launch.compiler !== null) record.reported(await confirmCompiler(launch.compiler, deadline));
+  const confirmToolchain = client.adapter.projectModel?.confirmToolchain;
+  if (confirmToolchain && launch.toolchain !== null) record.reported(await confirmToolchain(launch.toolchain, deadline));
   return { client, spawned, reported, again: null };
 }
 

@@ -1,7 +1,8 @@
 import { relative } from "node:path";
 import type { ToolchainChoice } from "../config/types.js";
 import type { BridgeError } from "../contract/errors.js";
-import type { CompilerReport } from "../lsp/project-model.js";
+import { TOOLCHAIN_PATH_FIELD, TOOLCHAIN_SOURCE_FIELD } from "../contract/toolchain-fields.js";
+import type { ToolchainReport } from "../lsp/project-model.js";
 import type { SupervisedServer } from "../supervision/index.js";
 import { toMiB, type SessionExit } from "./session-exit.js";
 
@@ -36,14 +37,17 @@ export interface SessionStatus {
   readonly tree_processes: number;
   readonly pinned_version: string;
   readonly reported_version: string | null;
-  /** Whose compiler answers (TypeScript; its version is `reported_version`); null for other servers or before a start. */
-  readonly compiler_source: CompilerReport["source"] | null;
   /**
-   * The compiler's package folder (relative to the workspace root when inside it), or "pinned":
+   * Whose toolchain answers (one the workspace may bring; its version is `reported_version`); null
+   * for other servers or before a start.
+   */
+  readonly [TOOLCHAIN_SOURCE_FIELD]: ToolchainReport["source"] | null;
+  /**
+   * The toolchain's package folder (relative to the workspace root when inside it), or "pinned":
    * for a toolchain of its own, from its first file; for the pair's, once a start chose it; else null.
    */
-  readonly compiler_path: string | null;
-  /** Why the project's own compiler may not run, for a toolchain whose files are not checked; else null. */
+  readonly [TOOLCHAIN_PATH_FIELD]: string | null;
+  /** Why the project's own toolchain may not run, for a toolchain whose files are not checked; else null. */
   readonly refused: string | null;
   /**
    * The project roots the session answers, as found at its last start, relative to the
@@ -74,7 +78,8 @@ export interface SessionFacts {
   readonly process: Pick<SupervisedServer, "serverPid" | "supervisorPid" | "liveProcessCount" | "memory"> | null;
   readonly client: { readonly requestsInFlight: number; readonly documents: { readonly openCount: number } } | null;
   readonly reportedVersion: string | null;
-  readonly compiler: CompilerReport | null;
+  /** The toolchain that answers, once a start chose it; else null. */
+  readonly answering: ToolchainReport | null;
   /** The session's own toolchain, or null for a pair's session. */
   readonly toolchain: ToolchainChoice | null;
   /** The workspace root: paths inside it are shown relative to it. */
@@ -105,11 +110,11 @@ export function sessionStatus(facts: SessionFacts, now: number): SessionStatus {
     tree_processes: facts.process && live ? facts.process.liveProcessCount() : 0,
     pinned_version: facts.server.version,
     reported_version: facts.reportedVersion,
-    compiler_source: facts.compiler?.source ?? null,
-    compiler_path: facts.compiler
-      ? facts.compiler.source === "pinned"
+    [TOOLCHAIN_SOURCE_FIELD]: facts.answering?.source ?? null,
+    [TOOLCHAIN_PATH_FIELD]: facts.answering
+      ? facts.answering.source === "pinned"
         ? "pinned"
-        : toolchainFolder(facts.root, facts.compiler.path)
+        : toolchainFolder(facts.root, facts.answering.path)
       : facts.toolchain === null
         ? null
         : toolchainFolder(facts.root, facts.toolchain.key),
@@ -128,7 +133,7 @@ export function sessionStatus(facts: SessionFacts, now: number): SessionStatus {
   };
 }
 
-/** A toolchain's key or compiler folder as shown: relative to the workspace root ("../" where it lies above), "pinned" as it is. */
+/** A toolchain's key or package folder as shown: relative to the workspace root ("../" where it lies above), "pinned" as it is. */
 export function toolchainFolder(root: string, key: string): string {
   return key === "pinned" ? key : relative(root, key) || ".";
 }

@@ -6,7 +6,7 @@ import { Deadline, type LoadWatch } from "../contract/deadline.js";
 import type { LspClient } from "../lsp/lsp-client.js";
 import { setTimeout as delay } from "node:timers/promises";
 import type { ExitInfo, MemoryOverCap, SupervisedServer, SupervisionTimings } from "../supervision/index.js";
-import type { CompilerReport } from "../lsp/project-model.js";
+import type { ToolchainReport } from "../lsp/project-model.js";
 import { IdleTimer } from "./idle-timer.js";
 import { PreviewReservation } from "./preview-reservation.js";
 import { sessionDeadError, sessionExit, type SessionExit } from "./session-exit.js";
@@ -51,7 +51,7 @@ export class Session implements LoadWatch {
   private process: SupervisedServer | null = null;
   private client: LspClient | null = null;
   private reportedVersion: string | null = null;
-  private compiler: CompilerReport | null = null;
+  private toolchainReport: ToolchainReport | null = null;
   // The project roots found at the last start (relative folders); null: the server takes none.
   private projects: string[] | null = null;
   private readyAt: number | null = null;
@@ -267,9 +267,9 @@ export class Session implements LoadWatch {
     return serverBusy(this.key, this.client);
   }
 
-  /** The compiler that answers this session (TypeScript), once a start chose it; else null. */
-  get compilerReport(): CompilerReport | null {
-    return this.compiler;
+  /** The toolchain that answers this session (the one the workspace may bring), once a start chose it; else null. */
+  get answeringToolchain(): ToolchainReport | null {
+    return this.toolchainReport;
   }
 
   /** The session as it is now. */
@@ -283,7 +283,7 @@ export class Session implements LoadWatch {
         process: this.process,
         client: this.client,
         reportedVersion: this.reportedVersion,
-        compiler: this.compiler,
+        answering: this.toolchainReport,
         toolchain: this.options.server.toolchain ?? null,
         root: this.options.workspace.root,
         projects: this.projects,
@@ -312,7 +312,7 @@ export class Session implements LoadWatch {
         supervision: this.options.supervision,
       };
       const record: StartRecord = {
-        compilerChosen: (compiler) => (this.compiler = compiler),
+        toolchainChosen: (toolchain) => (this.toolchainReport = toolchain),
         projectsFound: (projects) => (this.projects = projects),
         spawned: (spawned) => {
           this.process = spawned;

@@ -65,7 +65,7 @@ const inputSchema = z
 export const diagnosticsTool = defineTool({
   name: "diagnostics",
   title: "Diagnostics",
-  description: "Compiler and linter diagnostics of files or folders once each server has settled (never partial); `files` counts files checked.",
+  description: "Checker and linter diagnostics of files or folders once each server has settled (never partial); `files` counts files checked.",
   inputSchema,
   outputSchema: z.object({
     items: z.array(DiagnosticItemSchema),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { byteLength } from "../contract/bounds.js";
+import { TOOLCHAIN_PATH_FIELD, TOOLCHAIN_SOURCE_FIELD } from "../contract/toolchain-fields.js";
 import { boundedSingle, toolResultShape } from "./bounded-answer.js";
 import { wholeNumber } from "./common-schemas.js";
 
@@ -16,8 +17,8 @@ export const SessionStatusSchema = z.object({
   tree_processes: wholeNumber(0),
   pinned_version: z.string(),
   reported_version: z.string().nullable(),
-  compiler_source: z.enum(["workspace", "pinned"]).nullable(),
-  compiler_path: z.string().nullable(),
+  [TOOLCHAIN_SOURCE_FIELD]: z.enum(["workspace", "pinned"]).nullable(),
+  [TOOLCHAIN_PATH_FIELD]: z.string().nullable(),
   refused: z.string().nullable(),
   projects: z.array(z.string()).nullable().describe('Project roots it answers, relative ("" the root); null: none, or not started.'),
   uptime_ms: wholeNumber(0).nullable(),
@@ -58,7 +59,7 @@ const ChosenSchema = z.object({
 export function renderStatusLine(status: SessionStatus): string {
   const pid = status.pid === null ? "" : ` pid ${status.pid}`;
   const rss = status.rss_mb === null ? "" : ` rss ${status.rss_mb} MiB${status.max_rss_mb === null ? "" : ` of ${status.max_rss_mb}`}`;
-  return `${status.workspace}/${status.server}: ${status.state}${pid}${rss} (pinned ${status.pinned_version}, reported ${status.reported_version ?? "-"}${renderCompiler(status)})${renderProjects(status.projects)}${renderExit(status.last_exit)}`;
+  return `${status.workspace}/${status.server}: ${status.state}${pid}${rss} (pinned ${status.pinned_version}, reported ${status.reported_version ?? "-"}${renderToolchain(status)})${renderProjects(status.projects)}${renderExit(status.last_exit)}`;
 }
 
 /** " under projects ., packages/core": the roots a started server was told of. */
@@ -67,10 +68,12 @@ function renderProjects(projects: SessionStatus["projects"]): string {
   return ` under projects ${projects.map((folder) => folder || ".").join(", ")}`;
 }
 
-function renderCompiler(status: SessionStatus): string {
+function renderToolchain(status: SessionStatus): string {
+  const source = status[TOOLCHAIN_SOURCE_FIELD];
+  const path = status[TOOLCHAIN_PATH_FIELD];
   if (status.refused !== null) return `, not run: ${status.refused}`;
-  if (status.compiler_source === null) return status.compiler_path === null ? "" : `, the compiler ${status.compiler_path}`;
-  return status.compiler_source === "pinned" ? ", the pinned compiler" : `, the project's own compiler ${status.compiler_path}`;
+  if (source === null) return path === null ? "" : `, the toolchain ${path}`;
+  return source === "pinned" ? ", the pinned toolchain" : `, the project's own toolchain ${path}`;
 }
 
 /** The last exit in words: code and signal, and why the bridge ended it when it did. */

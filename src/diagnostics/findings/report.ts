@@ -8,7 +8,7 @@ import { splitSince } from "./match-findings.js";
 import { fingerprint } from "./fingerprint.js";
 import { notCheckedFiles, type NotCheckedFile } from "./not-checked-files.js";
 import { placeCurrent, placeRevision, type ServerFinding } from "./place-findings.js";
-import type { DiagnosticsRun, RunCompiler } from "../run-check.js";
+import type { DiagnosticsRun, RunToolchain } from "../run-check.js";
 
 /**
  * A diagnostic as `check` reports it: the `diagnostics` tool's item, placed (workspace, server)
@@ -49,18 +49,18 @@ export interface ReportRun {
   readonly workspace: string;
   readonly root: string;
   readonly server: string;
-  /** The version that answered: the compiler's (TypeScript), else the server's, checked against its pin. */
+  /** The version that answered: the toolchain's (one the workspace may bring), else the server's, checked against its pin. */
   readonly version: string;
   /**
-   * The compiler that answered, where it came from (`workspace` or `pinned`), its package folder
+   * The toolchain that answered, where it came from (`workspace` or `pinned`), its package folder
    * and the project folders it answers; null for other servers. Each toolchain of a server is a
    * run of its own.
    */
-  readonly compiler: RunCompiler | null;
+  readonly toolchain: RunToolchain | null;
   readonly files: number;
   /** The files the run answered (relative to the root), to place each finding in its run. */
   readonly paths: readonly string[];
-  /** Only when there are some: files no project includes, answered under the compiler's defaults (TypeScript 7). */
+  /** Only when there are some: files no project includes, answered under the toolchain's defaults (TypeScript 7). */
   readonly outside_projects?: number;
 }
 
@@ -185,7 +185,7 @@ export function buildReport(
           root: session.workspace.root,
           server: session.server.name,
           version: session.version,
-          compiler: session.compiler,
+          toolchain: session.toolchain,
           files: session.files,
           paths: run.files.filter((result) => result.workspace === session.workspace && result.server === session.server).map((result) => result.file.path),
           ...(outside === 0 ? {} : { outside_projects: outside }),

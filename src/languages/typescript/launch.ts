@@ -9,7 +9,7 @@ import { restrictedReason, shown } from "../checkout-code.js";
 import { nearestConfig } from "./nearest-config.js";
 import { BridgeError } from "../../contract/errors.js";
 import type { AnsweringChoice, ServerLaunch, ToolchainLookups, WorkspacePlace } from "../launch.js";
-import type { CompilerReport } from "../../lsp/project-model.js";
+import type { ToolchainReport } from "../../lsp/project-model.js";
 import {
   chooseTypescriptCompiler,
   describeTypescriptPackage,
@@ -44,7 +44,13 @@ export function typescriptLaunch(server: ResolvedServer, workspace: WorkspacePla
     });
   }
   // Its real folder, which names its toolchain: packages linking one folder (pnpm's store) share it.
-  const report: CompilerReport = { name: "typescript", version: compiler.version, source: compiler.source, path: realOr(compiler.packageDir) };
+  const report: ToolchainReport = {
+    name: "typescript",
+    title: "TypeScript",
+    version: compiler.version,
+    source: compiler.source,
+    path: realOr(compiler.packageDir),
+  };
   if (compiler.kind === "native") {
     return {
       command: nativeCompilerExecutable(compiler),
@@ -53,7 +59,7 @@ export function typescriptLaunch(server: ResolvedServer, workspace: WorkspacePla
       versionCommand: null,
       initializationOptions: server.initialization_options,
       settings: server.settings,
-      compiler: report,
+      toolchain: report,
       adapter: "typescript",
     };
   }
@@ -74,7 +80,7 @@ export function typescriptLaunch(server: ResolvedServer, workspace: WorkspacePla
     // The rest of its options are its adapter's (tsserver-adapter.ts).
     initializationOptions: { tsserver: { path: tsserverPath(compiler) } },
     settings: {},
-    compiler: report,
+    toolchain: report,
     adapter: "tsserver",
   };
 }
@@ -192,7 +198,7 @@ export function tsserverEntryLaunch(server: ResolvedServer, workspace: Workspace
     versionCommand: server.version_command,
     initializationOptions: { ...server.initialization_options, tsserver: { ...configured, path: tsserverPath(compiler) } },
     settings: server.settings,
-    compiler: { name: "typescript", version: compiler.version, source: compiler.source, path: realOr(compiler.packageDir) },
+    toolchain: { name: "typescript", title: "TypeScript", version: compiler.version, source: compiler.source, path: realOr(compiler.packageDir) },
     adapter: "tsserver",
   };
 }

@@ -32,7 +32,7 @@ export function typescriptAdapter(link: ServerLink): ServerAdapter {
       awaitProjectLoaded: null,
       projectPulls: (host) => new OwnProjectPulls(link, host),
       changeReach: (kept, options) => reachByShapes(nativeChangeQueries(link, kept, options)),
-      confirmCompiler: null,
+      confirmToolchain: null,
     },
   };
 }

@@ -46,7 +46,7 @@ export function tsserverAdapter(link: ServerLink): ServerAdapter {
       awaitProjectLoaded: (uri, options) => requestTsserverProjectLoaded(link, fileURLToPath(uri), options),
       projectPulls: (host) => new TsserverProjectPulls(link, host),
       changeReach: (_kept, options) => reachByShapes(tsserverChangeQueries(link, options)),
-      confirmCompiler: (compiler, deadline) => confirmTsserverVersion(link, compiler, deadline),
+      confirmToolchain: (compiler, deadline) => confirmTsserverVersion(link, compiler, deadline),
     },
   };
 }

@@ -27,7 +27,7 @@ function report(findings: Finding[]): CheckReport {
       fail_on: "error",
       failing: findings.length,
       baselined: null,
-      runs: [{ workspace: "w", root: "/r", server: "ruff", version: "1", compiler: null, files: 1 }],
+      runs: [{ workspace: "w", root: "/r", server: "ruff", version: "1", toolchain: null, files: 1 }],
     },
   };
 }

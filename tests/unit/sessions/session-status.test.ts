@@ -12,7 +12,7 @@ const facts = (over: Partial<SessionFacts>): SessionFacts => ({
   process: tree,
   client,
   reportedVersion: "7.1.0",
-  compiler: { name: "typescript", version: "7.1.0", source: "workspace", path: "/web/packages/core/node_modules/typescript" },
+  answering: { name: "typescript", title: "TypeScript", version: "7.1.0", source: "workspace", path: "/web/packages/core/node_modules/typescript" },
   toolchain: null,
   root: "/web",
   projects: ["", "packages/core"],
@@ -112,14 +112,17 @@ describe("a session's status record", () => {
 
   test("an idle session of a toolchain of its own names its compiler, and why it may not run when it may not", () => {
     const toolchain = { from: "/web/tools", key: "/web/tools/node_modules/typescript", refused: "/web/tools/node_modules is owned by eve (uid 1001)" };
-    const status = sessionStatus(facts({ phase: "idle", compiler: null, reportedVersion: null, toolchain }), 4_500);
+    const status = sessionStatus(facts({ phase: "idle", answering: null, reportedVersion: null, toolchain }), 4_500);
     expect(status).toMatchObject({
       compiler_source: null,
       compiler_path: "tools/node_modules/typescript",
       refused: "/web/tools/node_modules is owned by eve (uid 1001)",
     });
     expect(
-      sessionStatus(facts({ compiler: { name: "typescript", version: "7.0.2", source: "pinned", path: "/lspmcp/node_modules/typescript-7" } }), 0),
+      sessionStatus(
+        facts({ answering: { name: "typescript", title: "TypeScript", version: "7.0.2", source: "pinned", path: "/lspmcp/node_modules/typescript-7" } }),
+        0,
+      ),
     ).toMatchObject({
       compiler_source: "pinned",
       compiler_path: "pinned",
