@@ -178,7 +178,7 @@ const PARTIAL_LISTS: { path: string; after: string; names: string[] }[] = [
   { path: "CONTRIBUTING.md", after: "`npm start` stops there: the demo uses ", names: ["typescript", "pyright", "clangd"] },
   { path: "docs/contributors/performance.md", after: "then a shared bridge with ", names: ["typescript", "pyright", "clangd"] },
   { path: "bridge.toml.example", after: "under the nearest one's configuration (", names: ["pyright", "basedpyright", "ty"] },
-  { path: "docs/servers.md", after: "Four Python servers settle by pull all the same: ", names: ["pyright", "basedpyright", "ty"] },
+  { path: "docs/servers.md", after: "be final: `pull` (`textDocument/diagnostic`; ", names: ["pyright", "basedpyright", "ty"] },
   {
     path: "docs/servers.md",
     after: "| every other shipped profile (",
