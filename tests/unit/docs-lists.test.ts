@@ -198,6 +198,7 @@ const PARTIAL_LISTS: { path: string; after: string; names: string[] }[] = [
   { path: "docs/contributors/contract-notes.md", after: "then the others by name, then ", names: ["biome", "ccls", "pylsp"] },
   { path: "bridge.toml.example", after: "symlinks are resolved servers = [", names: ["typescript", "pyright", "clangd"] },
   { path: "docs/contributors/performance.md", after: "| `npm ci`, build, Debian check, ", names: ["ruff", "ty", "pyrefly", "basedpyright"] },
+  { path: "docs/contributors/configuration-notes.md", after: "RUSTUP_TOOLCHAIN`, `RUSTFLAGS`, ...); ", names: ["pyright", "basedpyright", "pylsp"] },
   { path: "docs/trust.md", after: "answered by the pinned compiler; ", names: ["pyright", "clangd", "ruff"] },
 ];
 
