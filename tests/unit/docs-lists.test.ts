@@ -185,7 +185,6 @@ const PARTIAL_LISTS: { path: string; after: string; names: string[] }[] = [
     names: ["pyright", "basedpyright", "gopls", "clangd", "ccls", "biome", "ruff", "pylsp", "bash", "maude"],
   },
   { path: "docs/contributors/adapters.md", after: "- **", names: ["yaml", "graphql", "pylsp"] },
-  { path: "docs/ci.md", after: "typescript-language-server, pyright, the ", names: ["json", "css", "html", "yaml", "bash", "dockerfile", "svelte", "graphql"] },
   { path: "docs/contributors/performance.md", after: "and, for each of ", names: ["ty", "pyrefly", "pyright"] },
   { path: "docs/contributors/performance.md", after: "the Debian packages and the tool cache's quick installs (", names: ["ruff", "ty", "pyrefly"] },
   {
