@@ -51,7 +51,13 @@ export function brokenLinks(
 
 /** Whether the package's `files` take `path` in: the shipped pages, and what else a page may link (the example config, a profile). */
 function packed(path: string): boolean {
-  return SHIPPED.includes(path) || /^servers\/[^/]+\.toml$/.test(path) || path === "servers/maude/README.md" || path === "config/bridge.schema.json" || path === "LICENSE";
+  return (
+    SHIPPED.includes(path) ||
+    /^servers\/[^/]+\.toml$/.test(path) ||
+    path === "servers/maude/README.md" ||
+    path === "config/bridge.schema.json" ||
+    path === "LICENSE"
+  );
 }
 
 test("every link of a shipped page lands on a shipped page, and on a heading it has", () => {

@@ -18,7 +18,7 @@ const CONTRIBUTOR_PAGES = ["CONTRIBUTING.md", ...pagesIn("docs/contributors")];
  * The user pages' words, at most. The goal is 20,000; the pages stand above it, so this ceiling
  * only comes down: a page that grows must make room elsewhere.
  */
-const USER_WORDS_CEILING = 43_500;
+const USER_WORDS_CEILING = 23_500;
 
 const words = (path: string): number => readFileSync(join(REPO, path), "utf8").split(/\s+/).filter(Boolean).length;
 
