@@ -14,7 +14,7 @@ const SHIPPED = [
 ];
 
 /** The anchors GitHub gives a page's headings: lowercased, punctuation dropped, spaces as hyphens, repeats numbered. */
-export function anchorsOf(markdown: string): Set<string> {
+function anchorsOf(markdown: string): Set<string> {
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
   const withoutCode = markdown.replace(/^```[\s\S]*?^```$/gm, "");
@@ -31,7 +31,7 @@ export function anchorsOf(markdown: string): Set<string> {
 }
 
 /** Each link of a shipped page that leads nowhere a user of the package can follow, with why. */
-export function brokenLinks(
+function brokenLinks(
   page: string,
   text: string,
   files: { ships: (path: string) => boolean; exists: (path: string) => boolean; read: (path: string) => string },
