@@ -9,7 +9,7 @@ import { buildReport, type CheckReport } from "../diagnostics/findings/report.js
 import { runCheck, type DiagnosticsRun } from "../diagnostics/run-check.js";
 import { diagnoseSince, type SinceAnswers } from "../diagnostics/since/diagnose-since.js";
 import { configSourceFor, describeConfig } from "../config/config-source.js";
-import { answeringClause } from "../languages/index.js";
+import { answeringClause, projectRootsIn } from "../languages/index.js";
 import { restrictedMode } from "../config/restricted-mode.js";
 import { judgeConfig, requireTrusted, trustContextFor } from "../config/config-trust.js";
 import { asBridgeError, BridgeError, isCallersFault } from "../contract/errors.js";
@@ -37,7 +37,7 @@ export async function check(command: CheckCommand, cwd: string = process.cwd()):
   const level = process.env.LSPMCP_LOG_LEVEL ?? (command.quiet ? "error" : "warn");
   const logger = createStderrLogger({ ...process.env, LSPMCP_LOG_LEVEL: level });
   const source = configSourceFor(command.config, cwd);
-  const config = requireTrusted(await judgeConfig(source, trustContextFor(command.config, source, command.trustConfig, cwd)));
+  const config = requireTrusted(await judgeConfig(source, trustContextFor(command.config, source, command.trustConfig, cwd), projectRootsIn));
   // Its first session's supervisor starts its Node now, once nothing stops the config from
   // running (a refused check starts no process at all), beside discovery rather than after it;
   // `closeSessions` ends it if no session takes it.

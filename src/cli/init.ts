@@ -4,7 +4,7 @@ import { planDefault } from "../config/default-plan.js";
 import { gitTopLevel } from "../config/discover-config.js";
 import { packageRoot } from "../config/package-root.js";
 import { renderDefaultToml, renderSkeletonToml } from "../config/render-default-toml.js";
-import { answeringComment } from "../languages/index.js";
+import { answeringComment, projectRootsIn } from "../languages/index.js";
 
 /**
  * `lspmcp init`: writes the embedded default for this folder's git top-level (else this folder)
@@ -15,7 +15,7 @@ import { answeringComment } from "../languages/index.js";
 export async function init(cwd: string): Promise<number> {
   const target = join(cwd, "bridge.toml");
   const root = gitTopLevel(cwd) ?? cwd;
-  const plan = await planDefault(root, { packageRoot: packageRoot(), searchPath: process.env.PATH ?? "" });
+  const plan = await planDefault(root, { packageRoot: packageRoot(), searchPath: process.env.PATH ?? "", projectRoots: projectRootsIn });
   const schema = join(packageRoot(), "config", "bridge.schema.json");
   const skeleton = plan.servers.length === 0;
   const text = skeleton

@@ -40,8 +40,8 @@ async function main(given: readonly string[]): Promise<number> {
       case "validate": {
         const { validateConfig } = await import("../config/validate-config.js");
         const { source, context } = await configRequest(command.config, command.trustConfig);
-        const { answeringClause } = await import("../languages/index.js");
-        const result = await validateConfig(source, context, {}, answeringClause);
+        const { answeringClause, projectRootsIn } = await import("../languages/index.js");
+        const result = await validateConfig(source, projectRootsIn, context, {}, answeringClause);
         (result.ok ? process.stdout : process.stderr).write(result.text);
         return result.ok ? 0 : EXIT_USAGE;
       }
@@ -71,7 +71,11 @@ async function main(given: readonly string[]): Promise<number> {
         const judged =
           command.defaultRoot === null
             ? await judgedConfig(command.config, command.trustConfig)
-            : await judgeConfig({ kind: "default", root: command.defaultRoot }, { fromCheckout: false, optIn: null });
+            : await judgeConfig(
+                { kind: "default", root: command.defaultRoot },
+                { fromCheckout: false, optIn: null },
+                (await import("../languages/index.js")).projectRootsIn,
+              );
         return await (await import("./serve-shared.js")).serveShared(judged, logger, packageVersion());
       }
       case "status":
@@ -92,7 +96,8 @@ async function main(given: readonly string[]): Promise<number> {
  */
 async function judgedConfig(configArg: string | null, trustFlag: boolean): Promise<JudgedConfig> {
   const { source, context } = await configRequest(configArg, trustFlag);
-  return (await import("../config/config-trust.js")).judgeConfig(source, context);
+  const { projectRootsIn } = await import("../languages/index.js");
+  return (await import("../config/config-trust.js")).judgeConfig(source, context, projectRootsIn);
 }
 
 /** Which configuration a command in this folder uses, and how it came by it (what its trust depends on). */

@@ -14,6 +14,7 @@ import type { FileDiagnostics } from "../diagnostics/run/file-diagnostics.js";
 import { SessionRegistry } from "../sessions/session-registry.js";
 import type { ParityCommand } from "./parse-parity.js";
 import { createStderrLogger } from "./stderr-logger.js";
+import { projectRootsIn } from "../languages/index.js";
 
 /** Exit codes of `parity`: as `check`'s, with 1 for a difference. */
 export const PARITY_EXIT = { equal: 0, differences: 1, usage: 2, serverFailed: 3 } as const;
@@ -36,7 +37,7 @@ interface CliState {
 export async function parity(command: ParityCommand, cwd: string = process.cwd()): Promise<number> {
   const logger = createStderrLogger({ ...process.env, LSPMCP_LOG_LEVEL: process.env.LSPMCP_LOG_LEVEL ?? "error" });
   const source = configSourceFor(command.config, cwd);
-  const config = requireTrusted(await judgeConfig(source, trustContextFor(command.config, source, command.trustConfig, cwd)));
+  const config = requireTrusted(await judgeConfig(source, trustContextFor(command.config, source, command.trustConfig, cwd), projectRootsIn));
   const server = chosenServer(config, command.server);
   const only = withServerAlone(config, server);
   const targets = (await discoverTargets(only, command.paths, cwd)).targets;

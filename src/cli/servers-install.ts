@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { configSourceFor } from "../config/config-source.js";
+import { projectRootsIn } from "../languages/index.js";
 import { configuredProfiles } from "../config/configured-profiles.js";
 import { planDefault } from "../config/default-plan.js";
 import { discoverConfig } from "../config/discover-config.js";
@@ -126,7 +127,7 @@ async function chooseFor(path: string, configArg: string | null, shipped: readon
   if (!existsSync(path)) throw new BridgeError("InvalidArguments", `--for ${path}: no such folder`, {});
   const source = configArg === null ? discoverConfig(path) : configSourceFor(configArg);
   if (source.kind === "default") {
-    const plan = await planDefault(source.root, { packageRoot: root, searchPath: process.env.PATH ?? "" });
+    const plan = await planDefault(source.root, { packageRoot: root, searchPath: process.env.PATH ?? "", projectRoots: projectRootsIn });
     const names = [...plan.servers.map((server) => server.name), ...plan.omitted.map((omitted) => omitted.server)];
     const said =
       names.length === 0

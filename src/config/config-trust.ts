@@ -5,6 +5,7 @@ import { loadDefaultConfig } from "./default-config.js";
 import { loadConfigFile, type LoadOptions } from "./load-config.js";
 import { packageRoot } from "./package-root.js";
 import type { ProgramKey } from "./program-keys.js";
+import type { ProjectRootsFinder } from "./project-roots.js";
 import { restrictedMode } from "./restricted-mode.js";
 import { stateFolder } from "./state-folder.js";
 import { trustDigest, trustedDigest } from "./trust-store.js";
@@ -63,10 +64,15 @@ export function trustContextFor(
  * Loads the configuration of `source` (rejecting with ConfigInvalid as loading does) and judges
  * its trust on the very text that was loaded. Runs nothing of it.
  */
-export async function judgeConfig(source: ConfigSource, context: TrustContext, options: LoadOptions = {}): Promise<JudgedConfig> {
+export async function judgeConfig(
+  source: ConfigSource,
+  context: TrustContext,
+  projectRoots: ProjectRootsFinder,
+  options: LoadOptions = {},
+): Promise<JudgedConfig> {
   if (source.kind === "default") {
     return {
-      config: await loadDefaultConfig(source.root, options),
+      config: await loadDefaultConfig(source.root, projectRoots, options),
       trust: { state: "not-needed", reason: "the embedded default runs only the shipped profiles" },
     };
   }

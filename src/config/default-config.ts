@@ -2,6 +2,7 @@ import { BridgeError } from "../contract/errors.js";
 import { planDefault, type DefaultPlan } from "./default-plan.js";
 import { resolveDocument, type LoadOptions } from "./load-config.js";
 import { packageRoot } from "./package-root.js";
+import type { ProjectRootsFinder } from "./project-roots.js";
 import type { ChosenServer, FoundProjects, ResolvedConfig } from "./types.js";
 
 /**
@@ -22,8 +23,12 @@ function defaultDocument(plan: DefaultPlan): Record<string, unknown> {
  * is held to the same rules. Rejects with ConfigInvalid when no shipped profile's language occurs
  * in `root` (or every such server is missing), saying so and naming `lspmcp init`.
  */
-export async function loadDefaultConfig(root: string, options: LoadOptions = {}): Promise<ResolvedConfig> {
-  const plan = await planDefault(root, { packageRoot: options.packageRoot ?? packageRoot(), searchPath: options.searchPath ?? process.env.PATH ?? "" });
+export async function loadDefaultConfig(root: string, projectRoots: ProjectRootsFinder, options: LoadOptions = {}): Promise<ResolvedConfig> {
+  const plan = await planDefault(root, {
+    packageRoot: options.packageRoot ?? packageRoot(),
+    searchPath: options.searchPath ?? process.env.PATH ?? "",
+    projectRoots,
+  });
   if (plan.servers.length === 0) {
     const missing = plan.omitted.map((omitted) => `${omitted.server} (${omitted.reason}; ${omitted.install})`);
     const message =

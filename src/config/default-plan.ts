@@ -3,7 +3,7 @@ import { parseMarker, tableMarkersIn, type Marker } from "./default-markers.js";
 import { detectLanguages, type Detected } from "./detect-languages.js";
 import { installHint } from "./install-hint.js";
 import { normalizeExtension } from "./extensions.js";
-import { findProjectRoots } from "./project-roots.js";
+import type { ProjectRootsFinder } from "./project-roots.js";
 import { loadProfile, profileNames } from "./profiles.js";
 import { resolveProfileExecutable } from "./resolve-executable.js";
 import type { RawProfile } from "./schema.js";
@@ -40,6 +40,8 @@ export interface DefaultPlan {
 export interface PlanOptions {
   readonly packageRoot: string;
   readonly searchPath: string;
+  /** The languages' registry's `projectRootsIn`: the config knows no language's root markers. */
+  readonly projectRoots: ProjectRootsFinder;
 }
 
 /**
@@ -107,7 +109,7 @@ export async function planDefault(root: string, options: PlanOptions): Promise<D
       continue;
     }
     serves.forEach((key) => owned.add(key));
-    const projects = profile.projects === undefined ? null : await findProjectRoots(root, profile.projects);
+    const projects = profile.projects === undefined ? null : await options.projectRoots(root, profile.projects);
     servers.push({ name, profile, serves, reason: reasons.get(name) ?? null, projects });
   }
   return { root, workspace: workspaceName(root), servers, defaultServer: defaultServers(servers, claims), omitted, detected };

@@ -8,45 +8,50 @@ import type { PROJECT_KINDS } from "./schema.js";
 export type ProjectKind = (typeof PROJECT_KINDS)[number];
 
 /** A table in a shared file that makes its folder a root: `[tool.pyright]` in a pyproject.toml. */
-interface TableMarker {
+export interface TableMarker {
   readonly file: string;
   readonly table: RegExp;
 }
 
-/** What makes a folder a project root of each kind: a file of its own, or a table in a shared file. */
-const ROOT_MARKERS: Readonly<Record<ProjectKind, { readonly files: readonly string[]; readonly tables: readonly TableMarker[] }>> = {
-  // pyright reads pyrightconfig.json, else pyproject.toml's [tool.pyright]; basedpyright reads
-  // [tool.basedpyright] too.
-  pyright: { files: ["pyrightconfig.json"], tables: [pyproject("pyright")] },
-  basedpyright: { files: ["pyrightconfig.json"], tables: [pyproject("basedpyright"), pyproject("pyright")] },
-  ty: { files: ["ty.toml"], tables: [pyproject("ty")] },
-  cargo: { files: ["Cargo.toml"], tables: [] },
-  // The server finds each file's project itself: these are said, not told.
-  typescript: { files: ["tsconfig.json", "jsconfig.json"], tables: [] },
-};
-
-function pyproject(tool: string): TableMarker {
-  return { file: "pyproject.toml", table: new RegExp(`^\\[tool\\.${tool}[.\\]]`, "m") };
+/**
+ * What makes a folder a project root of one kind, as the language that reads such roots says it
+ * (the registry's `ROOT_MARKERS`, src/languages/): a file of its own, or a table in a shared file.
+ */
+export interface RootMarkers {
+  readonly files: readonly string[];
+  readonly tables: readonly TableMarker[];
+  /** Folders whose markers are never roots (a build's output, which copies its sources' markers). */
+  readonly outputFolders: readonly string[];
+  /**
+   * Of the roots found (relative to `root`, sorted), those the checker takes as projects of their
+   * own; absent: every one.
+   */
+  readonly narrow?: (root: string, found: readonly string[]) => Promise<string[]>;
 }
+
+/**
+ * The project roots of a kind under a folder, as the languages' registry finds them
+ * (`projectRootsIn`): the config knows the kinds its `projects` key names, never their markers.
+ */
+export type ProjectRootsFinder = (root: string, kind: ProjectKind) => Promise<string[]>;
 
 /** Roots kept at most: each is a workspace folder or a linked project of one server process. */
 const MAX_ROOTS = 1000;
 
 /**
- * The project roots of `kind` under the workspace `root`, as folders relative to it ("" for the
- * root itself, "/" separators), sorted: every folder whose configuration file (or table) the
- * checker's CLI, run from that folder, would read. Files come from git (tracked and untracked,
- * not ignored) or a walk that skips dependencies and dot-folders, as the default's detection
- * lists them. For cargo, a crate inside a cargo workspace is left out (the workspace loads its
- * members), and so is anything under a `target` folder. Never throws: an unreadable file is no root.
+ * The project roots `markers` make under the workspace `root`, as folders relative to it ("" for
+ * the root itself, "/" separators), sorted: every folder whose configuration file (or table) the
+ * checker's CLI, run from that folder, would read, less those under an output folder and those
+ * the markers' `narrow` leaves out. Files come from git (tracked and untracked, not ignored) or a
+ * walk that skips dependencies and dot-folders, as the default's detection lists them. Never
+ * throws: an unreadable file is no root.
  */
-export async function findProjectRoots(root: string, kind: ProjectKind): Promise<string[]> {
-  const markers = ROOT_MARKERS[kind];
+export async function findProjectRoots(root: string, markers: RootMarkers): Promise<string[]> {
   const names = new Set([...markers.files, ...markers.tables.map(({ file }) => file)]);
   const { collected } = await detectLanguages(root, { extensions: new Set(), filenames: new Set(), collect: names, maxCollected: MAX_ROOTS * 4 });
   const roots = new Set<string>();
   for (const path of collected) {
-    if (kind === "cargo" && path.split("/").includes("target")) continue;
+    if (markers.outputFolders.some((folder) => path.split("/").includes(folder))) continue;
     const name = basename(path);
     const tables = markers.tables.filter(({ file }) => file === name);
     if (!markers.files.includes(name)) {
@@ -57,12 +62,11 @@ export async function findProjectRoots(root: string, kind: ProjectKind): Promise
     roots.add(folderOf(path));
   }
   const found = [...roots].sort();
-  return (kind === "cargo" ? await outsideCargoWorkspaces(root, found) : found).slice(0, MAX_ROOTS);
+  return (markers.narrow ? await markers.narrow(root, found) : found).slice(0, MAX_ROOTS);
 }
 
-/** Whether the folder `folder` (absolute) is a project root of `kind`, as `findProjectRoots` judges each folder. */
-export function isProjectRoot(folder: string, kind: ProjectKind): boolean {
-  const markers = ROOT_MARKERS[kind];
+/** Whether the folder `folder` (absolute) is a project root by `markers`, as `findProjectRoots` judges each folder. */
+export function isProjectRoot(folder: string, markers: RootMarkers): boolean {
   if (markers.files.some((name) => existsSync(join(folder, name)))) return true;
   return markers.tables.some(({ file, table }) => {
     try {
@@ -77,19 +81,4 @@ export function isProjectRoot(folder: string, kind: ProjectKind): boolean {
 function folderOf(path: string): string {
   const folder = dirname(path);
   return folder === "." ? "" : folder;
-}
-
-/**
- * The crates and workspaces among `folders` that no cargo workspace above them contains: cargo
- * requires a crate below a workspace's folder to be its member (or excluded, which lspmcp takes
- * as rare enough to answer with the workspace), so the workspace's root alone is linked.
- */
-async function outsideCargoWorkspaces(root: string, folders: readonly string[]): Promise<string[]> {
-  const workspaces: string[] = [];
-  for (const folder of folders) {
-    const text = await readFile(join(root, folder, "Cargo.toml"), "utf8").catch(() => "");
-    if (/^\[workspace[.\]]/m.test(text)) workspaces.push(folder);
-  }
-  const inside = (folder: string, workspace: string) => folder !== workspace && (workspace === "" || folder.startsWith(`${workspace}/`));
-  return folders.filter((folder) => !workspaces.some((workspace) => inside(folder, workspace)));
 }

@@ -3,7 +3,7 @@ import { describeTrust, judgeConfig, type TrustContext } from "./config-trust.js
 import { describeAdapterChoice } from "./known-servers.js";
 import type { LoadOptions } from "./load-config.js";
 import type { Answering } from "./config-source.js";
-import { findProjectRoots } from "./project-roots.js";
+import type { ProjectRootsFinder } from "./project-roots.js";
 import type { ConfigSource, ResolvedConfig } from "./types.js";
 import { formatProblem, type ConfigProblem } from "./problems.js";
 import { escapeLines, escapeText } from "../contract/escape-text.js";
@@ -27,13 +27,14 @@ const NAMED_BY_USER: TrustContext = { fromCheckout: false, optIn: null };
  */
 export async function validateConfig(
   source: string | ConfigSource,
+  projectRoots: ProjectRootsFinder,
   context: TrustContext = NAMED_BY_USER,
   options: LoadOptions = {},
   answering: Answering | null = null,
 ): Promise<ValidateResult> {
   try {
-    const { config, trust } = await judgeConfig(typeof source === "string" ? { kind: "file", path: source } : source, context, options);
-    const compilers = answering === null ? [] : await describeCompilers(config, answering);
+    const { config, trust } = await judgeConfig(typeof source === "string" ? { kind: "file", path: source } : source, context, projectRoots, options);
+    const compilers = answering === null ? [] : await describeCompilers(config, answering, projectRoots);
     const servers = config.servers.map((server) => server.name);
     const workspaces = config.workspaces.map((workspace) => workspace.name);
     const what = config.source.kind === "file" ? config.configPath : `embedded default for ${config.source.root}`;
@@ -67,12 +68,12 @@ export async function validateConfig(
  * for each server whose adapter chooses the compiler of each project, over the project folders
  * found under each workspace now (reading files only: nothing of the configuration runs).
  */
-async function describeCompilers(config: ResolvedConfig, answering: Answering): Promise<string[]> {
+async function describeCompilers(config: ResolvedConfig, answering: Answering, projectRoots: ProjectRootsFinder): Promise<string[]> {
   const lines: string[] = [];
   for (const workspace of config.workspaces) {
     for (const server of config.servers) {
       if (!workspace.servers.includes(server.name)) continue;
-      const folders = server.projects === null ? [] : await findProjectRoots(workspace.root, server.projects);
+      const folders = server.projects === null ? [] : await projectRoots(workspace.root, server.projects);
       const clause = answering(server, workspace, folders);
       if (clause !== null) lines.push(`compilers: ${server.name}${config.workspaces.length > 1 ? ` in ${workspace.name}` : ""} ${clause}\n`);
     }

@@ -1,3 +1,4 @@
+import { findProjectRoots, type ProjectKind, type ProjectRootsFinder, type RootMarkers } from "../config/project-roots.js";
 import { restrictedMode } from "../config/restricted-mode.js";
 import type { AdapterName, ResolvedServer, ToolchainChoice } from "../config/types.js";
 import type { AdapterFactory } from "../lsp/server-adapter.js";
@@ -10,7 +11,9 @@ import { goplsAdapter } from "./gopls/adapter.js";
 import { pythonNativeAdapter } from "./python/python-native.js";
 import { RESTRICTED_ENVIRONMENT_LAUNCH } from "./python/environment-choice.js";
 import { pyreflyAdapter } from "./python/pyrefly.js";
+import { PYTHON_ROOT_MARKERS } from "./python/root-markers.js";
 import { rustAnalyzerAdapter } from "./rust-analyzer/adapter.js";
+import { CARGO_ROOT_MARKERS } from "./rust-analyzer/cargo-roots.js";
 import { standardAdapter } from "./standard.js";
 import { yamlAdapter } from "./yaml/adapter.js";
 import { checkoutCodeIn, judgedRootByRoot } from "./checkout-code.js";
@@ -33,6 +36,7 @@ import {
   typescriptToolchain,
 } from "./typescript/launch.js";
 import { typescriptAdapter } from "./typescript/native-adapter.js";
+import { TYPESCRIPT_ROOT_MARKERS } from "./typescript/root-markers.js";
 import { tsserverAdapter } from "./typescript/tsserver-adapter.js";
 import { TSSERVER_REQUEST } from "./typescript/tsserver-diagnostics.js";
 
@@ -80,8 +84,21 @@ const ADAPTER_LAUNCHES = {
  * `coverage.ts`); every other server answers every file it claims.
  */
 const ADAPTER_COVERAGE = {
-  "bacon-ls": cargoCoverage,
+  "bacon-ls": (root) => cargoCoverage(root, (at) => findProjectRoots(at, CARGO_ROOT_MARKERS)),
 } as const satisfies Partial<Record<AdapterName, AdapterCoverage>>;
+
+/**
+ * What makes a folder a project root of each kind a profile's `projects` names, as the language
+ * that reads such roots says it: the config knows the kinds, never their markers.
+ */
+export const ROOT_MARKERS = {
+  ...PYTHON_ROOT_MARKERS,
+  cargo: CARGO_ROOT_MARKERS,
+  typescript: TYPESCRIPT_ROOT_MARKERS,
+} as const satisfies Record<ProjectKind, RootMarkers>;
+
+/** The project roots of `kind` under `root`, relative to it and sorted (`findProjectRoots` by the kind's markers). */
+export const projectRootsIn: ProjectRootsFinder = (root, kind) => findProjectRoots(root, ROOT_MARKERS[kind]);
 
 /**
  * The adapter whose server the commands an `initialize` answer advertises show, or null: only

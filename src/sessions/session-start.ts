@@ -1,5 +1,4 @@
 import { join } from "node:path";
-import { findProjectRoots } from "../config/project-roots.js";
 import { knownByInitialize, knownByVersionOutput, type KnownServer } from "../config/known-servers.js";
 import type { ResolvedServer, ResolvedWorkspace } from "../config/types.js";
 import { expandWorkspaceCache } from "../config/workspace-cache.js";
@@ -7,7 +6,7 @@ import type { Deadline } from "../contract/deadline.js";
 import type { Logger } from "../contract/logger.js";
 import { ADAPTERS, adapterAdvertised } from "../languages/index.js";
 import { launchFor, toolchainFor, toolchainLookups } from "../languages/index.js";
-import { checkoutCodeIn } from "../languages/index.js";
+import { checkoutCodeIn, projectRootsIn } from "../languages/index.js";
 import { restrictedMode } from "../config/restricted-mode.js";
 import { BridgeError } from "../contract/errors.js";
 import type { ToolchainReport } from "../lsp/project-model.js";
@@ -80,7 +79,7 @@ export async function startServer(inputs: StartInputs, record: StartRecord, dead
   // Found afresh at every start, as the compiler is: a package added since is then seen. The
   // search (a listing of the workspace) runs beside the spawn: only `initialize` needs its answer.
   const projectsFinding =
-    server.projects === null ? Promise.resolve(null) : findProjectRoots(workspace.root, server.projects).then((roots) => ownProjects(server, workspace, roots));
+    server.projects === null ? Promise.resolve(null) : projectRootsIn(workspace.root, server.projects).then((roots) => ownProjects(server, workspace, roots));
   // The version command runs beside the server start: both must finish within the deadline.
   versionFromCommand ??= launch.versionCommand
     ? runVersionCommand(server.name, launch.versionCommand, env, Math.max(1, deadline.remainingMs()), [workspace.root])

@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { describe, expect, test } from "vitest";
+import { ROOT_MARKERS } from "../../src/languages/index.js";
 import { REPO } from "../helpers/paths.js";
 
 const ROOTS: Record<string, string> = { src: "", "servers/maude/src": "maude" };
@@ -243,6 +244,18 @@ describe("a toolchain's words outside the languages and the config", () => {
 
   test("appear in comments only, but in the one file of the output's names", () => {
     expect(naming(allSources())).toEqual(OUTPUT_NAMES);
+  });
+
+  // The config knows the kinds of project root its `projects` key names; what makes a folder a
+  // root of each kind is the language's that reads it, given by the registry's ROOT_MARKERS.
+  test("the config's code names no file that marks a project root: the languages own their markers", () => {
+    const markerFiles = new Set(Object.values(ROOT_MARKERS).flatMap((markers) => [...markers.files, ...markers.tables.map(({ file }) => file)]));
+    expect(markerFiles).toContain("tsconfig.json");
+    const found = sourceFiles(join(REPO, "src/config")).flatMap((file) => {
+      const code = codeOf(readFileSync(file, "utf8"));
+      return [...markerFiles].filter((name) => code.includes(`"${name}"`)).map((name) => `${relative(REPO, file)}: ${name}`);
+    });
+    expect(found).toEqual([]);
   });
 
   test("a word in code is found, and one in a comment is not", () => {

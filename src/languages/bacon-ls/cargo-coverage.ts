@@ -3,7 +3,6 @@ import { readFile } from "node:fs/promises";
 import { join, normalize } from "node:path";
 import { parse } from "smol-toml";
 import { gitTopLevel } from "../../config/discover-config.js";
-import { findProjectRoots } from "../../config/project-roots.js";
 import type { UncheckedFiles } from "../coverage.js";
 
 /**
@@ -13,14 +12,15 @@ import type { UncheckedFiles } from "../coverage.js";
  * that is no member of it (no Cargo.toml at the root, a crate outside the root's cargo workspace,
  * or one its `exclude` names) would read as clean, and with no Cargo.toml at all the run fails and never settles.
  * Such files are not checked, each with the reason and how to check it. Null when every file is
- * the run's to answer.
+ * the run's to answer. `cargoRoots` finds the crates and cargo workspaces under a folder (members
+ * left out), as the registry gives it.
  */
-export async function cargoCoverage(workspaceRoot: string): Promise<UncheckedFiles | null> {
+export async function cargoCoverage(workspaceRoot: string, cargoRoots: (root: string) => Promise<string[]>): Promise<UncheckedFiles | null> {
   const top = gitTopLevel(workspaceRoot);
   if (top !== null && top !== workspaceRoot && existsSync(join(top, "Cargo.toml"))) return null;
-  const roots = await findProjectRoots(workspaceRoot, "cargo");
+  const roots = await cargoRoots(workspaceRoot);
   const atRoot = roots.includes("");
-  // The crates and cargo workspaces that no cargo workspace at the root holds (findProjectRoots leaves members out).
+  // The crates and cargo workspaces that no cargo workspace at the root holds (`cargoRoots` leaves members out).
   const apart = [...roots.filter((root) => root !== ""), ...(atRoot ? await excludedFolders(workspaceRoot) : [])].sort((a, b) => b.length - a.length);
   if (atRoot && apart.length === 0) return null;
   const runs = atRoot ? "the workspace root's cargo project" : "cargo at the workspace root, which has no Cargo.toml";

@@ -3,8 +3,9 @@ import { dirname, join } from "node:path";
 import { isWithin } from "../../config/checkout-code.js";
 import type { ResolvedServer, ToolchainChoice } from "../../config/types.js";
 import { BridgeError } from "../../contract/errors.js";
-import { isProjectRoot, type ProjectKind } from "../../config/project-roots.js";
+import { isProjectRoot, type ProjectKind, type RootMarkers } from "../../config/project-roots.js";
 import { ENVIRONMENT_FOLDERS, restrictedReason, shown } from "../checkout-code.js";
+import { PYTHON_ROOT_MARKERS } from "./root-markers.js";
 import { type AdapterLaunch, launchWith, type ToolchainLookups, type WorkspacePlace } from "../launch.js";
 
 /** What runs, in the words of the profiles' `checkout_code` (pyrefly's, basedpyright's). */
@@ -60,14 +61,18 @@ function environmentOf(from: string, root: string): string | null {
   return null;
 }
 
-/** The nearest folder from `dir` up to the workspace root that is a project root of `kind` (the server's own), else the root. */
+/**
+ * The nearest folder from `dir` up to the workspace root that is a project root of `kind` (the
+ * server's own), else the root; a kind no Python checker reads has none but the root.
+ */
 function configurationRoot(dir: string, root: string, kind: ProjectKind, lookups: ToolchainLookups): string {
   const cacheKey = `${kind}\0${dir}`;
   const cached = lookups.configs.get(cacheKey);
   if (cached !== undefined && cached !== null) return cached;
+  const markers: RootMarkers | undefined = (PYTHON_ROOT_MARKERS as Partial<Record<ProjectKind, RootMarkers>>)[kind];
   let found = root;
   for (let at = dir; isWithin(at, root) && at !== root; at = dirname(at)) {
-    if (isProjectRoot(at, kind)) {
+    if (markers !== undefined && isProjectRoot(at, markers)) {
       found = at;
       break;
     }

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { dirname, join, relative, isAbsolute } from "node:path";
+import { TYPESCRIPT_CONFIG_FILES } from "./root-markers.js";
 
 /**
  * The config tsserver would choose for `file` if it were opened: the nearest tsconfig.json, else
@@ -18,7 +19,7 @@ export function nearestConfig(file: string, root: string, cache: Map<string, str
       break;
     }
     visited.push(folder);
-    const config = ["tsconfig.json", "jsconfig.json"].map((name) => join(folder, name)).find((path) => existsSync(path));
+    const config = TYPESCRIPT_CONFIG_FILES.map((name) => join(folder, name)).find((path) => existsSync(path));
     if (config) {
       found = config;
       break;

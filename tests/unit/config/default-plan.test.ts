@@ -3,15 +3,18 @@ import { chmodSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { stringify } from "smol-toml";
 import { describe, expect, test } from "vitest";
-import { planDefault } from "../../../src/config/default-plan.js";
+import { planDefault, type PlanOptions } from "../../../src/config/default-plan.js";
 import { loadDefaultConfig } from "../../../src/config/default-config.js";
 import { describeConfig } from "../../../src/config/config-source.js";
 import { loadConfig } from "../../../src/config/load-config.js";
 import { loadProfile } from "../../../src/config/profiles.js";
 import { renderDefaultToml } from "../../../src/config/render-default-toml.js";
-import { answeringClause, answeringComment } from "../../../src/languages/index.js";
+import { answeringClause, answeringComment, projectRootsIn } from "../../../src/languages/index.js";
 import { REPO } from "../../helpers/paths.js";
 import { tempDir, writeFiles } from "./fixture.js";
+
+/** The plan with the registry's project roots, as every command makes it. */
+const planWith = (root: string, options: Omit<PlanOptions, "projectRoots">) => planDefault(root, { ...options, projectRoots: projectRootsIn });
 
 /**
  * A package root with profiles claiming the given extensions; `missing` ones name a command that
@@ -47,7 +50,7 @@ describe("the embedded default's plan", () => {
   test("every profile whose extension occurs, in git's tracked and untracked-not-ignored files; ignored files do not count", async () => {
     const pkg = await packageWith({ typescript: { extensions: [".ts"] }, pyright: { extensions: [".py"] }, bash: { extensions: [".sh"] } });
     const repo = gitInit(await writeFiles(await tempDir(), { "src/a.ts": "", "build/b.sh": "", ".gitignore": "build/\n" }));
-    const plan = await planDefault(repo, { packageRoot: pkg, searchPath: "" });
+    const plan = await planWith(repo, { packageRoot: pkg, searchPath: "" });
     expect(plan.servers.map((server) => server.name)).toEqual(["typescript"]);
     expect(plan.detected.via).toBe("git");
   });
@@ -55,7 +58,7 @@ describe("the embedded default's plan", () => {
   test("marker files count: tsconfig.json brings typescript, pyproject.toml pyright, with no source file yet", async () => {
     const pkg = await packageWith({ typescript: { extensions: [".ts"] }, pyright: { extensions: [".py"] }, clangd: { extensions: [".c"] } });
     const repo = gitInit(await writeFiles(await tempDir(), { "tsconfig.json": "{}", "sub/pyproject.toml": "" }));
-    const plan = await planDefault(repo, { packageRoot: pkg, searchPath: "" });
+    const plan = await planWith(repo, { packageRoot: pkg, searchPath: "" });
     expect(plan.servers.map((server) => [server.name, server.serves])).toEqual([
       ["typescript", ["tsconfig.json"]],
       ["pyright", ["pyproject.toml"]],
@@ -65,9 +68,9 @@ describe("the embedded default's plan", () => {
   test("one server per language: an alternative profile joins only for what the first cannot serve, or when the first is missing", async () => {
     const both = await packageWith({ pyright: { extensions: [".py"] }, pylsp: { extensions: [".py"] } });
     const repo = gitInit(await writeFiles(await tempDir(), { "a.py": "" }));
-    expect((await planDefault(repo, { packageRoot: both, searchPath: "" })).servers.map((server) => server.name)).toEqual(["pyright"]);
+    expect((await planWith(repo, { packageRoot: both, searchPath: "" })).servers.map((server) => server.name)).toEqual(["pyright"]);
     const firstMissing = await packageWith({ pyright: { extensions: [".py"], missing: true }, pylsp: { extensions: [".py"] } });
-    const plan = await planDefault(repo, { packageRoot: firstMissing, searchPath: "" });
+    const plan = await planWith(repo, { packageRoot: firstMissing, searchPath: "" });
     expect(plan.servers.map((server) => server.name)).toEqual(["pylsp"]);
     expect(plan.omitted).toEqual([{ server: "pyright", reason: expect.stringContaining("/nonexistent/server"), install: expect.any(String) }]);
   });
@@ -75,16 +78,16 @@ describe("the embedded default's plan", () => {
   test("two chosen profiles sharing an extension get a default_server for it, so the default is a valid config", async () => {
     const pkg = await packageWith({ typescript: { extensions: [".ts", ".json"] }, zjson: { extensions: [".json", ".jsonc"] } });
     const repo = gitInit(await writeFiles(await tempDir(), { "a.ts": "", "b.jsonc": "" }));
-    const plan = await planDefault(repo, { packageRoot: pkg, searchPath: "" });
+    const plan = await planWith(repo, { packageRoot: pkg, searchPath: "" });
     expect(plan.defaultServer).toEqual({ ".json": "typescript" });
-    const config = await loadDefaultConfig(repo, { packageRoot: pkg, searchPath: "" });
+    const config = await loadDefaultConfig(repo, projectRootsIn, { packageRoot: pkg, searchPath: "" });
     expect(config.workspaces[0]!.default_server).toEqual({ ".json": "typescript" });
   });
 
   test("ruff joins pyright only where the project configures it: ruff.toml, .ruff.toml, or [tool.ruff] in a pyproject.toml, at the root or in a sub-folder", async () => {
     const pkg = await packageWith({ pyright: { extensions: [".py", ".pyi"] }, ruff: { extensions: [".py", ".pyi"] } });
     const planFor = async (files: Record<string, string>) => {
-      const plan = await planDefault(gitInit(await writeFiles(await tempDir(), { "a.py": "", ...files })), { packageRoot: pkg, searchPath: "" });
+      const plan = await planWith(gitInit(await writeFiles(await tempDir(), { "a.py": "", ...files })), { packageRoot: pkg, searchPath: "" });
       return { servers: plan.servers.map((server) => [server.name, server.serves]), defaultServer: plan.defaultServer };
     };
     const both = (marker: string) => ({
@@ -114,7 +117,7 @@ describe("the embedded default's plan", () => {
     );
     expect(await planFor({ "py/ruff.toml": "" })).toEqual(both("ruff.toml"));
     expect(await planFor({ "py/lib/.ruff.toml": "" })).toEqual(both(".ruff.toml"));
-    const walked = await planDefault(await writeFiles(await tempDir(), { "py/a.py": "", "py/pyproject.toml": "[tool.ruff.lint]\n" }), {
+    const walked = await planWith(await writeFiles(await tempDir(), { "py/a.py": "", "py/pyproject.toml": "[tool.ruff.lint]\n" }), {
       packageRoot: pkg,
       searchPath: "",
     });
@@ -127,7 +130,7 @@ describe("the embedded default's plan", () => {
     const python = { extensions: [".py", ".pyi"] };
     const pkg = await packageWith({ pyright: python, ruff: python, ty: python, pyrefly: python, basedpyright: python });
     const planFor = async (files: Record<string, string>, packageRoot = pkg) => {
-      const plan = await planDefault(gitInit(await writeFiles(await tempDir(), { "a.py": "", ...files })), { packageRoot, searchPath: "" });
+      const plan = await planWith(gitInit(await writeFiles(await tempDir(), { "a.py": "", ...files })), { packageRoot, searchPath: "" });
       return {
         servers: plan.servers.map((server) => [server.name, server.serves, server.reason]),
         defaultServer: plan.defaultServer,
@@ -167,7 +170,10 @@ describe("the embedded default's plan", () => {
       defaultServer: {},
       omitted: ["ty"],
     });
-    const config = await loadDefaultConfig(gitInit(await writeFiles(await tempDir(), { "a.py": "", "ty.toml": "" })), { packageRoot: pkg, searchPath: "" });
+    const config = await loadDefaultConfig(gitInit(await writeFiles(await tempDir(), { "a.py": "", "ty.toml": "" })), projectRootsIn, {
+      packageRoot: pkg,
+      searchPath: "",
+    });
     expect(config.chosen).toEqual([{ server: "ty", reason: "configured by ty.toml" }]);
     expect(describeConfig(config, answeringClause)).toMatch(/: servers ty; ty: configured by ty\.toml$/);
   });
@@ -178,9 +184,9 @@ describe("the embedded default's plan", () => {
     });
     const repo = gitInit(await writeFiles(await tempDir(), { "Cargo.toml": "" }));
     const cargo = execFileSync("sh", ["-c", "command -v cargo"], { encoding: "utf8" }).trim();
-    const plan = await planDefault(repo, { packageRoot: pkg, searchPath: dirname(cargo) });
+    const plan = await planWith(repo, { packageRoot: pkg, searchPath: dirname(cargo) });
     expect(plan.servers.map((server) => [server.name, server.serves])).toEqual([["rust-analyzer", ["Cargo.toml"]]]);
-    const without = await planDefault(repo, { packageRoot: pkg, searchPath: "/nonexistent" });
+    const without = await planWith(repo, { packageRoot: pkg, searchPath: "/nonexistent" });
     expect(without.omitted).toEqual([{ server: "rust-analyzer", reason: '"cargo" not found on PATH', install: "lspmcp servers install rust-analyzer" }]);
   });
 
@@ -188,9 +194,9 @@ describe("the embedded default's plan", () => {
     const cargo = execFileSync("sh", ["-c", "command -v cargo"], { encoding: "utf8" }).trim();
     const repo = gitInit(await writeFiles(await tempDir(), { "Cargo.toml": "", "src/lib.rs": "" }));
     const both = await packageWith({ "bacon-ls": { extensions: [".rs"] }, "rust-analyzer": { extensions: [".rs"] } });
-    expect((await planDefault(repo, { packageRoot: both, searchPath: dirname(cargo) })).servers.map((server) => server.name)).toEqual(["rust-analyzer"]);
+    expect((await planWith(repo, { packageRoot: both, searchPath: dirname(cargo) })).servers.map((server) => server.name)).toEqual(["rust-analyzer"]);
     const alone = await packageWith({ "bacon-ls": { extensions: [".rs"] }, "rust-analyzer": { extensions: [".rs"], missing: true } });
-    const plan = await planDefault(repo, { packageRoot: alone, searchPath: dirname(cargo) });
+    const plan = await planWith(repo, { packageRoot: alone, searchPath: dirname(cargo) });
     expect(plan.servers).toEqual([]);
     expect(plan.omitted.map((entry) => entry.server)).toEqual(["rust-analyzer"]);
   });
@@ -200,7 +206,7 @@ describe("the embedded default's plan", () => {
     expect(shipped.ok && shipped.profile.languages).toEqual([{ id: "lua", extensions: [".lua"] }]);
     const pkg = await packageWith({ emmylua: { extensions: [".lua"] } });
     const planFor = async (files: Record<string, string>) =>
-      (await planDefault(gitInit(await writeFiles(await tempDir(), files)), { packageRoot: pkg, searchPath: "" })).servers.map((server) => [
+      (await planWith(gitInit(await writeFiles(await tempDir(), files)), { packageRoot: pkg, searchPath: "" })).servers.map((server) => [
         server.name,
         server.serves,
       ]);
@@ -213,14 +219,14 @@ describe("the embedded default's plan", () => {
   test("outside git, the folder is walked (dependencies and dot-folders skipped)", async () => {
     const pkg = await packageWith({ typescript: { extensions: [".ts"] }, pyright: { extensions: [".py"] } });
     const dir = await writeFiles(await tempDir(), { "node_modules/x/index.ts": "", ".venv/lib/y.py": "", "deep/er/z.py": "" });
-    const plan = await planDefault(dir, { packageRoot: pkg, searchPath: "" });
+    const plan = await planWith(dir, { packageRoot: pkg, searchPath: "" });
     expect(plan.servers.map((server) => server.name)).toEqual(["pyright"]);
     expect(plan.detected.via).toBe("walk");
   });
 
   test("the shipped profiles: clangd and maude are left out by name, with how to install them, when not on PATH", async () => {
     const repo = gitInit(await writeFiles(await tempDir(), { "a.ts": "", "b.c": "", "c.maude": "" }));
-    const config = await loadDefaultConfig(repo, { packageRoot: REPO, searchPath: "/nonexistent" });
+    const config = await loadDefaultConfig(repo, projectRootsIn, { packageRoot: REPO, searchPath: "/nonexistent" });
     expect(config.servers.map((server) => server.name)).toEqual(["typescript"]);
     // ccls, the alternative C server, would take over from a missing clangd; it is missing too.
     expect(config.omitted.map((omitted) => omitted.server)).toEqual(["clangd", "maude", "ccls"]);
@@ -239,7 +245,7 @@ describe("the embedded default's plan", () => {
       return { packageRoot: REPO, searchPath: bin };
     };
     const onUbuntu = await clangdSaying("Ubuntu clangd version 18.1.3 (1ubuntu1)");
-    const ubuntu = await loadDefaultConfig(repo, onUbuntu);
+    const ubuntu = await loadDefaultConfig(repo, projectRootsIn, onUbuntu);
     expect(ubuntu.servers.map((server) => server.name)).toEqual(["typescript"]);
     const clangd = ubuntu.omitted.find((omitted) => omitted.server === "clangd")!;
     expect(clangd.reason).toBe(
@@ -248,8 +254,8 @@ describe("the embedded default's plan", () => {
     expect(clangd.install).toBe('pin what is installed in a bridge.toml, version = "18.1.3" in its [[server]] (`lspmcp init` writes the file)');
     expect(describeConfig(ubuntu, answeringClause)).toContain("left out clangd: installed, but `clangd --version` reports");
     // init writes the pin to uncomment beside the server's commented table.
-    expect(renderDefaultToml(await planDefault(repo, onUbuntu), repo, "/schema.json", () => null)).toContain('# profile = "clangd"\n# version = "18.1.3"\n');
-    const debian = await loadDefaultConfig(repo, await clangdSaying("Debian clangd version 14.0.6 linux+grpc x86_64-pc-linux-gnu"));
+    expect(renderDefaultToml(await planWith(repo, onUbuntu), repo, "/schema.json", () => null)).toContain('# profile = "clangd"\n# version = "18.1.3"\n');
+    const debian = await loadDefaultConfig(repo, projectRootsIn, await clangdSaying("Debian clangd version 14.0.6 linux+grpc x86_64-pc-linux-gnu"));
     expect(debian.servers.map((server) => server.name)).toEqual(["typescript", "clangd"]);
     expect(debian.omitted.map((omitted) => omitted.server)).not.toContain("clangd");
   });
@@ -257,14 +263,14 @@ describe("the embedded default's plan", () => {
   test("init's rendering loads as the very configuration the embedded default is, from a sub-folder too", async () => {
     const repo = gitInit(await writeFiles(await tempDir(), { "a.ts": "", "tools/b.py": "", "c.c": "", "sub/.keep": "" }));
     const options = { packageRoot: REPO, searchPath: "/nonexistent" };
-    const plan = await planDefault(repo, options);
+    const plan = await planWith(repo, options);
     await writeFiles(repo, {
       "sub/bridge.toml": renderDefaultToml(plan, join(repo, "sub"), "/schema.json", ({ name, profile }, root, projects) =>
         profile.adapter && profile.command ? answeringComment(name, profile.adapter, profile.command, root, projects) : null,
       ),
     });
     const fromFile = await loadConfig(join(repo, "sub/bridge.toml"), options);
-    const embedded = await loadDefaultConfig(repo, options);
+    const embedded = await loadDefaultConfig(repo, projectRootsIn, options);
     expect(fromFile.servers).toEqual(embedded.servers);
     expect(fromFile.workspaces).toEqual(embedded.workspaces);
     expect(fromFile.bridge).toEqual(embedded.bridge);
@@ -272,7 +278,7 @@ describe("the embedded default's plan", () => {
 
   test("nothing to serve is ConfigInvalid naming lspmcp init", async () => {
     const repo = gitInit(await writeFiles(await tempDir(), { "notes.txt": "" }));
-    await expect(loadDefaultConfig(repo, { packageRoot: join(REPO), searchPath: "" })).rejects.toThrow(/lspmcp init/);
+    await expect(loadDefaultConfig(repo, projectRootsIn, { packageRoot: join(REPO), searchPath: "" })).rejects.toThrow(/lspmcp init/);
   });
 });
 
@@ -295,7 +301,7 @@ describe("lspmcp's own folders inside the repository", () => {
       const gopls = join(repo, cacheHome, "lspmcp/go/bin/gopls");
       await writeFiles(dirname(gopls), { gopls: "#!/bin/sh\necho v0.23.0\n" });
       chmodSync(gopls, 0o755);
-      const plan = await planDefault(repo, { packageRoot: REPO, searchPath: process.env.PATH ?? "" });
+      const plan = await planWith(repo, { packageRoot: REPO, searchPath: process.env.PATH ?? "" });
       return plan.servers.map((server) => server.name);
     } finally {
       for (const [key, value] of [

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { planDefault } from "../../../src/config/default-plan.js";
 import { EmbeddedDefaultSchema } from "../../../src/config/embedded-default-schema.js";
 import type { RawProfile } from "../../../src/config/schema.js";
+import { projectRootsIn } from "../../../src/languages/index.js";
 import { REPO } from "../../helpers/paths.js";
 import { tempDir, writeFiles } from "./fixture.js";
 import { shippedProfiles } from "../../helpers/shipped-profiles.js";
@@ -73,7 +74,7 @@ describe("the shipped profiles' [default] tables", () => {
         const files = table === null ? { [`sub/${marker}`]: "" } : { [`sub/${table[1]}`]: `[${table[2]}]\nkey = 1\n` };
         const repo = await writeFiles(await tempDir(), files);
         execFileSync("git", ["init", "-q"], { cwd: repo });
-        const plan = await planDefault(repo, { packageRoot: REPO, searchPath: process.env.PATH ?? "" });
+        const plan = await planDefault(repo, { packageRoot: REPO, searchPath: process.env.PATH ?? "", projectRoots: projectRootsIn });
         const served = plan.servers.find((server) => server.name === name)?.serves.includes(marker) ?? false;
         const left = plan.omitted.some((omitted) => omitted.server === name);
         if (!served && !left) missed.push(`${marker} (${name}): ${JSON.stringify(plan.servers.map((server) => [server.name, server.serves]))}`);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { findProjectRoots } from "../../../src/config/project-roots.js";
+import { projectRootsIn } from "../../../src/languages/index.js";
 import { tempRepo, type TempRepo } from "../../helpers/temp-repo.js";
 
 const crate = (name: string) => `[package]\nname = "${name}"\nversion = "0.1.0"\nedition = "2021"\n`;
@@ -31,32 +31,32 @@ beforeAll(() => {
 });
 afterAll(() => repo?.remove());
 
-describe("findProjectRoots", () => {
+describe("projectRootsIn (the languages' markers, found by findProjectRoots)", () => {
   test("pyright: folders with pyrightconfig.json or a pyproject.toml [tool.pyright]", async () => {
-    expect(await findProjectRoots(repo.root, "pyright")).toEqual(["packages/strict", "services/api"]);
+    expect(await projectRootsIn(repo.root, "pyright")).toEqual(["packages/strict", "services/api"]);
   });
 
   test("basedpyright: its own table too", async () => {
-    expect(await findProjectRoots(repo.root, "basedpyright")).toEqual(["packages/based", "packages/strict", "services/api"]);
+    expect(await projectRootsIn(repo.root, "basedpyright")).toEqual(["packages/based", "packages/strict", "services/api"]);
   });
 
   test("ty: its file and its table", async () => {
-    expect(await findProjectRoots(repo.root, "ty")).toEqual(["py/ty", "py/typroj"]);
+    expect(await projectRootsIn(repo.root, "ty")).toEqual(["py/ty", "py/typroj"]);
   });
 
   test("cargo: every crate and workspace at any depth, not a workspace's members, nothing under target/ or ignored", async () => {
-    expect(await findProjectRoots(repo.root, "cargo")).toEqual(["services/b", "tools/a", "ws"]);
+    expect(await projectRootsIn(repo.root, "cargo")).toEqual(["services/b", "tools/a", "ws"]);
   });
 
   test("typescript: every tsconfig.json and jsconfig.json folder, the solution's at the top-level included, nothing ignored", async () => {
-    expect(await findProjectRoots(repo.root, "typescript")).toEqual(["", "scripts", "web"]);
+    expect(await projectRootsIn(repo.root, "typescript")).toEqual(["", "scripts", "web"]);
   });
 
   test("a root configured at the top-level is the root itself", async () => {
     const top = tempRepo({ "Cargo.toml": '[workspace]\nmembers = ["a"]\n', "a/Cargo.toml": crate("a"), "pyrightconfig.json": "{}\n" });
     try {
-      expect(await findProjectRoots(top.root, "cargo")).toEqual([""]);
-      expect(await findProjectRoots(top.root, "pyright")).toEqual([""]);
+      expect(await projectRootsIn(top.root, "cargo")).toEqual([""]);
+      expect(await projectRootsIn(top.root, "pyright")).toEqual([""]);
     } finally {
       top.remove();
     }

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { describe, expect, test, vi } from "vitest";
 import { validateConfig } from "../../../src/config/validate-config.js";
 import { packageRoot } from "../../../src/config/package-root.js";
+import { projectRootsIn } from "../../../src/languages/index.js";
 import { fakeExecutable, serverToml, tempDir, WORKSPACE_OF_ONE, writeFiles } from "./fixture.js";
 
 describe("validateConfig (lspmcp validate)", () => {
@@ -11,7 +12,7 @@ describe("validateConfig (lspmcp validate)", () => {
     await writeFiles(dir, {
       "bridge.toml": `${serverToml("one")}${serverToml("two", [".y"])}[[workspace]]\nname = "ws"\nroot = "."\nservers = ["one", "two"]\n`,
     });
-    expect(await validateConfig(join(dir, "bridge.toml"))).toEqual({
+    expect(await validateConfig(join(dir, "bridge.toml"), projectRootsIn)).toEqual({
       ok: true,
       text: `OK ${join(dir, "bridge.toml")}: 2 servers (one, two), 1 workspace (ws)\nrule of one: standard: the standard rule (no adapter named, no known server's command; a known server's serverInfo or version output at its start chooses its own)\nrule of two: standard: the standard rule (no adapter named, no known server's command; a known server's serverInfo or version output at its start chooses its own)\ntrust: not needed (it was named with --config from outside the checkout)\n`,
     });
@@ -23,7 +24,7 @@ describe("validateConfig (lspmcp validate)", () => {
     await fakeExecutable(dir, "bin/ls1");
     await writeFiles(dir, { "bridge.toml": `${serverToml("one")}${WORKSPACE_OF_ONE}` });
     const path = join(dir, "bridge.toml");
-    const result = await validateConfig(path, { fromCheckout: true, optIn: null }).finally(() => vi.unstubAllEnvs());
+    const result = await validateConfig(path, projectRootsIn, { fromCheckout: true, optIn: null }).finally(() => vi.unstubAllEnvs());
     expect(result).toEqual({
       ok: true,
       text:
@@ -39,7 +40,7 @@ describe("validateConfig (lspmcp validate)", () => {
     await writeFiles(dir, {
       "bridge.toml": `[bridge]\nmax_sessions = "4"\n[[server]]\nname = "one"\ncommand = "bin/none"\nversion = "1"\nlanguages = [{ id = "x", extensions = [".x"] }]\nenv = { "MY VAR" = 1 }\n[[workspace]]\nname = "ws"\nroot = "."\nservers = ["one", "two"]\n`,
     });
-    const result = await validateConfig(join(dir, "bridge.toml"));
+    const result = await validateConfig(join(dir, "bridge.toml"), projectRootsIn);
     expect(result.ok).toBe(false);
     expect(result.text).toBe(
       [
@@ -54,14 +55,14 @@ describe("validateConfig (lspmcp validate)", () => {
 
   test("a syntax error prints file:line:column", async () => {
     const dir = await writeFiles(await tempDir(), { "bridge.toml": "[[server]\n" });
-    const result = await validateConfig(join(dir, "bridge.toml"));
+    const result = await validateConfig(join(dir, "bridge.toml"), projectRootsIn);
     expect(result.ok).toBe(false);
     expect(result.text).toMatch(new RegExp(`^${join(dir, "bridge.toml")}:1:\\d+: TOML syntax error: .+\\n$`));
   });
 
   test("the shipped example configurations are valid", async () => {
     for (const file of ["bridge.toml.example", "config/agent.toml", "config/ci.toml"]) {
-      const result = await validateConfig(join(packageRoot(), file));
+      const result = await validateConfig(join(packageRoot(), file), projectRootsIn);
       expect(result, file).toMatchObject({ ok: true });
     }
   });
