@@ -6,7 +6,7 @@ import { formatText } from "../check/format-text.js";
 import { ProgressLine } from "../check/progress-line.js";
 import { inShard, pathInShard } from "../diagnostics/findings/shard.js";
 import { buildReport, type CheckReport } from "../diagnostics/findings/report.js";
-import { runCheck, type DiagnosticsRun } from "../diagnostics/run-check.js";
+import { runCheck, type DiagnosticsRun } from "../diagnostics/run/run-check.js";
 import { diagnoseSince, type SinceAnswers } from "../diagnostics/since/diagnose-since.js";
 import { configSourceFor, describeConfig } from "../config/config-source.js";
 import { answeringClause, projectRootsIn } from "../languages/index.js";

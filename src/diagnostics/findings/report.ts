@@ -8,7 +8,7 @@ import { splitSince } from "./match-findings.js";
 import { fingerprint } from "./fingerprint.js";
 import { notCheckedFiles, type NotCheckedFile } from "./not-checked-files.js";
 import { placeCurrent, placeRevision, type ServerFinding } from "./place-findings.js";
-import type { DiagnosticsRun, RunToolchain } from "../run-check.js";
+import type { DiagnosticsRun, RunToolchain } from "../run/run-check.js";
 
 /**
  * A diagnostic as `check` reports it: the `diagnostics` tool's item, placed (workspace, server)

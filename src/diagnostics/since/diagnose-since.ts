@@ -3,7 +3,7 @@ import { compileExclude } from "../../config/exclude-matcher.js";
 import { startLines } from "../findings/fingerprint.js";
 import { diagnoseTargets } from "../run/diagnose-targets.js";
 import { discoverInWorkspace, type Discovery } from "../../targets/discover-targets.js";
-import { runCheck, type DiagnosticsRun } from "../run-check.js";
+import { runCheck, type DiagnosticsRun } from "../run/run-check.js";
 import { type ResolvedTarget, sessionPairs } from "../../targets/resolve-target.js";
 import type { FileDiagnostics } from "../run/file-diagnostics.js";
 import type { SessionRegistry } from "../../sessions/session-registry.js";

@@ -1,10 +1,10 @@
-import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";
-import { TOOLCHAIN_PATH_FIELD } from "../contract/toolchain-fields.js";
-import type { SessionRegistry } from "../sessions/session-registry.js";
-import type { ResolvedTarget } from "../targets/resolve-target.js";
-import { diagnoseTargets } from "./run/diagnose-targets.js";
-import type { FileDiagnostics } from "./run/file-diagnostics.js";
-import type { WorkspaceListing } from "../files/file-stamp.js";
+import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../../config/types.js";
+import { TOOLCHAIN_PATH_FIELD } from "../../contract/toolchain-fields.js";
+import type { SessionRegistry } from "../../sessions/session-registry.js";
+import type { ResolvedTarget } from "../../targets/resolve-target.js";
+import { diagnoseTargets } from "./diagnose-targets.js";
+import type { FileDiagnostics } from "./file-diagnostics.js";
+import type { WorkspaceListing } from "../../files/file-stamp.js";
 
 export interface RunCheckOptions {
   /** At most this many documents of one session are open at once. */
