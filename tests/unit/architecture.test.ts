@@ -80,6 +80,10 @@ describe("docs/contributors/architecture.md", () => {
     expect(arrowsRunningUp(order, arrowsInCode())).toEqual([]);
   });
 
+  test("stays a ten-minute read: at most 27,000 characters", () => {
+    expect(readFileSync(join(REPO, "docs/contributors/architecture.md"), "utf8").length).toBeLessThanOrEqual(27_000);
+  });
+
   test("an arrow back up is found (a room importing one listed above it)", () => {
     const arrows = new Map([
       ["tools", new Set(["calls"])],
@@ -258,6 +262,22 @@ describe("a toolchain's words outside the languages and the config", () => {
     expect(found).toEqual([]);
   });
 
+  /** The files outside src/git/run-git.ts whose code starts git: an argv or a spawn whose program is "git". */
+  function gitStarters(files: readonly string[], read = (file: string) => readFileSync(file, "utf8")): string[] {
+    const startsGit = /(?:\[|\b(?:spawn|spawnSync|execFile|execFileSync|exec|execSync)\()\s*["'`]git["'`\s]/;
+    return files.filter((file) => file !== join(REPO, "src/git/run-git.ts") && startsGit.test(codeOf(read(file)))).map((file) => relative(REPO, file));
+  }
+
+  test("nothing starts git but src/git/run-git.ts", () => {
+    expect(gitStarters(allSources())).toEqual([]);
+  });
+
+  test("a git started elsewhere is found", () => {
+    const stray = join(REPO, "src/diagnostics/stray.ts");
+    const read = (file: string) => (file === stray ? 'await runOwnCommand(["git", "status"], {});' : readFileSync(file, "utf8"));
+    expect(gitStarters([stray], read)).toEqual(["src/diagnostics/stray.ts"]);
+  });
+
   test("a word in code is found, and one in a comment is not", () => {
     const [coded, commented] = ["src/disk-sync/coded.ts", "src/disk-sync/commented.ts"].map((file) => join(REPO, file));
     const texts = new Map([
@@ -291,6 +311,23 @@ describe("which rooms import what", () => {
     const contract = sourceFiles(join(REPO, "src/contract"));
     const found = contract.filter((file) => /(?:from|import)\s*\(?\s*["'](?:node:|\.\.\/)/.test(readFileSync(file, "utf8")));
     expect(found.map((file) => relative(REPO, file))).toEqual([]);
+  });
+
+  test("src/supervision/, src/sharing/ and src/exec/ never parse an LSP message: none imports vscode-jsonrpc or the protocol's types", () => {
+    const rooms = roomsImporting(/^vscode-(?:jsonrpc|languageserver)/, sources());
+    expect(rooms.filter((room) => ["supervision", "sharing", "exec"].includes(room))).toEqual([]);
+  });
+
+  test("the Maude server imports nothing of the bridge but src/exec/executable.ts and src/supervision/parent-death.ts", () => {
+    const maude = sourceFiles(join(REPO, "servers/maude/src"));
+    const bridge = new Set(
+      maude.flatMap((file) =>
+        [...readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)]
+          .map((match) => relative(REPO, resolve(dirname(file), match[1]!)))
+          .filter((target) => target.startsWith(`src${sep}`)),
+      ),
+    );
+    expect([...bridge].sort()).toEqual(["src/exec/executable.js", "src/supervision/parent-death.js"]);
   });
 
   test("an import of the SDK from another room is found", () => {
