@@ -180,12 +180,12 @@ const serverFields = {
     .enum(ADAPTER_NAMES)
     .meta({ default: "standard" })
     .describe(
-      'What the server needs beyond the LSP spec, in one place (src/languages/, docs/contributors/adapters.md): how its diagnostics settle, when it takes documents, which progress it ignores, what its initialization options must hold. "standard" for a server that needs nothing more; every shipped profile that needs another names it. "typescript" also chooses the compiler that answers each project: its own (the node_modules/typescript Node resolves from the project folder, up to the top of the checkout; 5.x and 6.x through typescript-language-server as "tsserver"), else the pinned package whose bin/tsc is `command`; each compiler is a session of its own. An entry with neither this key nor a profile gets the adapter of the server it runs when lspmcp knows that server by its command, its version output or its serverInfo (docs/servers.md, "A known server written by hand").',
+      'What the server needs beyond the LSP spec: how its diagnostics settle, when it takes documents, which progress it ignores, what its initialization options must hold. "standard" for a server that needs nothing more. "typescript" also has each project answered by its own compiler (5.x and 6.x through typescript-language-server, as "tsserver"), else the pinned one. An entry with neither this key nor a profile gets the adapter of a server lspmcp recognises (docs/servers.md, "A known server written by hand").',
     ),
   projects: z
     .enum(PROJECT_KINDS)
     .describe(
-      'The project roots under the workspace that the server is told of when it starts, so that each file is answered under its own project, as the checker run from that folder answers it: "pyright" (folders with pyrightconfig.json or a pyproject.toml [tool.pyright]), "basedpyright" (the same, and [tool.basedpyright]), "ty" (ty.toml, [tool.ty]), "cargo" (every crate and cargo workspace not inside another workspace), "typescript" (folders with a tsconfig.json or jsconfig.json: reported only, since the server finds the project of each file itself). The adapter says how: workspace folders, or rust-analyzer\'s linkedProjects. When absent, the workspace root alone (pyrefly needs none: it finds the nearest pyrefly.toml or [tool.pyrefly] of each file itself).',
+      'The project roots the server is told of, so that each file is answered under its own project: "pyright" (pyrightconfig.json, [tool.pyright]), "basedpyright" (also [tool.basedpyright]), "ty" (ty.toml, [tool.ty]), "cargo" (every crate and cargo workspace), "typescript" (tsconfig.json, jsconfig.json: reported only). When absent, the workspace root alone.',
     ),
   inherit_env: z
     .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: "an environment variable name is letters, digits and '_', not starting with a digit" }))
@@ -213,7 +213,7 @@ const serverFields = {
     .max(600_000)
     .meta({ default: SERVER_DEFAULTS.settle_quiet_ms })
     .describe(
-      "The quiet window of the standard settle rule, in milliseconds: a file whose diagnostics the server pushes (it offers no pull) is answered with its latest publish only once the server has said nothing (no publish of any file, no progress) for this long after it, and its processes have not kept computing through it (more than 2 % of one core restarts the window). A server that publishes in phases (syntax, then types) is never answered with its first phase while its phases come closer together than this. 0: no window, so such a file is answered as not settled (Timeout), never from a publish that may not be the last. Adapters with a settle strategy of their own (docs/contributors/adapters.md) do not use it.",
+      "The quiet window of the standard settle rule, in milliseconds: a pushed answer is taken only once the server has said nothing, and computed nothing, for this long after it. 0: no window, so a pushed file is answered as not settled (Timeout), never clean. Adapters with a settle strategy of their own do not use it.",
     ),
   max_rss_mb: z
     .int()

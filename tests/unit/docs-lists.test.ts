@@ -178,7 +178,7 @@ const PARTIAL_LISTS: { path: string; after: string; names: string[] }[] = [
   { path: "CONTRIBUTING.md", after: "`npm start` stops there: the demo uses ", names: ["typescript", "pyright", "clangd"] },
   { path: "docs/contributors/performance.md", after: "then a shared bridge with ", names: ["typescript", "pyright", "clangd"] },
   { path: "bridge.toml.example", after: "under the nearest one's configuration (", names: ["pyright", "basedpyright", "ty"] },
-  { path: "docs/servers.md", after: "be final: `pull` (`textDocument/diagnostic`; ", names: ["pyright", "basedpyright", "ty"] },
+  { path: "docs/servers.md", after: "*diagnostics*: `pull` (", names: ["pyright", "basedpyright", "ty"] },
   {
     path: "docs/servers.md",
     after: "| every other shipped profile (",
@@ -198,7 +198,7 @@ const PARTIAL_LISTS: { path: string; after: string; names: string[] }[] = [
   { path: "bridge.toml.example", after: "symlinks are resolved servers = [", names: ["typescript", "pyright", "clangd"] },
   { path: "docs/contributors/performance.md", after: "| `npm ci`, build, Debian check, ", names: ["ruff", "ty", "pyrefly", "basedpyright"] },
   { path: "docs/contributors/configuration-notes.md", after: "RUSTUP_TOOLCHAIN`, `RUSTFLAGS`, ...); ", names: ["pyright", "basedpyright", "pylsp"] },
-  { path: "docs/trust.md", after: "answered by the pinned compiler; ", names: ["pyright", "clangd", "ruff"] },
+  { path: "docs/trust.md", after: "Files answered without the checkout's code (", names: ["pyright", "clangd", "ruff"] },
 ];
 
 /** The groups of servers the profiles define, by what a page calls them. */

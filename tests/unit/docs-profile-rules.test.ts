@@ -1,4 +1,4 @@
-// docs/servers.md names every shipped profile's settle rule, with why it is sound: the table
+// docs/contributors/servers-notes.md names every shipped profile's settle rule, with why it is sound: the table
 // between its profile-rules markers is held to servers/*.toml (a profile's `adapter`, else
 // "standard"), row for row.
 import { readFileSync } from "node:fs";
@@ -10,7 +10,7 @@ import { shippedProfiles } from "../helpers/shipped-profiles.js";
 
 /** The rows of the profile-rules table: profile, the adapter its rule cell starts with, and the why. */
 function documentedRules(): { profile: string; adapter: string; why: string }[] {
-  const page = readFileSync(join(REPO, "docs/servers.md"), "utf8");
+  const page = readFileSync(join(REPO, "docs/contributors/servers-notes.md"), "utf8");
   const table = page.slice(page.indexOf("<!-- profile-rules:begin -->"), page.indexOf("<!-- profile-rules:end -->"));
   return table
     .split("\n")
@@ -21,7 +21,7 @@ function documentedRules(): { profile: string; adapter: string; why: string }[] 
     });
 }
 
-test("docs/servers.md names each shipped profile's rule, as its profile sets it, with why it is sound", async () => {
+test("the servers' notes name each shipped profile's rule, as its profile sets it, with why it is sound", async () => {
   const profiles = await shippedProfiles();
   const expected = [...profiles]
     .map(([name, profile]) => ({ profile: name, adapter: profile.adapter ?? "standard" }))
