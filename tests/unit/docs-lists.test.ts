@@ -192,7 +192,6 @@ const PARTIAL_LISTS: { path: string; after: string; names: string[] }[] = [
     after: "that text is done ([maude-server.md](maude-server.md)). - **",
     names: ["ty", "pyrefly", "biome", "ccls", "gopls", "rust-analyzer", "bacon-ls"],
   },
-  { path: "docs/tools.md", after: "for what the repository configures, and why (", names: ["ruff", "ty", "pyrefly", "basedpyright"] },
   { path: "docs/contributors/architecture.md", after: "held to its own CLI; `check` on ", names: ["basedpyright", "biome", "clangd"] },
   { path: "docs/contributors/contract-notes.md", after: "then the others by name, then ", names: ["biome", "ccls", "pylsp"] },
   { path: "bridge.toml.example", after: "symlinks are resolved servers = [", names: ["typescript", "pyright", "clangd"] },
