@@ -112,8 +112,8 @@ describe("the embedded default's pages", () => {
     }
   });
 
-  test("docs/servers.md's table of [default] keys names every key of the schema", () => {
-    expect(firstColumn(page("docs/servers.md"), "key | what it says")).toEqual(Object.keys(EmbeddedDefaultSchema.shape));
+  test("the servers' notes' table of [default] keys names every key of the schema", () => {
+    expect(firstColumn(page("docs/contributors/servers-notes.md"), "key | what it says")).toEqual(Object.keys(EmbeddedDefaultSchema.shape));
   });
 });
 

@@ -15,10 +15,10 @@ const USER_PAGES = ["README.md", ...pagesIn("docs")];
 const CONTRIBUTOR_PAGES = ["CONTRIBUTING.md", ...pagesIn("docs/contributors")];
 
 /**
- * The user pages' words, at most. The goal is 20,000; the pages stand above it, so this ceiling
- * only comes down: a page that grows must make room elsewhere.
+ * The user pages' words, at most: a page that grows must make room elsewhere, and what a user does
+ * not need (how it was measured, why it is built so) belongs in docs/contributors/.
  */
-const USER_WORDS_CEILING = 23_500;
+const USER_WORDS_CEILING = 20_000;
 
 const words = (path: string): number => readFileSync(join(REPO, path), "utf8").split(/\s+/).filter(Boolean).length;
 
