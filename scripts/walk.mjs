@@ -7,7 +7,7 @@
 // is always a callback: a function a higher room hands down (an argument, or a function-valued
 // property of an object argument) that the lower room then calls.
 //
-// A contributor's tool, not shipped: `node scripts/walk.mjs [file.ts function] [--list]`.
+// A contributor's tool, not shipped: `node scripts/walk.mjs [file.ts function] [--list] [--json]`.
 // Calls are followed statically, every branch taken (so `--since`'s path and the plain run's
 // alike); a call through an interface's method (an adapter's, a lane's) ends at the interface,
 // as nothing in the code says which implementation answers it.
@@ -132,10 +132,18 @@ while (queue.length > 0) {
 }
 
 const unique = [...new Set(upCalls)];
+if (process.argv.includes("--json")) {
+  const followed = [...folders].filter(([, count]) => count > 0).map(([folder]) => folder);
+  console.log(JSON.stringify({ functions: visited.size, folders: [...folders.keys()].sort(), followed: followed.sort(), upCalls: unique }));
+  process.exit(0);
+}
 console.log(
   `walk of ${relative(REPO, entryFile)}:${entryName}: ${visited.size} functions, ${new Set([...visited].map((unit) => unit.getSourceFile().fileName)).size} files`,
 );
-console.log(`folders entered: ${folders.size} (rooms: ${new Set([...folders.keys()].map((folder) => folder.split("/")[0])).size})`);
+const followed = [...folders].filter(([, count]) => count > 0).length;
+console.log(
+  `folders entered: ${folders.size} (rooms: ${new Set([...folders.keys()].map((folder) => folder.split("/")[0])).size}); followed inside: ${followed}`,
+);
 for (const [folder, count] of [...folders].sort()) console.log(`  ${folder || "."} (${count} functions)`);
 console.log(`calls back up a layer: ${unique.length}`);
 for (const call of unique) console.log(`  ${call}`);

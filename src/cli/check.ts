@@ -1,9 +1,9 @@
 import { readBaseline, writeBaseline } from "../diagnostics/findings/baseline.js";
 import { discoverTargets } from "../targets/discover-targets.js";
-import { formatJson } from "../check/format-json.js";
-import { formatSarif } from "../check/format-sarif.js";
-import { formatText } from "../check/format-text.js";
-import { ProgressLine } from "../check/progress-line.js";
+import { formatJson } from "./format-json.js";
+import { formatSarif } from "./format-sarif.js";
+import { formatText } from "./format-text.js";
+import { ProgressLine } from "./progress-line.js";
 import { inShard, pathInShard } from "../diagnostics/findings/shard.js";
 import { buildReport, type CheckReport } from "../diagnostics/findings/report.js";
 import { runCheck, type DiagnosticsRun } from "../diagnostics/run/run-check.js";

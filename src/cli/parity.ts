@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
-import { compareFindings, formatFinding, readCliFindings, sortFindings, type ParityDifference, type ParityFinding } from "../check/parity-findings.js";
+import { compareFindings, formatFinding, readCliFindings, sortFindings, type ParityDifference, type ParityFinding } from "./parity-findings.js";
 import { configSourceFor } from "../config/config-source.js";
 import { judgeConfig, requireTrusted, trustContextFor } from "../config/config-trust.js";
 import type { ResolvedConfig, ResolvedServer, ResolvedWorkspace } from "../config/types.js";

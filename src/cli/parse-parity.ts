@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { DEFAULT_PARITY_KEY, PARITY_FORMATS, PARITY_KEY_FIELDS, type ParityFormat, type ParityKeyField } from "../check/parity-findings.js";
+import { DEFAULT_PARITY_KEY, PARITY_FORMATS, PARITY_KEY_FIELDS, type ParityFormat, type ParityKeyField } from "./parity-findings.js";
 import { BridgeError, errorText } from "../contract/errors.js";
 import { SEVERITY_NAMES, type SeverityName } from "../contract/names.js";
 

@@ -2,6 +2,7 @@
 // one room a line from the top floor down; this reads the arrows the imports really have and holds
 // the two equal, so the map cannot drift from the code, and holds every arrow to run down that
 // list, so no room ever imports one above it (nor, then, two rooms each other).
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -335,4 +336,17 @@ describe("which rooms import what", () => {
     const read = (file: string) => (file === stray ? 'import type { X } from "@modelcontextprotocol/sdk/types.js";' : readFileSync(file, "utf8"));
     expect(roomsImporting(/^@modelcontextprotocol\//, [...sources(), stray], read)).toEqual(["attach", "http", "mcp", "shared-server", "tools"]);
   });
+});
+
+// docs/contributors/architecture.md's walk of `lspmcp check --since`, as scripts/walk.mjs measures
+// it from the code: the road (the ground floor entered, not followed) within ten folders, and no
+// new call back up a layer.
+describe("the walk of lspmcp check --since", () => {
+  test("follows at most ten folders of the road and calls back up a layer at most nine times", () => {
+    const doors = "--doors=config,contract,exec,supervision,git,files";
+    const out = execFileSync(process.execPath, [join(REPO, "scripts/walk.mjs"), doors, "--json"], { encoding: "utf8" });
+    const walk = JSON.parse(out) as { followed: string[]; upCalls: string[] };
+    expect(walk.followed.length).toBeLessThanOrEqual(10);
+    expect(walk.upCalls.length).toBeLessThanOrEqual(9);
+  }, 60_000);
 });

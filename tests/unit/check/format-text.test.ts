@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatText } from "../../../src/check/format-text.js";
+import { formatText } from "../../../src/cli/format-text.js";
 import type { CheckReport, Finding } from "../../../src/diagnostics/findings/report.js";
 
 const finding = (message: string): Finding => ({

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { compareFindings, DEFAULT_PARITY_KEY, readCliFindings, type ParityFinding } from "../../../src/check/parity-findings.js";
+import { compareFindings, DEFAULT_PARITY_KEY, readCliFindings, type ParityFinding } from "../../../src/cli/parity-findings.js";
 
 const finding = (line: number, extra: Partial<ParityFinding> = {}): ParityFinding => ({
   path: "src/a.py",
