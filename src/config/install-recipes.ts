@@ -100,7 +100,7 @@ const BUILD_TOOLCHAINS: Readonly<Record<CachedInstallSource["from"], { readonly 
   },
   cargo: { executable: "cargo", what: "Rust's cargo (`cargo` on PATH)", fix: "curl https://sh.rustup.rs -sSf | sh (rustup), then open a new shell" },
   pypi: { executable: "python3", what: "Python 3 with venv (`python3` on PATH)", fix: "apt-get install python3 python3-venv" },
-  npm: { executable: "npm", what: "npm (`npm` on PATH)", fix: "install Node.js 20 or newer with its npm" },
+  npm: { executable: "npm", what: "npm (`npm` on PATH)", fix: "install Node.js 20.19 or newer (22.13 or newer on 22, or 24) with its npm" },
 };
 
 /** The toolchain an install source builds with: its executable, in words, and how to get it. */

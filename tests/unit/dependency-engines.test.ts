@@ -3,7 +3,7 @@
 // package-lock.json installs them) declares at least that range, or is one of the servers' packages
 // that declare less, each named with its range in the README's "Where it runs". lspmcp's own
 // code depends on nothing that declares less.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import semver from "semver";
 import { expect, test } from "vitest";
@@ -101,4 +101,39 @@ test("the README names the Node versions engines does", () => {
   const where = readme.slice(readme.indexOf("## Where it runs"));
   for (const version of minimums)
     expect(where).toContain(version.minor === 0 ? `${version.major}` : `${version.major} (${version.major}.${version.minor} or newer)`);
+});
+
+/** The shipped pages, the contributors' guide and lspmcp's own sources: every place a user or a message reads a Node version. */
+function nodeMentions(): { where: string; said: string; version: string }[] {
+  const files = [
+    "README.md",
+    "CONTRIBUTING.md",
+    ...readdirSync(join(REPO, "docs"))
+      .filter((name) => name.endsWith(".md"))
+      .map((name) => `docs/${name}`),
+    ...readdirSync(join(REPO, "src"), { recursive: true, encoding: "utf8" })
+      .filter((name) => name.endsWith(".ts"))
+      .map((name) => `src/${name}`),
+  ];
+  return files.flatMap((file) =>
+    [
+      ...readFileSync(join(REPO, file), "utf8")
+        .replace(/\s+/g, " ")
+        .matchAll(/Node(?:\.js)? (\d+(?:\.\d+)?)(?:\+| or newer| and newer| or later)/g),
+    ].map((match) => ({
+      where: file,
+      said: match[0],
+      version: match[1]!,
+    })),
+  );
+}
+
+test("every 'Node N or newer' a page or a message says is at least engines' minimum for that major", () => {
+  const minimums = manifest.engines.node.split("||").map((range) => semver.minVersion(range.trim())!);
+  const low = nodeMentions().filter(({ version }) => {
+    const said = semver.coerce(version)!;
+    const floor = minimums.find((minimum) => minimum.major === said.major) ?? minimums[0]!;
+    return semver.lt(said, floor);
+  });
+  expect(low.map(({ where, said }) => `${where}: ${said}`)).toEqual([]);
 });
