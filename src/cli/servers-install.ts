@@ -73,7 +73,10 @@ async function installOne(
   }
   const missing = await missingToolchain(source, context.searchPath);
   if (missing !== null)
-    return { code: EXIT_MISSING, text: `${server.name} ${server.version}: needs ${missing.what}, which is missing; get it with: ${missing.fix}` };
+    return {
+      code: EXIT_MISSING,
+      text: `${server.name} ${server.version}: needs ${missing.what}, ${missing.found === undefined ? "which is missing" : `and ${missing.found} is older`}; get it with: ${missing.fix}`,
+    };
   const outcome = await installServer({
     server,
     source,

@@ -92,18 +92,48 @@ export function installWords(source: InstallSource, version: string): string {
   }
 }
 
+const RUSTUP_FIX = "rustup update stable (without rustup: curl https://sh.rustup.rs -sSf | sh, then open a new shell)";
+
 const BUILD_TOOLCHAINS: Readonly<Record<CachedInstallSource["from"], { readonly executable: string; readonly what: string; readonly fix: string }>> = {
   go: {
     executable: "go",
     what: "Go 1.25 or newer (`go` on PATH)",
     fix: "install Go 1.25 or newer from https://go.dev/dl/ (Debian 12's golang-go is 1.19, too old)",
   },
-  cargo: { executable: "cargo", what: "Rust's cargo (`cargo` on PATH)", fix: "curl https://sh.rustup.rs -sSf | sh (rustup), then open a new shell" },
+  cargo: { executable: "cargo", what: "Rust's cargo (`cargo` on PATH)", fix: RUSTUP_FIX },
   pypi: { executable: "python3", what: "Python 3 with venv (`python3` on PATH)", fix: "apt-get install python3 python3-venv" },
   npm: { executable: "npm", what: "npm (`npm` on PATH)", fix: "install Node.js 20.19 or newer (22.13 or newer on 22, or 24) with its npm" },
 };
 
 /** The toolchain an install source builds with: its executable, in words, and how to get it. */
 export function buildToolchainOf(source: CachedInstallSource): { readonly executable: string; readonly what: string; readonly fix: string } {
+  if (source.from === "cargo" && source.rust !== undefined)
+    return { executable: "cargo", what: `Rust ${source.rust} or newer (\`cargo\` on PATH)`, fix: RUSTUP_FIX };
   return BUILD_TOOLCHAINS[source.from];
+}
+
+/**
+ * How to tell that the toolchain found is too old for `source`: the arguments that make it print
+ * its version, and what in that output is older than the source needs (the version found, in
+ * words), or null when nothing is checked. An older cargo fails a build minutes in, on a crate's
+ * rust-version; this says so before it starts.
+ */
+export function toolchainVersionCheck(
+  source: CachedInstallSource,
+): { readonly args: readonly string[]; readonly older: (output: string) => string | null } | null {
+  if (source.from !== "cargo" || source.rust === undefined) return null;
+  const rust = source.rust;
+  return { args: ["--version"], older: (output) => (olderRust(output, rust) === null ? null : `Rust ${olderRust(output, rust)}`) };
+}
+
+/**
+ * Whether `cargo --version`'s output ("cargo 1.94.1 (…)") names a Rust older than `rust` ("1.95"):
+ * the version it found, or null when it is new enough or says no version.
+ */
+export function olderRust(cargoVersionOutput: string, rust: string): string | null {
+  const found = /^cargo (\d+)\.(\d+)\.\d+/.exec(cargoVersionOutput.trim());
+  if (found === null) return null;
+  const [major, minor] = rust.split(".").map(Number) as [number, number];
+  const older = Number(found[1]) < major || (Number(found[1]) === major && Number(found[2]) < minor);
+  return older ? `${found[1]}.${found[2]}` : null;
 }

@@ -59,6 +59,11 @@ const CargoSchema = z
       )
       .optional()
       .describe("Crates installed beside the server into the same folder, each at its own pin."),
+    rust: z
+      .string()
+      .regex(/^\d+\.\d+$/, { message: 'a Rust version such as "1.95"' })
+      .optional()
+      .describe('The oldest Rust whose cargo builds the crates at their pins (their rust-version, or their edition\'s), e.g. "1.95".'),
     needs: executables.optional(),
   })
   .describe("Built with the machine's cargo into the tool cache.");

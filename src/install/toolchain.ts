@@ -1,5 +1,5 @@
 import { resolveExecutable } from "../config/resolve-executable.js";
-import { buildToolchainOf } from "../config/install-recipes.js";
+import { buildToolchainOf, toolchainVersionCheck } from "../config/install-recipes.js";
 import type { CachedInstallSource } from "../config/install-schema.js";
 import { ownSearchPath, runOwnCommand } from "../exec/own-command.js";
 
@@ -7,6 +7,8 @@ import { ownSearchPath, runOwnCommand } from "../exec/own-command.js";
 export interface MissingToolchain {
   readonly what: string;
   readonly fix: string;
+  /** The older version found, when one is there but too old. */
+  readonly found?: string;
 }
 
 /**
@@ -19,6 +21,11 @@ export async function missingToolchain(source: CachedInstallSource, searchPath: 
   if (!found.ok) return { what: toolchain.what, fix: toolchain.fix };
   if (source.from === "pypi" && !(await succeeds(found.path, ["-c", "import ensurepip, venv"]))) {
     return { what: "Python's venv module (ensurepip)", fix: "apt-get install python3-venv" };
+  }
+  const versionCheck = toolchainVersionCheck(source);
+  if (versionCheck !== null) {
+    const older = versionCheck.older((await runOwnCommand([found.path, ...versionCheck.args], { timeoutMs: 30_000 })).stdout);
+    if (older !== null) return { what: toolchain.what, fix: toolchain.fix, found: older };
   }
   return null;
 }
