@@ -57,3 +57,26 @@ describe("the Rust each cargo profile needs", () => {
     expect(toolchainVersionCheck({ from: "go", module: "golang.org/x/tools/gopls" })).toBeNull();
   });
 });
+
+/**
+ * The Maude server runs whatever `maude` interpreter is on PATH, unchecked (its profile pins the
+ * server, not the interpreter): a page that names the interpreter's version says so beside it,
+ * never that it is pinned.
+ */
+test("every shipped page that names the maude interpreter's version says it is not version-checked", () => {
+  const pages = [
+    "README.md",
+    ...readdirSync(join(REPO, "docs"))
+      .filter((name) => name.endsWith(".md"))
+      .map((name) => `docs/${name}`),
+  ];
+  const claims = pages.flatMap((path) =>
+    page(path)
+      .replace(/\s+/g, " ")
+      .split(/(?<=\.) (?=[A-Z(*`])|\|/)
+      .filter((sentence) => /maude/i.test(sentence) && /\b3\.\d+\b/.test(sentence))
+      .map((sentence) => ({ path, sentence })),
+  );
+  expect(claims.length).toBeGreaterThan(0);
+  expect(claims.filter(({ sentence }) => !sentence.includes("not version-checked")).map(({ path, sentence }) => `${path}: ${sentence}`)).toEqual([]);
+});
