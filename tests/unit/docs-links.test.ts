@@ -8,6 +8,7 @@ import { REPO } from "../helpers/paths.js";
 
 const SHIPPED = [
   "README.md",
+  "servers/maude/README.md",
   ...readdirSync(join(REPO, "docs"))
     .filter((name) => name.endsWith(".md"))
     .map((name) => `docs/${name}`),
