@@ -20,10 +20,10 @@ import type { Command } from "./parse-args.js";
 import { createStderrLogger } from "./stderr-logger.js";
 import { escapeLines, escapeText } from "../contract/escape-text.js";
 
-export type CheckCommand = Extract<Command, { kind: "check" }>;
+type CheckCommand = Extract<Command, { kind: "check" }>;
 
 /** Exit codes of `check` (CONTRACT §2). */
-export const CHECK_EXIT = { clean: 0, findings: 1, usage: 2, serverFailed: 3 } as const;
+const CHECK_EXIT = { clean: 0, findings: 1, usage: 2, serverFailed: 3 } as const;
 
 /**
  * `lspmcp check`: the CI gate. Resolves with the exit code and never rejects, except with

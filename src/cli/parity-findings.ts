@@ -32,7 +32,7 @@ export type ParityFormat = (typeof PARITY_FORMATS)[number];
  * relative to the folder the CLI ran in (the workspace root) or absolute; `column` and `code`
  * may be left out.
  */
-export const ParityJsonSchema = z.object({
+const ParityJsonSchema = z.object({
   findings: z.array(
     z.object({
       path: z.string().min(1),

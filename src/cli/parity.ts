@@ -17,7 +17,7 @@ import { createStderrLogger } from "./stderr-logger.js";
 import { projectRootsIn } from "../languages/index.js";
 
 /** Exit codes of `parity`: as `check`'s, with 1 for a difference. */
-export const PARITY_EXIT = { equal: 0, differences: 1, usage: 2, serverFailed: 3 } as const;
+const PARITY_EXIT = { equal: 0, differences: 1, usage: 2, serverFailed: 3 } as const;
 
 /** What the CLI printed for one state of the files, compared where it is about a checked file. */
 interface CliState {

@@ -6,8 +6,8 @@ import { allowedHostNames, isLoopbackHost, isWildcardHost, parseListenAddress } 
 import { PARITY_USAGE, parseParity, type ParityCommand } from "./parse-parity.js";
 import type { HttpOptions } from "./serve.js";
 
-export const FORMATS = ["text", "json", "sarif"] as const;
-export const FAIL_ON = ["error", "warning", "information", "hint", "never"] as const;
+const FORMATS = ["text", "json", "sarif"] as const;
+const FAIL_ON = ["error", "warning", "information", "hint", "never"] as const;
 
 export const STATUS_FORMATS = ["text", "json"] as const;
 

@@ -1,5 +1,5 @@
 /** Where a progress line can be drawn: a terminal stream. */
-export interface ProgressStream {
+interface ProgressStream {
   readonly isTTY?: boolean;
   write(text: string): boolean;
 }

@@ -13,7 +13,7 @@ import { checkoutOf, isWithin, realPath, type TrustSubject, trustSubject } from 
 import type { ConfigSource, ResolvedConfig } from "./types.js";
 
 /** How CI says that it trusts whatever configuration the checkout holds. */
-export type TrustOptIn = "--trust-config" | "LSPMCP_TRUST_CONFIG=1";
+type TrustOptIn = "--trust-config" | "LSPMCP_TRUST_CONFIG=1";
 
 /** How a command came by its configuration: what decides whether that configuration needs trust. */
 export interface TrustContext {

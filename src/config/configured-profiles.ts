@@ -2,7 +2,7 @@ import { formatProblem, problemAt, type ConfigProblem } from "./problems.js";
 import { readToml } from "./read-toml.js";
 
 /** What a bridge.toml asks of the shipped profiles, read without resolving anything. */
-export interface ConfiguredProfiles {
+interface ConfiguredProfiles {
   /** The shipped profiles its servers run as they ship (no `command` of their own), in file order, once each. */
   readonly profiles: readonly string[];
   /** Its servers that run a program of their own: `server[1] (web): its own command`. */

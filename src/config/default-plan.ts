@@ -11,7 +11,7 @@ import { offPin } from "./system-version.js";
 import type { OmittedServer } from "./types.js";
 
 /** One profile the default serves, with the shipped pin. */
-export interface PlannedServer {
+interface PlannedServer {
   readonly name: string;
   readonly profile: RawProfile;
   /** The occurring keys it serves: extensions (".ts") and file names (tsconfig.json). */

@@ -4,7 +4,7 @@ import { spawnGit } from "../git/run-git.js";
 import { ownFolderTest } from "./own-folders.js";
 
 /** What to look for: lower-case extensions with their dot (".ts"), and exact file names ("tsconfig.json"). */
-export interface DetectionKeys {
+interface DetectionKeys {
   readonly extensions: ReadonlySet<string>;
   readonly filenames: ReadonlySet<string>;
   /** File names whose every path is wanted (their contents decide: `[tool.ruff]` in a pyproject.toml). */

@@ -6,7 +6,7 @@ import type { ConfigSource } from "./types.js";
 export { gitTopLevel };
 
 /** The file names discovery looks for in each folder, in this order. */
-export const CONFIG_FILE_NAMES = ["bridge.toml", ".lspmcp.toml"] as const;
+const CONFIG_FILE_NAMES = ["bridge.toml", ".lspmcp.toml"] as const;
 
 /**
  * The configuration to use when none is given (CONTRACT §2): the first `bridge.toml` or

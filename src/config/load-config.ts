@@ -30,7 +30,7 @@ export async function loadConfig(path: string, options: LoadOptions = {}): Promi
 }
 
 /** A loaded bridge.toml with the text it was read from and that text parsed, as written. */
-export interface LoadedConfigFile {
+interface LoadedConfigFile {
   readonly config: ResolvedConfig;
   /** The file's content as read, once: what its trust is judged on. */
   readonly text: string;
@@ -52,7 +52,7 @@ export async function loadConfigFile(path: string, options: LoadOptions = {}): P
 }
 
 /** What a parsed document is resolved as: its name, the base of its relative paths, its origin. */
-export interface DocumentOrigin {
+interface DocumentOrigin {
   readonly configPath: string;
   readonly configDir: string;
   readonly source: ConfigSource;

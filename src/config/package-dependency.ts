@@ -41,7 +41,7 @@ export function packageBins(dir: string): Record<string, string> {
 }
 
 /** Where a path under lspmcp's `node_modules` really is, or why it is nowhere. */
-export type DependencyPath = { readonly ok: true; readonly path: string } | { readonly ok: false; readonly message: string };
+type DependencyPath = { readonly ok: true; readonly path: string } | { readonly ok: false; readonly message: string };
 
 /**
  * Finds what a profile's `node_modules/...` path names (relative to the lspmcp package root

@@ -5,7 +5,7 @@ import { readToml } from "./read-toml.js";
 import { ServerProfileSchema, type RawProfile } from "./schema.js";
 
 /** A loaded profile, or the problems that make it unusable (each naming the profile file). */
-export type ProfileResult = { ok: true; profile: RawProfile; dir: string } | { ok: false; problems: string[] };
+type ProfileResult = { ok: true; profile: RawProfile; dir: string } | { ok: false; problems: string[] };
 
 /**
  * Loads `servers/NAME.toml` below `root` (the lspmcp package root). Problems are returned as

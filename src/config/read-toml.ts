@@ -3,7 +3,7 @@ import { parse, TomlError } from "smol-toml";
 import type { ConfigProblem } from "./problems.js";
 
 /** A parsed TOML document, or the one problem that stopped it (unreadable file, syntax error). */
-export type TomlResult = { ok: true; value: Record<string, unknown>; text: string } | { ok: false; problem: ConfigProblem };
+type TomlResult = { ok: true; value: Record<string, unknown>; text: string } | { ok: false; problem: ConfigProblem };
 
 /**
  * Reads and parses a TOML file, keeping the text that was parsed (what trust is judged on). Never throws: a missing file or a syntax error comes back as a

@@ -3,7 +3,7 @@ import { locateDependencyPath } from "./package-dependency.js";
 import { expandToolCache } from "./tool-cache.js";
 
 /** An absolute executable path, or why there is none. */
-export type ExecutableResult = { ok: true; path: string } | { ok: false; message: string };
+type ExecutableResult = { ok: true; path: string } | { ok: false; message: string };
 
 const PROBLEM_WORDS: Readonly<Record<ExecutableProblem["kind"], string>> = {
   missing: "executable not found",

@@ -20,7 +20,7 @@ export interface ResolveContext {
 }
 
 /** One server after resolution: `languages` is known even when other fields failed. */
-export interface ServerOutcome {
+interface ServerOutcome {
   readonly server: ResolvedServer | null;
   /** Normalized claims, or null when unknown (no valid languages anywhere). */
   readonly languages: readonly LanguageClaim[] | null;

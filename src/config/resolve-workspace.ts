@@ -7,7 +7,7 @@ import type { RawWorkspace } from "./schema.js";
 import type { Salvaged } from "./salvage.js";
 
 /** What a workspace needs to know about the configured servers. */
-export interface ServerClaims {
+interface ServerClaims {
   /** Every name given to a `[[server]]`, valid or not (so a broken server is not also "unknown"). */
   readonly names: ReadonlySet<string>;
   /** Normalized claims per server name; absent when that server's languages are unknown. */
@@ -15,7 +15,7 @@ export interface ServerClaims {
 }
 
 /** One workspace after resolution, or null with the problems that stopped it. */
-export interface WorkspaceOutcome {
+interface WorkspaceOutcome {
   readonly workspace: ResolvedWorkspace | null;
   readonly problems: ConfigProblem[];
 }

@@ -130,10 +130,10 @@ const SharedSchema = z
  * The ways a server runs a checkout's own code, which restricted mode runs none of
  * (`src/languages/checkout-code.ts` tells, for each, whether a workspace has it).
  */
-export const CHECKOUT_CODE_KINDS = ["workspace-compiler", "environment-interpreter", "config-scripts", "cargo-build", "go-list"] as const;
+const CHECKOUT_CODE_KINDS = ["workspace-compiler", "environment-interpreter", "config-scripts", "cargo-build", "go-list"] as const;
 
 /** One way a profile's server runs a checkout's code; a profile key only, never a bridge.toml's. */
-export const CheckoutCodeSchema = z.strictObject({
+const CheckoutCodeSchema = z.strictObject({
   runs: z.enum(CHECKOUT_CODE_KINDS),
   /** For `config-scripts`: the configuration files the server loads as code. */
   files: z.array(z.string().min(1)).min(1).optional(),

@@ -7,7 +7,7 @@ import { versionMatches } from "./version-match.js";
 const VERSION_TIMEOUT_MS = 10_000;
 
 /** A system server whose installed version is not the pin: what it said, and what is pinned. */
-export interface OffPin {
+interface OffPin {
   readonly reported: string;
   readonly pinned: string;
   /** The version-looking part of what it said ("18.1.3"), for a pin that would match it. */

@@ -30,7 +30,7 @@ export interface ResolvedConfig {
   readonly workspaces: readonly ResolvedWorkspace[];
 }
 
-export interface BridgeSettings {
+interface BridgeSettings {
   readonly max_sessions: number;
   readonly max_result_bytes: number;
   /** Files one `diagnostics` call with `changes` may preview. */
@@ -43,7 +43,7 @@ export interface BridgeSettings {
   readonly idle_stop_s: number;
 }
 
-export interface SharedSettings {
+interface SharedSettings {
   readonly enabled: boolean;
   /** Absolute, or null for the default location (chosen at run time from the environment). */
   readonly lease_dir: string | null;

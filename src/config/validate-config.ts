@@ -9,7 +9,7 @@ import { formatProblem, type ConfigProblem } from "./problems.js";
 import { escapeLines, escapeText } from "../contract/escape-text.js";
 
 /** What `lspmcp validate` prints, and whether it exits 0 (ok) or 2. */
-export interface ValidateResult {
+interface ValidateResult {
   readonly ok: boolean;
   /** Ends with a newline. Invalid: one `KEY.PATH: message` line per problem. Valid: one summary line. */
   readonly text: string;

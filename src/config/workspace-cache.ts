@@ -16,7 +16,7 @@ import { toolCacheDir } from "./tool-cache.js";
  */
 
 /** The prefix by which a server's `env` names its workspace's own folder. */
-export const WORKSPACE_CACHE_PREFIX = "{workspace_cache}/";
+const WORKSPACE_CACHE_PREFIX = "{workspace_cache}/";
 
 /** The file in a workspace's folder naming the root it belongs to, read by the sweep. */
 const ROOT_FILE = "root";

@@ -36,7 +36,7 @@ export function isCallersFault(code: ErrorCode): boolean {
   return CALLERS_FAULT[code];
 }
 
-export type ErrorDetails = Record<string, unknown>;
+type ErrorDetails = Record<string, unknown>;
 
 /**
  * The one error type of lspmcp. `message` is for people, `details` for programs, `cause` keeps

@@ -2,7 +2,7 @@ import { compareRanges, compareStrings, copyRange } from "./compare.js";
 import type { BridgeRange } from "./positions.js";
 
 /** Longest `text` excerpt of a location item, in code points, before the trailing `…`. */
-export const EXCERPT_CODE_POINTS = 200;
+const EXCERPT_CODE_POINTS = 200;
 
 /**
  * A location item of CONTRACT §4.1. Key order is the declaration order. `path` is relative to
@@ -101,7 +101,7 @@ export function sortCallItems(items: readonly CallItem[]): CallItem[] {
 }
 
 /** One text edit of `rename_preview`; `text` is the line before the change (as a location item's). */
-export interface PreviewEdit {
+interface PreviewEdit {
   range: BridgeRange;
   new_text: string;
   text: string | null;

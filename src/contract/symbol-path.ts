@@ -6,14 +6,14 @@ import type { FlatSymbol } from "./symbol-order.js";
 export const MAX_SYMBOL_CANDIDATES = 20;
 
 /** A candidate of `details.candidates` (CONTRACT §4.1); key order is declaration order. */
-export interface SymbolCandidate {
+interface SymbolCandidate {
   name_path: string;
   kind: string;
   range: BridgeRange;
 }
 
 /** A document symbol with the dotted path of names from its outermost container. */
-export interface PathedSymbol extends FlatSymbol {
+interface PathedSymbol extends FlatSymbol {
   readonly name_path: string;
 }
 

@@ -12,7 +12,7 @@ import type { DiskChange, DiskView } from "./disk-view.js";
 import { projectStateOf, type ProjectState } from "./project-state.js";
 
 /** A session's client brought up to date with the disk, its project state, and the paths found changed. */
-export interface DiskRefresh {
+interface DiskRefresh {
   /** The client to ask: a new one when a change restarted the session. */
   readonly client: LspClient;
   readonly state: ProjectState;

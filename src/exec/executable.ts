@@ -14,7 +14,7 @@ export interface ExecutableProblem {
 }
 
 /** What a lookup found: the absolute path, or the path that is not executable, or nothing on PATH. */
-export type ExecutableLookup =
+type ExecutableLookup =
   | { readonly found: true; readonly path: string }
   | { readonly found: false; readonly path: string; readonly problem: ExecutableProblem }
   | { readonly found: false; readonly path: null };
@@ -59,7 +59,7 @@ function executableProblem(path: string): ExecutableProblem | undefined {
 }
 
 /** Why a server cannot be started, as a contract-shaped detail. */
-export interface StartProblem {
+interface StartProblem {
   readonly message: string;
   readonly details: { readonly command: string; readonly errno: string };
 }

@@ -21,7 +21,7 @@ import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } fro
  */
 
 /** The current folder of every command lspmcp runs on its own account. */
-export const OWN_COMMAND_CWD = "/";
+const OWN_COMMAND_CWD = "/";
 
 /** The variables that name folders to search for programs or modules. */
 const SEARCH_PATH_VARIABLES = ["PATH", "PYTHONPATH", "NODE_PATH", "LD_LIBRARY_PATH"] as const;
@@ -29,7 +29,7 @@ const SEARCH_PATH_VARIABLES = ["PATH", "PYTHONPATH", "NODE_PATH", "LD_LIBRARY_PA
 /** A Python interpreter by its file name: `python`, `python3`, `python3.11`. */
 const PYTHON = /^python(\d+(\.\d+)?)?$/;
 
-export interface OwnCommandOptions {
+interface OwnCommandOptions {
   /** The environment to start from (default: lspmcp's own); its search paths are filtered. */
   readonly env?: NodeJS.ProcessEnv;
   /** Folders the command must load nothing from, besides the git top-level of lspmcp's current folder. */
@@ -42,7 +42,7 @@ export interface OwnCommandOptions {
 }
 
 /** What a command ended with: its status (null when it did not exit by itself, `error` then saying why) and its output. */
-export interface OwnCommandResult {
+interface OwnCommandResult {
   readonly status: number | null;
   readonly stdout: string;
   readonly stderr: string;

@@ -8,7 +8,7 @@
  */
 
 /** One configuration key and the value a command runs with. */
-export type GitSetting = readonly [key: string, value: string];
+type GitSetting = readonly [key: string, value: string];
 
 /** Set on every command: nothing git starts through them is needed to read a repository. */
 const ALWAYS_OFF: readonly GitSetting[] = [
@@ -38,7 +38,7 @@ const NEUTRAL: readonly (readonly [RegExp, string])[] = [
 ];
 
 /** Runs `git config ARGS` in the repository (the caller's git, with its own isolation). */
-export type ConfigLister = (args: readonly string[]) => Promise<{ readonly status: number | null; readonly stdout: string }>;
+type ConfigLister = (args: readonly string[]) => Promise<{ readonly status: number | null; readonly stdout: string }>;
 
 /**
  * The settings a command in the repository runs with: those set on every command, then one that

@@ -39,7 +39,7 @@ const REPOSITORY_VARIABLES = [
   "GIT_COMMON_DIR",
 ];
 
-export interface GitOptions {
+interface GitOptions {
   /** Set on top of the scrubbed environment, such as a temporary GIT_INDEX_FILE. */
   readonly env?: Readonly<Record<string, string>>;
   /** Written to git's stdin. */
@@ -47,7 +47,7 @@ export interface GitOptions {
 }
 
 /** What a git command ended with: its exit status (null when it could not run, stderr then saying why) and its output. */
-export interface GitResult {
+interface GitResult {
   readonly status: number | null;
   readonly stdout: string;
   readonly stderr: string;

@@ -3,7 +3,7 @@ import type { MessageChannel } from "../mcp/message-channel.js";
 import { isRecord } from "../mcp/json-rpc-shape.js";
 
 /** Where one HTTP exchange's messages go: its request's notifications, then its answer. */
-export interface ExchangeSink {
+interface ExchangeSink {
   /** A notification of the request (progress), its token already the client's own. */
   notify(message: JSONRPCMessage): void;
   /** The request's answer, its id already the client's own; the exchange is over. */
@@ -11,7 +11,7 @@ export interface ExchangeSink {
 }
 
 /** A request under way: how to cancel it when its client goes away. */
-export interface Exchange {
+interface Exchange {
   /** The client went away before the answer: the request's work is cancelled. */
   abandon(): void;
 }

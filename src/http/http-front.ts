@@ -10,17 +10,17 @@ import { HttpChannel } from "./http-channel.js";
 import { isLoopbackHost } from "./listen-address.js";
 
 /** Requests answered at once; more are refused (503, a JSON-RPC error) rather than queued without bound. */
-export const MAX_HTTP_IN_FLIGHT = 128;
+const MAX_HTTP_IN_FLIGHT = 128;
 /** Connections open at once; past it the server closes new ones at once (lspmcp's own bound, not the OS's). */
-export const MAX_HTTP_CONNECTIONS = 256;
+const MAX_HTTP_CONNECTIONS = 256;
 /** A client has this long to send its request's headers; a slow-header connection is closed. */
-export const HEADERS_TIMEOUT_MS = 10_000;
+const HEADERS_TIMEOUT_MS = 10_000;
 /** ... and this long for the whole request, its body (at most the line bound) included. */
 export const REQUEST_TIMEOUT_MS = 60_000;
 /** How often those two are enforced: Node's default, 30 s, would keep a slow client far past them. */
 const TIMEOUT_CHECK_MS = 1000;
 /** The MCP endpoint's path. */
-export const MCP_PATH = "/mcp";
+const MCP_PATH = "/mcp";
 
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
@@ -29,7 +29,7 @@ const HEADER_MISMATCH = -32020;
 /** lspmcp's own code for a request refused because too many are in flight. */
 const BUSY = -32001;
 
-export interface HttpFrontOptions {
+interface HttpFrontOptions {
   readonly host: string;
   readonly port: number;
   readonly token: string;

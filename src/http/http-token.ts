@@ -6,7 +6,7 @@ import { readOwnFile } from "../config/own-files.js";
 import { prepareRuntimeFolder } from "../config/runtime-folder.js";
 
 /** The token file `serve --http` creates when none is given, in the runtime folder. */
-export const HTTP_TOKEN_FILE = "http-token";
+const HTTP_TOKEN_FILE = "http-token";
 
 /**
  * The bearer token every HTTP request must carry: read from `tokenFile` when given, else from the

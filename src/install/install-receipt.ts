@@ -15,7 +15,7 @@ const ReceiptSchema = z.object({
 });
 
 /** What `lspmcp servers install` installed into a folder, and the version it verified. */
-export type InstallReceipt = z.output<typeof ReceiptSchema>;
+type InstallReceipt = z.output<typeof ReceiptSchema>;
 
 /** The receipt in `folder`, or null when there is none or it does not parse. */
 export async function readReceipt(folder: string): Promise<InstallReceipt | null> {

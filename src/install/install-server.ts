@@ -14,7 +14,7 @@ import type { ShippedServer } from "./shipped-servers.js";
 const LOCK_WAIT_MS = 2 * 60 * 60 * 1000;
 
 /** One server to install into the tool cache. */
-export interface InstallRequest {
+interface InstallRequest {
   readonly server: ShippedServer;
   readonly source: CachedInstallSource;
   /** Its folder in the tool cache ("go" for `{cache}/go/bin/gopls`). */
@@ -29,7 +29,7 @@ export interface InstallRequest {
   readonly terminal: boolean;
 }
 
-export type InstallOutcome =
+type InstallOutcome =
   | { readonly kind: "installed"; readonly where: string; readonly reported: string; readonly ms: number }
   | { readonly kind: "already"; readonly where: string }
   | { readonly kind: "failed"; readonly message: string; readonly tail: readonly string[] };

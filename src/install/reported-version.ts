@@ -7,7 +7,7 @@ import { runOwnCommand } from "../exec/own-command.js";
 const VERSION_TIMEOUT_MS = 30_000;
 
 /** What a version command said, and whether it satisfies the pin. */
-export type PinCheck = { readonly ok: true; readonly reported: string } | { readonly ok: false; readonly reported: string | null; readonly message: string };
+type PinCheck = { readonly ok: true; readonly reported: string } | { readonly ok: false; readonly reported: string | null; readonly message: string };
 
 /**
  * Runs a profile's `version_command` against the server in `folder` — its tool-cache folder

@@ -6,7 +6,7 @@ import type { InstallStep } from "../config/install-recipes.js";
 const TAIL_LINES = 25;
 
 /** How a step ended: `tail` is the end of what it printed, for a failure's message. */
-export type StepResult = { readonly ok: true } | { readonly ok: false; readonly message: string; readonly tail: readonly string[] };
+type StepResult = { readonly ok: true } | { readonly ok: false; readonly message: string; readonly tail: readonly string[] };
 
 /**
  * Runs one install step to its end. It dies with this process (setpriv's parent-death signal),

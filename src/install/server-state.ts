@@ -7,7 +7,7 @@ import { checkPin } from "./reported-version.js";
 import type { ShippedServer } from "./shipped-servers.js";
 
 /** Whether a shipped server can run here, and where it is; or why not. */
-export type ServerState = { readonly installed: true; readonly where: string } | { readonly installed: false; readonly why: string };
+type ServerState = { readonly installed: true; readonly where: string } | { readonly installed: false; readonly why: string };
 
 /** Where to look: the package root (profiles' relative paths), PATH, the environment (the tool cache). */
 export interface StateContext {

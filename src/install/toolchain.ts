@@ -4,7 +4,7 @@ import type { CachedInstallSource } from "../config/install-schema.js";
 import { ownSearchPath, runOwnCommand } from "../exec/own-command.js";
 
 /** A toolchain an install needs and does not find, and how to get it. */
-export interface MissingToolchain {
+interface MissingToolchain {
   readonly what: string;
   readonly fix: string;
   /** The older version found, when one is there but too old. */

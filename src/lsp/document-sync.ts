@@ -12,7 +12,7 @@ export interface OpenDocument {
   readonly sentAfterSequence: number;
 }
 
-export interface DocumentSyncOptions {
+interface DocumentSyncOptions {
   /** The push-store sequence now (see {@link OpenDocument.sentAfterSequence}). */
   readonly currentSequence: () => number;
   /** Told when a document was closed, so that what the server pushed for it is dropped. */

@@ -1,7 +1,7 @@
 import { Transform, type TransformCallback } from "node:stream";
 
 /** The largest LSP message the bridge accepts from a server: results are bounded far below this. */
-export const MAX_SERVER_MESSAGE_BYTES = 32 * 1024 * 1024;
+const MAX_SERVER_MESSAGE_BYTES = 32 * 1024 * 1024;
 
 /** A header block longer than this is not LSP framing. */
 const MAX_HEADER_BYTES = 8 * 1024;

@@ -34,7 +34,7 @@ import { PushDiagnosticsStore } from "./push-diagnostics-store.js";
 import { ServerEvents } from "./server-events.js";
 import { handleServerRequests } from "./server-requests.js";
 
-export interface LspClientOptions {
+interface LspClientOptions {
   readonly input: Readable;
   readonly output: Writable;
   readonly rootPath: string;

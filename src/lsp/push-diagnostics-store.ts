@@ -1,7 +1,7 @@
 import type { Diagnostic, PublishDiagnosticsParams } from "vscode-languageserver-protocol";
 
 /** The latest `publishDiagnostics` of one document, with when it arrived. */
-export interface PublishedDiagnostics {
+interface PublishedDiagnostics {
   readonly version: number | null;
   readonly diagnostics: readonly Diagnostic[];
   /** Increases with every publish for any document: orders publishes against our own syncs. */

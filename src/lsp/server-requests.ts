@@ -28,7 +28,7 @@ const SCHEMA_CONTENT_REQUEST = "vscode/content";
 /** What such a server is told, and then says in its finding in place of the URL's answer. */
 export const REMOTE_SCHEMA_REFUSAL = "lspmcp fetches no schema from the network";
 
-export interface ServerRequestContext {
+interface ServerRequestContext {
   readonly settings: Readonly<Record<string, unknown>>;
   readonly workspaceFolders: readonly WorkspaceFolder[];
   readonly registrations: DynamicRegistrations;

@@ -9,7 +9,7 @@ import { errorText } from "../contract/errors.js";
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 
 /** Options of `BoundedLineTransport`. */
-export interface BoundedLineTransportOptions {
+interface BoundedLineTransportOptions {
   /** Longest accepted line in bytes, terminator excluded. Default `DEFAULT_MAX_LINE_BYTES`. */
   maxLineBytes?: number;
 }

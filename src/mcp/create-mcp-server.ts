@@ -11,7 +11,7 @@ import { SERVER_CAPABILITIES, SERVER_INSTRUCTIONS } from "./server-identity.js";
 import { TOOL_LIST } from "./tool-list.js";
 import { installDirectToolCalls, type ToolCallRunner } from "./direct-tool-calls.js";
 
-export interface McpServerOptions {
+interface McpServerOptions {
   readonly config: ResolvedConfig;
   readonly sessions: SessionRegistry;
   readonly logger: Logger;

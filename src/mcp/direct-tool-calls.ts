@@ -3,7 +3,7 @@ import { ErrorCode, type CallToolResult, type JSONRPCMessage, type RequestId, ty
 import { cancelledRequestId, isRecord, resultMessage } from "./json-rpc-shape.js";
 
 /** One `tools/call` request, its params checked as the SDK's `CallToolRequestSchema` checks them. */
-export interface ToolCallRequest {
+interface ToolCallRequest {
   readonly name: string;
   /** As sent; each tool validates its own arguments (`InvalidArguments`). */
   readonly arguments: Record<string, unknown> | undefined;

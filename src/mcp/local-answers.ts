@@ -4,7 +4,7 @@ import { initializeResult } from "./server-identity.js";
 import { TOOL_LIST } from "./tool-list.js";
 
 /** A request `serve` answers itself, and whether it was the agent's `initialize`. */
-export interface LocalAnswer {
+interface LocalAnswer {
   readonly reply: JSONRPCMessage;
   readonly initialize: boolean;
 }

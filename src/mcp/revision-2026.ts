@@ -12,11 +12,11 @@ import { TOOL_LIST } from "./tool-list.js";
 export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28"];
 
 export const PROTOCOL_VERSION_META_KEY = "io.modelcontextprotocol/protocolVersion";
-export const CLIENT_CAPABILITIES_META_KEY = "io.modelcontextprotocol/clientCapabilities";
-export const SERVER_INFO_META_KEY = "io.modelcontextprotocol/serverInfo";
+const CLIENT_CAPABILITIES_META_KEY = "io.modelcontextprotocol/clientCapabilities";
+const SERVER_INFO_META_KEY = "io.modelcontextprotocol/serverInfo";
 
 /** JSON-RPC error of the revision for a version the server does not speak. */
-export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 const INVALID_PARAMS = -32602;
 const METHOD_NOT_FOUND = -32601;
 
@@ -24,10 +24,10 @@ const METHOD_NOT_FOUND = -32601;
  * How long a client may keep lspmcp's `tools/list` and `server/discover` answers: they depend on
  * the build alone, the same for every client (`public`), and change only with an upgrade.
  */
-export const LIST_TTL_MS = 3_600_000;
+const LIST_TTL_MS = 3_600_000;
 
 /** What a request is under the revision: an old one, a 2026 one to run, or one answered here and now. */
-export type Classified = { readonly kind: "legacy" } | { readonly kind: "modern" } | { readonly kind: "answer"; readonly reply: JSONRPCMessage };
+type Classified = { readonly kind: "legacy" } | { readonly kind: "modern" } | { readonly kind: "answer"; readonly reply: JSONRPCMessage };
 
 /**
  * Tells an incoming request's revision by its `_meta` envelope and answers what the revision

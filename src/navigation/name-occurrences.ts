@@ -55,7 +55,7 @@ export function wordOccurrences(name: string, lines: LineIndex, encoding: Positi
 }
 
 /** A definition target, reduced to what tells two targets apart: file and name position. */
-export interface DefinitionKey {
+interface DefinitionKey {
   readonly uri: string;
   readonly line: number;
   readonly character: number;

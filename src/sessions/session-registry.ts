@@ -10,7 +10,7 @@ import type { SessionTimings } from "./session-timings.js";
 import type { CallScope } from "../contract/call-scope.js";
 
 /** The waits of a registry's sessions and of their supervisors, each with its defaults: tests shorten them. */
-export interface RegistryTimings {
+interface RegistryTimings {
   readonly session?: Partial<SessionTimings>;
   readonly supervision?: Partial<SupervisionTimings>;
 }

@@ -16,7 +16,7 @@ import type { StderrTail } from "./stderr-tail.js";
 import { assertPinned, runVersionCommand } from "./version-pin.js";
 
 /** What one start of a session's server is made of. */
-export interface StartInputs {
+interface StartInputs {
   readonly workspace: ResolvedWorkspace;
   readonly server: ResolvedServer;
   /** The session's key, `workspace/server`: the tree's label and the log's. */
@@ -137,7 +137,7 @@ export async function startServer(inputs: StartInputs, record: StartRecord, dead
 }
 
 /** How a start ended: ready, or to be made again as the known server it turned out to be (`again`). */
-export interface StartOutcome {
+interface StartOutcome {
   readonly client: LspClient;
   readonly spawned: SupervisedServer;
   readonly reported: string | null;

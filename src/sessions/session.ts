@@ -10,14 +10,13 @@ import type { ToolchainReport } from "../lsp/project-model.js";
 import { IdleTimer } from "./idle-timer.js";
 import { PreviewReservation } from "./preview-reservation.js";
 import { sessionDeadError, sessionExit, type SessionExit } from "./session-exit.js";
-import { serverBusy, serverLoading } from "./server-load.js";
 import { startServer, type StartRecord } from "./session-start.js";
 import { holdsProcesses, sessionStatus, stateOf, toolchainFolder, type SessionPhase, type SessionState, type SessionStatus } from "./session-status.js";
 import { resolveSessionTimings, type SessionTimings } from "./session-timings.js";
 import { startFailure, withFinalStderr } from "./start-failure.js";
 import { StderrTail } from "./stderr-tail.js";
 
-export interface SessionOptions {
+interface SessionOptions {
   readonly workspace: ResolvedWorkspace;
   readonly server: ResolvedServer;
   readonly logger: Logger;
@@ -436,4 +435,31 @@ export class Session implements LoadWatch {
   private deadError(): BridgeError {
     return sessionDeadError(this.key, this.lastExit, this.lastError, this.stderr.snapshot(), this.options.server.max_rss_mb);
   }
+}
+
+/** What a ready server shows of its load: whether it has answered yet, and its work-done progress. */
+interface LoadingServer {
+  readonly hasAnswered: boolean;
+  whenAnswered(): Promise<void>;
+  readonly progress: { isIdle(): boolean; whenIdle(): Promise<void>; runningTitles(): string[] };
+}
+
+/**
+ * While a ready server still loads, with `windowMs` left of its start's window: when that ends (at
+ * the latest when the window closes); null when it is not loading or the window has closed.
+ */
+function serverLoading(server: LoadingServer, windowMs: number): Promise<void> | null {
+  if (windowMs <= 0) return null;
+  const windowEnds = delay(windowMs, undefined, { ref: false });
+  // Booting: ready, but no request answered yet (tsserver loads itself before it answers).
+  if (!server.hasAnswered) return Promise.race([server.whenAnswered(), windowEnds]);
+  if (server.progress.isIdle()) return null;
+  return Promise.race([server.progress.whenIdle(), windowEnds]);
+}
+
+/** What a ready server is still busy with, for a Timeout's message: its running work-done progress; else null. */
+function serverBusy(key: string, server: LoadingServer): string | null {
+  if (server.progress.isIdle()) return null;
+  const titles = server.progress.runningTitles();
+  return `${key} is still loading${titles.length > 0 ? ` (${titles.join(", ")})` : ""}`;
 }

@@ -14,7 +14,7 @@ import { errorText } from "../contract/errors.js";
 /** How long a new connection may take to say its hello before it is dropped. */
 const HELLO_TIMEOUT_MS = 5000;
 
-export interface PeerSocketServerOptions {
+interface PeerSocketServerOptions {
   /**
    * A fresh MCP server for each peer (all of them over the one session registry), whose tool
    * calls take their turns at `admission`, the peer's queue of the shared server's fair scheduler.

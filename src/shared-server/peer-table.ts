@@ -15,7 +15,7 @@ export interface Peer {
 }
 
 /** A peer as `lspmcp status` shows it. */
-export interface PeerInfo {
+interface PeerInfo {
   readonly session: string;
   readonly peer_pid: number;
   readonly connected_ms: number;

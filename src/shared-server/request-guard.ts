@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 
 /** Why a request was refused, as an HTTP status and a message. */
-export interface Refusal {
+interface Refusal {
   readonly status: number;
   readonly message: string;
 }

@@ -6,7 +6,7 @@ import { PeerSocketServer } from "./peer-socket-server.js";
 import { PeerTable } from "./peer-table.js";
 import { StatusHttpServer } from "./status-http-server.js";
 
-export interface SharedServerOptions {
+interface SharedServerOptions {
   /**
    * A fresh MCP server for each peer; all of them share one session registry. Its tool calls
    * take their turns at `admission`, the peer's queue of the fair scheduler.

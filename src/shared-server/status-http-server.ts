@@ -14,7 +14,7 @@ export const STATUS_HEADERS_TIMEOUT_MS = 5000;
 const STATUS_REQUEST_TIMEOUT_MS = 10_000;
 export const STATUS_MAX_CONNECTIONS = 64;
 
-export interface StatusHttpServerOptions {
+interface StatusHttpServerOptions {
   /** The bearer secret every request must carry. */
   readonly token: string;
   /** The answer to `GET /lspmcp/lease` (asked afresh each time: leaseholdership can be lost). */

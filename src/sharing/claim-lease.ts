@@ -8,7 +8,7 @@ import { withLock } from "./lease-lock.js";
 import type { Lease } from "./lease-schema.js";
 
 /** The outcome of an election: this server holds the lease, or `holder` already served it. */
-export type Claim = { readonly won: true } | { readonly won: false; readonly holder: Lease };
+type Claim = { readonly won: true } | { readonly won: false; readonly holder: Lease };
 
 /**
  * The election. Under the lease lock: a lease whose server is serving this same build and config

@@ -8,7 +8,7 @@ import { LeaseSchema, type Lease } from "./lease-schema.js";
 const MAX_LOG_BYTES = 1024 * 1024;
 
 /** What a launched shared server says on its stdout, as one JSON line, before it detaches. */
-export interface LaunchReport {
+interface LaunchReport {
   /** The lease to attach to: the new server's own when it won the election, else the holder's. */
   readonly lease: Lease;
 }

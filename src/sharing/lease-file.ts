@@ -3,10 +3,7 @@ import { NotOwnFile, readOwnFile, replaceFile, syncFolderOf } from "../config/ow
 import { LeaseSchema, type Lease } from "./lease-schema.js";
 
 /** A lease file as found on disk. `corrupt` covers empty, unreadable JSON and foreign content. */
-export type LeaseRead =
-  | { readonly state: "missing" }
-  | { readonly state: "corrupt"; readonly reason: string }
-  | { readonly state: "present"; readonly lease: Lease };
+type LeaseRead = { readonly state: "missing" } | { readonly state: "corrupt"; readonly reason: string } | { readonly state: "present"; readonly lease: Lease };
 
 /** Reads a lease file without a lock: writers replace it by rename, so a reader sees a whole file or none. */
 export function readLease(path: string): LeaseRead {

@@ -5,7 +5,7 @@ import type { Lease } from "./lease-schema.js";
 import { probeLease } from "./probe-lease.js";
 
 /** Which shared server a process may attach to: same build, same configuration. */
-export interface SharingKey {
+interface SharingKey {
   readonly version: string;
   /** The build's digest: a rebuild of the same version is another build. */
   readonly build: string;

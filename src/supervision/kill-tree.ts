@@ -6,7 +6,7 @@ import type { SupervisionTimings } from "./types.js";
 const POLL_MS = 10;
 
 /** What a reap did. */
-export interface ReapOutcome {
+interface ReapOutcome {
   /** Distinct processes that were sent a signal. */
   readonly signalled: number;
   /** Processes of the tree still alive when the confirm deadline passed (0 = success). */

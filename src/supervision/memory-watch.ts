@@ -21,7 +21,7 @@ export function measureTree(members: readonly ProcessIdentity[]): TreeMemory {
   return { rssKiB, processes };
 }
 
-export interface MemoryWatchOptions {
+interface MemoryWatchOptions {
   /** The tree's live members right now. */
   readonly scan: () => readonly ProcessIdentity[];
   readonly intervalMs: number;

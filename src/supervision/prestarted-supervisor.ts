@@ -2,7 +2,7 @@ import { isAlive } from "./proc-table.js";
 import { bootSupervisor, type BootedSupervisor } from "./supervisor-boot.js";
 
 /** What a prestarted supervisor's argv says until its session is known (`--label prestarted`). */
-export const PRESTARTED_LABEL = "prestarted";
+const PRESTARTED_LABEL = "prestarted";
 
 let slot: Promise<BootedSupervisor | undefined> | undefined;
 

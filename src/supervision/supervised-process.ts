@@ -10,7 +10,7 @@ import type { ExitInfo, MemoryOverCap, MemorySample, SupervisedServer, Supervisi
 const SUPERVISOR_SLACK_MS = 300;
 
 /** A booted supervisor that was given its server, and the timings of its reaping. */
-export interface SupervisedProcessParts extends Omit<BootedSupervisor, "owner"> {
+interface SupervisedProcessParts extends Omit<BootedSupervisor, "owner"> {
   readonly timings: SupervisionTimings;
 }
 

@@ -45,7 +45,7 @@ export interface BootedSupervisor {
 }
 
 /** Why a supervisor could not be started: the message, the details of the error, the cause. */
-export interface BootProblem {
+interface BootProblem {
   readonly problem: string;
   readonly details: Record<string, unknown>;
   readonly cause?: unknown;

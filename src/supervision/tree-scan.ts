@@ -2,7 +2,7 @@ import { isDeadState, type ProcessIdentity, type ProcStat, readAllStats, readEnv
 import { TOKEN_VAR } from "./server-env.js";
 
 /** Which processes make up one supervised tree. */
-export interface TreeQuery {
+interface TreeQuery {
   /** The session token: every process whose environment carries it belongs to the tree. */
   readonly token: string;
   /** Processes known to be in the tree (the server): they and their descendants belong too. */

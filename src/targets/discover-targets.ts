@@ -19,7 +19,7 @@ import { toolchainLookups, type ToolchainLookups } from "../languages/index.js";
 import { serverForFile } from "./toolchain-server.js";
 
 /** What one workspace adds to a discovery's scope: the paths asked for, relative to its root ("" is the root). */
-export interface WorkspaceScope {
+interface WorkspaceScope {
   readonly workspace: ResolvedWorkspace;
   readonly paths: readonly string[];
 }

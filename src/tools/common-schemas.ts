@@ -18,9 +18,9 @@ export const RangeSchema = z.object({ start: PositionSchema, end: PositionSchema
 export const SeveritySchema = z.enum(SEVERITY_NAMES);
 
 /** Default page size of list tools: large enough for most files, small enough to fit the bound. */
-export const DEFAULT_LIMIT = 100;
+const DEFAULT_LIMIT = 100;
 /** Largest page: at the default 32 KiB bound even tiny items stop fitting well before this. */
-export const MAX_LIMIT = 1000;
+const MAX_LIMIT = 1000;
 
 export const workspaceArg = z.string().optional().describe("Workspace name.");
 export const serverArg = z.string().optional().describe("Server name.");

@@ -60,7 +60,7 @@ function renderLocations(heading: string, items: readonly LocationItem[]): strin
 }
 
 /** What distinguishes `definition`, `declaration`, `type_definition` and `implementation`. */
-export interface LocationToolSpec {
+interface LocationToolSpec {
   readonly name: string;
   readonly title: string;
   readonly description: string;

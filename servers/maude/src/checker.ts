@@ -21,7 +21,7 @@ export interface DocumentSnapshot {
 }
 
 /** The options a check needs (a subset of the server options). */
-export interface CheckerConfig {
+interface CheckerConfig {
   readonly maudePath: string;
   readonly timeoutMs: number;
 }

@@ -6,7 +6,7 @@
 import { TextDocument } from "vscode-languageserver-textdocument";
 
 /** A zero-based position counted in UTF-16 code units, as LSP's default encoding counts. */
-export interface TextPosition {
+interface TextPosition {
   readonly line: number;
   readonly character: number;
 }
@@ -27,7 +27,7 @@ export interface Token {
 }
 
 /** A lexical problem (unterminated comment or string); not a Maude diagnostic. */
-export interface LexError {
+interface LexError {
   readonly message: string;
   readonly start: number;
   readonly end: number;

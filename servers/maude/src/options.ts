@@ -14,12 +14,12 @@ export interface MaudeServerOptions {
   readonly maxConcurrentChecks: number;
 }
 
-export const DEFAULT_TIMEOUT_MS = 60_000;
-export const DEFAULT_MAX_CONCURRENT_CHECKS = 1;
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_CONCURRENT_CHECKS = 1;
 const KNOWN_KEYS = new Set(["maudePath", "timeoutMs", "maxConcurrentChecks"]);
 
 /** Parsed options, or every problem found (each naming its key). */
-export type OptionsResult = { ok: true; options: MaudeServerOptions } | { ok: false; problems: string[] };
+type OptionsResult = { ok: true; options: MaudeServerOptions } | { ok: false; problems: string[] };
 
 /**
  * Validates raw `initializationOptions` and resolves `maudePath`.

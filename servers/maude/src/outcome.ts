@@ -6,7 +6,7 @@ import type { MaudeRun } from "./run-maude.js";
 import type { MaudeWarning, ParsedStderr } from "./stderr-parser.js";
 
 /** Why a check could not be done; each is the `code` of the one `error` diagnostic. */
-export type FailureCode = "maude/crashed" | "maude/timeout" | "maude/unreadable" | "maude/binary" | "maude/failed" | "maude/spawn-failed" | "maude/internal";
+type FailureCode = "maude/crashed" | "maude/timeout" | "maude/unreadable" | "maude/binary" | "maude/failed" | "maude/spawn-failed" | "maude/internal";
 
 /** An unrecoverable check: its code and a message that says what happened. */
 export interface CheckFailure {
@@ -15,7 +15,7 @@ export interface CheckFailure {
 }
 
 /** One warning, placed on a one-based line of a file. */
-export interface FileWarning {
+interface FileWarning {
   readonly line: number;
   readonly message: string;
 }

@@ -10,7 +10,7 @@ import { statementSymbols, type MaudeSymbol } from "./statement-symbols.js";
 export type { MaudeSymbol, MaudeSymbolKind } from "./statement-symbols.js";
 
 /** A top-level `load`, `sload` or `in` command; `path` is the rest of its line, trimmed. */
-export interface LoadDirective {
+interface LoadDirective {
   readonly command: string;
   readonly path: string;
   /** Zero-based line of the directive. */
@@ -21,13 +21,13 @@ export interface LoadDirective {
 }
 
 /** A structural problem the outline noticed (unclosed module, stray end keyword, ...). */
-export interface OutlineError {
+interface OutlineError {
   readonly message: string;
   readonly range: TextRange;
 }
 
 /** Everything the outline found; `errors` is empty for well-formed module structure. */
-export interface MaudeOutline {
+interface MaudeOutline {
   readonly symbols: MaudeSymbol[];
   readonly loads: LoadDirective[];
   readonly errors: OutlineError[];

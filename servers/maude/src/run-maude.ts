@@ -15,7 +15,7 @@ import { killGroup, trackGroup, untrackGroup } from "./process-groups.js";
 export const MAUDE_FLAGS: readonly string[] = ["-no-banner", "-no-advise", "-no-ansi-color", "-no-tecla", "-no-wrap", "-batch"];
 
 /** What to run and for how long. */
-export interface RunMaudeOptions {
+interface RunMaudeOptions {
   /** Absolute path of the maude executable. */
   readonly maudePath: string;
   /** The file to check (absolute). */

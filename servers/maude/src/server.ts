@@ -25,7 +25,7 @@ import { outlineMaude } from "./outline.js";
 import { SERVER_NAME, SERVER_VERSION } from "./version.js";
 
 /** Where the server writes its own log lines (the bridge keeps them as the stderr tail). */
-export type Log = (line: string) => void;
+type Log = (line: string) => void;
 
 /** Registers every handler on `connection` and starts listening. */
 export function startServer(connection: Connection, log: Log): void {

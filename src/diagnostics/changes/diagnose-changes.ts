@@ -21,7 +21,7 @@ export interface NotPreviewed {
   readonly source: string | null;
 }
 
-export interface ChangesAnswers {
+interface ChangesAnswers {
   /** The scope as it is on disk, in target order. */
   readonly before: readonly FileDiagnostics[];
   /** The scope with the changes, in target order: deleted files left out, created ones in. */
@@ -29,7 +29,7 @@ export interface ChangesAnswers {
   readonly notPreviewed: readonly NotPreviewed[];
 }
 
-export interface DiagnoseChangesOptions {
+interface DiagnoseChangesOptions {
   readonly serverName?: string | undefined;
   readonly batchSize: number;
   readonly signal?: AbortSignal | undefined;

@@ -1,7 +1,7 @@
 import { BridgeError } from "../../contract/errors.js";
 
 /** One hunk of a file's diff: where it starts in the old text, and its lines with their prefixes. */
-export interface Hunk {
+interface Hunk {
   /** 1-based line of the old text the hunk starts at (0 for a hunk that adds to an empty file). */
   readonly oldStart: number;
   readonly oldLines: number;
@@ -12,7 +12,7 @@ export interface Hunk {
 }
 
 /** One file's part of a patch: paths relative to the repository top, as `git diff` names them. */
-export interface FileDiff {
+interface FileDiff {
   /** null for a file the patch creates. */
   readonly oldPath: string | null;
   /** null for a file the patch deletes. */

@@ -1,5 +1,5 @@
 /** Which items of two lists are the same one, by key. */
-export interface KeyMatch {
+interface KeyMatch {
   /** For each item of `now`, by index: the index in `then` of the item it is, or -1 when it is new. */
   readonly partnerOf: readonly number[];
   /** The indexes of the items of `then` that no item of `now` is, ascending. */

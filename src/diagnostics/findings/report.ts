@@ -36,7 +36,7 @@ export interface Finding {
 }
 
 /** With `--since`: the revision and the counts of the three kinds of findings. */
-export interface SinceSummary {
+interface SinceSummary {
   readonly revision: string;
   readonly commit: string;
   readonly introduced: number;
@@ -65,9 +65,9 @@ export interface ReportRun {
 }
 
 /** `--fail-on`: the least severe finding that fails the run, or "never". */
-export type FailOn = SeverityName | "never";
+type FailOn = SeverityName | "never";
 
-export interface CheckSummary {
+interface CheckSummary {
   readonly files: number;
   readonly errors: number;
   readonly warnings: number;

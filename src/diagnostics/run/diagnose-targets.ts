@@ -22,7 +22,7 @@ import type { WorkspaceListing } from "../../files/file-stamp.js";
  * snapshot). `keep`: left open, so a repeated call on unchanged files sends no sync at all (the
  * `diagnostics` tool).
  */
-export type DocumentsAfterReading = "close" | "keep";
+type DocumentsAfterReading = "close" | "keep";
 
 export interface DiagnoseTargetsOptions {
   /** At most this many files of one session are in flight (synced and awaited) at once. */
@@ -44,7 +44,7 @@ export interface DiagnoseTargetsOptions {
 }
 
 /** The targets of one (workspace, server) session, with their places in the run. */
-export interface SessionGroup {
+interface SessionGroup {
   readonly workspace: ResolvedWorkspace;
   readonly server: ResolvedServer;
   readonly items: readonly { target: ResolvedTarget; index: number }[];

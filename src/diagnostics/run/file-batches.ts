@@ -18,7 +18,7 @@ export class BatchDocuments {
 }
 
 /** How a session's files are run one by one. */
-export interface FileRunOptions {
+interface FileRunOptions {
   /** At most this many files in flight, and documents open. */
   readonly batchSize: number;
   /** Close each document once read (`check`): alone, or (`together`) with the rest of its batch. */

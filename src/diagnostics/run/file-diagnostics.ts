@@ -8,7 +8,7 @@ import { openTarget, type OpenTarget } from "../../targets/open-target.js";
 import type { CallContext } from "../../targets/call-context.js";
 import type { BatchDocuments } from "./file-batches.js";
 
-export interface FileDiagnosticsOptions {
+interface FileDiagnosticsOptions {
   /**
    * The batch whose documents are closed together once all its files are read: `check`'s, so
    * that a large workspace never has more documents open than a batch. Without one the document

@@ -11,7 +11,7 @@ import type { ProjectAnswer } from "../../lsp/project-model.js";
 import type { RequestOptions } from "../../lsp/request-options.js";
 
 /** Asks the server's program for one file's diagnostics (absolute path, and its URI). */
-export type AskFileDiagnostics = (file: string, uri: string, options: RequestOptions) => Promise<ProjectAnswer>;
+type AskFileDiagnostics = (file: string, uri: string, options: RequestOptions) => Promise<ProjectAnswer>;
 
 /**
  * One file's answer from the server's project: kept from before when no change reached it, else

@@ -6,7 +6,7 @@ import { diagnoseTargets } from "./diagnose-targets.js";
 import type { FileDiagnostics } from "./file-diagnostics.js";
 import type { WorkspaceListing } from "../../files/file-stamp.js";
 
-export interface RunCheckOptions {
+interface RunCheckOptions {
   /** At most this many documents of one session are open at once. */
   readonly batchSize: number;
   /** Called after each file is done, with the session that did it ("workspace/server"). */
@@ -32,7 +32,7 @@ export interface RunToolchain {
 }
 
 /** What one (workspace, server) session, or one toolchain's of it, did during the run. */
-export interface SessionRun {
+interface SessionRun {
   readonly workspace: ResolvedWorkspace;
   readonly server: ResolvedServer;
   readonly files: number;

@@ -11,7 +11,7 @@ import { renamesSince } from "./renames.js";
 import { resolveRevision } from "./resolve-revision.js";
 import { snapshotStoreOf, type RevisionAnswer, type SnapshotEntry } from "./snapshot-store.js";
 
-export interface DiagnoseSinceOptions {
+interface DiagnoseSinceOptions {
   /** The git revision as the caller gave it. */
   readonly revision: string;
   /** Only this server's files, as for the current tree. */

@@ -123,7 +123,7 @@ export class SnapshotEntry {
  * for the bridge's lifetime (CONTRACT §4.3), at most MAX_SNAPSHOTS of them; all are removed when
  * the registry closes, whatever ended the bridge short of SIGKILL (the next bridge sweeps those).
  */
-export class SnapshotStore {
+class SnapshotStore {
   private readonly entries = new Map<string, Promise<SnapshotEntry>>();
   private readonly digest: string;
   private closed = false;

@@ -16,7 +16,7 @@ import type { OwnSettleStrategy, SettleDecision, SettleEvent, SettleState } from
  */
 
 /** What the cargo-run strategy tracks of one wait. */
-export interface CargoRunProgress {
+interface CargoRunProgress {
   /** The wait asked for a run, and has not heard it requested yet. */
   readonly asked: boolean;
   /** A run was requested after the sync. */

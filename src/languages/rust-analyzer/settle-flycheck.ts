@@ -8,17 +8,17 @@ import type { OwnSettleStrategy, SettleDecision, SettleEvent, SettleState } from
  */
 
 /** rust-analyzer runs each `cargo check` of its flycheck under a progress token with this prefix. */
-export const FLYCHECK_TOKEN_PREFIX = "rust-analyzer/flycheck/";
+const FLYCHECK_TOKEN_PREFIX = "rust-analyzer/flycheck/";
 
 export function isFlycheckToken(token: ProgressToken): boolean {
   return typeof token === "string" && token.startsWith(FLYCHECK_TOKEN_PREFIX);
 }
 
 /** Full answers, one after another, behind a finished flycheck run before it is believed. */
-export const FLYCHECK_BARRIERS = 2;
+const FLYCHECK_BARRIERS = 2;
 
 /** What the flycheck strategy tracks of one wait. */
-export interface FlycheckProgress {
+interface FlycheckProgress {
   readonly quiescent: boolean;
   readonly everBegun: boolean;
   readonly pending: boolean;

@@ -7,10 +7,10 @@ import { checkoutCodeRefusal, isWithin } from "../../config/checkout-code.js";
 import { packageRoot } from "../../config/package-root.js";
 
 /** Where the compiler that answers a TypeScript workspace comes from (CONTRACT §3). */
-export type CompilerSource = "workspace" | "pinned";
+type CompilerSource = "workspace" | "pinned";
 
 /** The TypeScript compiler chosen for one project, before anything is started. */
-export interface TypescriptCompiler {
+interface TypescriptCompiler {
   /** Its package.json's version: what the started server must report. */
   readonly version: string;
   readonly source: CompilerSource;
@@ -32,7 +32,7 @@ export interface TypescriptCompiler {
  * install (npm, yarn) puts it at the top level of a project that installed lspmcp and has no
  * `typescript` of its own.
  */
-export function findProjectTypescript(from: string, top: string, lspmcp: LspmcpTypescript | null = null): string | null {
+function findProjectTypescript(from: string, top: string, lspmcp: LspmcpTypescript | null = null): string | null {
   const last = isWithin(from, top) ? top : from;
   for (let dir = from; ; dir = dirname(dir)) {
     const packageDir = join(dir, "node_modules", "typescript");

@@ -24,7 +24,7 @@ import {
  * workspace whose own TypeScript is 5.x or 6.x. It sends no serverInfo.version, so the pin is
  * read from `--version`. (Its 6.x needs Node 22.)
  */
-export const TYPESCRIPT_LANGUAGE_SERVER_VERSION = "5.3.0";
+const TYPESCRIPT_LANGUAGE_SERVER_VERSION = "5.3.0";
 
 /**
  * The launch of a TypeScript profile for the project folder `from` of a workspace: the server its

@@ -6,7 +6,7 @@ import type { RequestOptions } from "../../lsp/request-options.js";
 import type { ProjectAnswer, ProjectHost, ProjectPulls } from "../../lsp/project-model.js";
 import type { ServerLink } from "../../lsp/server-adapter.js";
 import { nearestConfig } from "./nearest-config.js";
-import { requestTypescriptProject } from "./project-info.js";
+import { ProtocolRequestType } from "vscode-languageserver-protocol";
 
 /**
  * Pulls of closed files from TypeScript 7's native server, each answered under the file's own
@@ -133,4 +133,26 @@ export class OwnProjectPulls implements ProjectPulls {
 
 function sameFile(a: string, b: string): boolean {
   return a === b || (a !== "" && b !== "" && resolve(a) === resolve(b));
+}
+
+interface ProjectInfoParams {
+  readonly textDocument: { readonly uri: string };
+}
+
+interface ProjectInfoResult {
+  /** The tsconfig of the project the server answers the file from; "" for an inferred project. */
+  readonly configFilePath: string;
+}
+
+/** TypeScript 7's native server's own request: which project it would answer a file from now. */
+const ProjectInfoRequest = new ProtocolRequestType<ProjectInfoParams, ProjectInfoResult | null, never, void, void>("custom/projectInfo");
+
+/**
+ * The config file of the project TypeScript 7 answers `uri` from at this moment ("" for an
+ * inferred project). For a closed file that is the first loaded project holding it, which may be
+ * another package's (one that imports it) rather than its own: the question costs no type check.
+ */
+async function requestTypescriptProject(link: ServerLink, uri: string, options: RequestOptions): Promise<string> {
+  const result = await link.request(ProjectInfoRequest, { textDocument: { uri } }, options);
+  return result?.configFilePath ?? "";
 }

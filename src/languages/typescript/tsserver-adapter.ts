@@ -4,10 +4,12 @@ import { standardAdapter } from "../standard.js";
 import { tsserverChangeQueries } from "./change-queries.js";
 import { reachByShapes } from "./change-reach.js";
 import { TYPESCRIPT_PROGRAM_FILES } from "./native-adapter.js";
-import { confirmTsserverVersion } from "./tsserver-version.js";
 import { requestTsserverDiagnostics } from "./tsserver-diagnostics.js";
-import { requestTsserverProjectLoaded } from "./tsserver-project.js";
+import { requestTsserverProjectLoaded, requestTsserverVersion } from "./tsserver-project.js";
 import { TsserverProjectPulls } from "./tsserver-project-pulls.js";
+import type { Deadline } from "../../contract/deadline.js";
+import { BridgeError } from "../../contract/errors.js";
+import type { ToolchainReport } from "../../lsp/project-model.js";
 
 /**
  * typescript-language-server driving a TypeScript 5.x or 6.x tsserver. The bridge watches its
@@ -49,4 +51,18 @@ export function tsserverAdapter(link: ServerLink): ServerAdapter {
       confirmToolchain: (compiler, deadline) => confirmTsserverVersion(link, compiler, deadline),
     },
   };
+}
+
+/**
+ * Asks the tsserver that typescript-language-server runs for its version and throws
+ * `ServerVersionMismatch` unless it is the compiler's; returns it.
+ */
+async function confirmTsserverVersion(link: ServerLink, compiler: ToolchainReport, deadline: Deadline): Promise<string> {
+  const reported = await requestTsserverVersion(link, { deadline });
+  if (reported === compiler.version) return reported;
+  throw new BridgeError(
+    "ServerVersionMismatch",
+    `the tsserver that answers reports version ${JSON.stringify(reported)}, but the ${compiler.source} TypeScript at ${compiler.path} is ${compiler.version}`,
+    { server: compiler.name, pinned: compiler.version, reported, compiler_path: compiler.path },
+  );
 }

@@ -4,7 +4,7 @@ import type { ServerLink } from "../../lsp/server-adapter.js";
 import { TSSERVER_REQUEST } from "./tsserver-diagnostics.js";
 
 /** The project tsserver answers a file from. */
-export interface TsserverProject {
+interface TsserverProject {
   /** The tsconfig/jsconfig path of a configured project; for an inferred project, a name of tsserver's. */
   readonly configFileName: string;
   /** Every file of the project's program (libraries and the config file included), absolute. */

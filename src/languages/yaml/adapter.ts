@@ -7,7 +7,7 @@ import { standardAdapter } from "../standard.js";
  * URL, and lspmcp refuses (server-requests.ts). The server has no setting that turns those
  * requests off, and a file's modeline (`# yaml-language-server: $schema=URL`) chooses the URL.
  */
-export const YAML_CONTENT_REQUESTS = "yaml/registerContentRequest";
+const YAML_CONTENT_REQUESTS = "yaml/registerContentRequest";
 
 /**
  * yaml-language-server: the standard adapter, but before it takes any document it is told to

@@ -12,17 +12,17 @@ import { requireCapability, withCapability } from "./capability.js";
 /** Capability and method of `textDocument/prepareCallHierarchy`, for gating and errors. */
 export const CALL_HIERARCHY_FEATURE = { capability: "callHierarchyProvider", method: CallHierarchyPrepareRequest.method } as const;
 
-export type CallDirection = "incoming" | "outgoing";
+type CallDirection = "incoming" | "outgoing";
 
 /** One caller (incoming) or callee (outgoing), with where the calls are. */
-export interface CallEdge {
+interface CallEdge {
   readonly item: CallHierarchyItem;
   /** Ranges in the caller's file (incoming) or in the symbol's own file (outgoing). */
   readonly callSites: readonly Range[];
 }
 
 /** The symbol at the position and one level of its calls; `symbol` null when nothing is there. */
-export interface CallHierarchyAnswer {
+interface CallHierarchyAnswer {
   readonly symbol: CallHierarchyItem | null;
   readonly calls: readonly CallEdge[];
 }

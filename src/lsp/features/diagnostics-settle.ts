@@ -9,7 +9,7 @@ import { decideSettle, startSettle, stepSettle } from "../settle-rule.js";
 import type { PullReport, SettleEvent, SettleFailure, SettleState } from "../settle-state.js";
 
 /** Diagnostics of one document version, per channel; null where the channel did not answer. */
-export interface SettledDiagnostics {
+interface SettledDiagnostics {
   readonly pull: readonly Diagnostic[] | null;
   readonly push: readonly Diagnostic[] | null;
   /** The server did not check the document, and why (bacon-ls's cargo failed); absent: it did. */

@@ -3,7 +3,7 @@ import type { LspClient, RequestOptions } from "../lsp-client.js";
 import { requireCapability } from "./capability.js";
 
 /** What `textDocument/hover` said, with its contents rendered as one markdown text. */
-export interface HoverAnswer {
+interface HoverAnswer {
   readonly markdown: string;
   readonly range: Hover["range"] | null;
 }

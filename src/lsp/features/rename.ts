@@ -17,14 +17,14 @@ import { requireCapability } from "./capability.js";
 export const RENAME_FEATURE = { capability: "renameProvider", method: RenameRequest.method } as const;
 
 /** A file operation of a workspace edit, as URIs. `newUri` is set for a rename only. */
-export interface FileOperation {
+interface FileOperation {
   readonly kind: "create" | "rename" | "delete";
   readonly uri: string;
   readonly newUri: string | null;
 }
 
 /** A workspace edit flattened: text edits per document URI, and the file operations in order. */
-export interface RenameEdits {
+interface RenameEdits {
   readonly edits: ReadonlyMap<string, readonly TextEdit[]>;
   readonly fileOperations: readonly FileOperation[];
 }
