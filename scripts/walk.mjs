@@ -123,7 +123,10 @@ while (queue.length > 0) {
         else if (callee) queue.push(callee);
         // A function handed down to a lower room is called from there: a call back up.
         if (layerOf(calleeFile) > layerOf(file) && (node.arguments ?? []).some(handsDown)) {
-          upCalls.push(`${relative(REPO, calleeFile)} (${roomOf(calleeFile)}) → ${name(unit)} (${roomOf(file)})`);
+          // A listener registered on an event (`onClose`, `onExpire`): called when the event
+          // happens, not as a step of the callee's work.
+          const listener = /^on[A-Z]/.test(declaration.name?.getText() ?? "");
+          upCalls.push(`${relative(REPO, calleeFile)} (${roomOf(calleeFile)}) → ${name(unit)} (${roomOf(file)})${listener ? " [listener]" : ""}`);
         }
       }
     }
@@ -145,6 +148,6 @@ console.log(
   `folders entered: ${folders.size} (rooms: ${new Set([...folders.keys()].map((folder) => folder.split("/")[0])).size}); followed inside: ${followed}`,
 );
 for (const [folder, count] of [...folders].sort()) console.log(`  ${folder || "."} (${count} functions)`);
-console.log(`calls back up a layer: ${unique.length}`);
+console.log(`calls back up a layer: ${unique.length} (listeners on an event among them: ${unique.filter((call) => call.endsWith("[listener]")).length})`);
 for (const call of unique) console.log(`  ${call}`);
 if (list) for (const unit of visited) console.log(`  ${name(unit)}`);
