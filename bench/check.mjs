@@ -34,7 +34,7 @@ if (PYTHON_FILES > 0) {
   }
   writeFileSync(join(py, "bridge.toml"), config("pyright"));
   const pyright = await timed(join(REPO, "node_modules/.bin/pyright"), ["pkg"], py);
-  const pyCheck = await timed(process.execPath, [MAIN, "check", "--config", "bridge.toml", "--quiet", "--format", "json"], py);
+  const pyCheck = await timed(MAIN, ["check", "--config", "bridge.toml", "--quiet", "--format", "json"], py);
   const pyErrors = /(\d+) errors?/.exec(pyright.stdout)?.[1];
   const pyFindings = pyCheck.status === 1 || pyCheck.status === 0 ? JSON.parse(pyCheck.stdout).summary.errors : `exit ${pyCheck.status}`;
   console.log(
@@ -58,7 +58,7 @@ if (option("--flask", "1") !== "0") {
   for (const { profile, cli } of checkers) {
     writeFileSync(join(flask, "bridge.toml"), config(profile));
     const own = await timed(cli[0], cli[1], flask);
-    const check = await timed(process.execPath, [MAIN, "check", "--config", "bridge.toml", "--quiet", "--format", "json"], flask);
+    const check = await timed(MAIN, ["check", "--config", "bridge.toml", "--quiet", "--format", "json"], flask);
     const found = JSON.parse(check.stdout).summary;
     const start = process.hrtime.bigint();
     const client = new Client({ name: "bench", version: "0" });

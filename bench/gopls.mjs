@@ -77,7 +77,7 @@ async function floor(batch) {
 async function check() {
   const { env, done } = caches();
   writeConfig(env);
-  const run = await timed(process.execPath, [MAIN, "check", "--config", config, "--trust-config", "--quiet", "--format", "json", "--fail-on", "never"], root);
+  const run = await timed(MAIN, ["check", "--config", config, "--trust-config", "--quiet", "--format", "json", "--fail-on", "never"], root);
   done();
   if (run.status !== 0) throw new Error(`lspmcp check exited ${run.status}`);
   const { summary } = JSON.parse(run.stdout);

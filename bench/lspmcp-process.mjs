@@ -3,7 +3,11 @@
 import { fileURLToPath } from "node:url";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
-/** The built `lspmcp` entry (`npm run build`). */
+/**
+ * The built `lspmcp` entry (`npm run build`). The benches run it as a program (`timed(MAIN, […])`),
+ * as a user's `lspmcp check` runs: through its `#!` line and the heap flags it gives node, which
+ * cost a many-file run garbage collection that `node MAIN` would not show.
+ */
 export const MAIN = fileURLToPath(new URL("../dist/lspmcp/main.js", import.meta.url));
 
 /**

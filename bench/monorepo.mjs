@@ -99,7 +99,7 @@ function linkOwnTypescript(root) {
   return twin;
 }
 
-const checkIn = (root) => timed(process.execPath, [MAIN, "check", "--config", "bridge.toml", "--quiet", "--format", "json"], root);
+const checkIn = (root) => timed(MAIN, ["check", "--config", "bridge.toml", "--quiet", "--format", "json"], root);
 
 for (const [packages, files] of SHAPES) {
   const root = monorepo(packages, files);

@@ -85,7 +85,7 @@ if (args[0] === "--pull") {
     const runs = { tsc: [], check: [], plain: [], edit: [] };
     for (let round = 0; round < rounds; round++) {
       runs.tsc.push((await timed(TSC7, ["--noEmit", "-p", "tsconfig.json"], root)).ms);
-      runs.check.push((await timed(process.execPath, [MAIN, "check", "--config", "bridge.toml", "--quiet", "--format", "json"], root)).ms);
+      runs.check.push((await timed(MAIN, ["check", "--config", "bridge.toml", "--quiet", "--format", "json"], root)).ms);
       runs.plain.push((await timed(process.execPath, [SELF, "--pull", root], root)).ms);
     }
     const rootEdit = tsWorkspace(size);

@@ -96,7 +96,7 @@ async function project(label, root, files, edits) {
   const baseline = await compilers(root);
   const base = await floor(root, files);
   console.log(`  floor (plain LSP client of the native server, ${files.length} pulls): ${ms(base)}, ${base.errors} errors`);
-  const check = await timed(process.execPath, [MAIN, "check", "--config", "bridge.toml", "--quiet", "--format", "json"], root);
+  const check = await timed(MAIN, ["check", "--config", "bridge.toml", "--quiet", "--format", "json"], root);
   print("cold check", check, baseline, "<= 1.15x the floor", base);
   const { call, spawned, close } = await bridge(root);
   try {
