@@ -97,7 +97,7 @@ or LSPMCP_TRUST_CONFIG=1.
 
 exit codes: 0 ok; 1 findings at/above --fail-on (check), or no shared bridge (status);
             1 a server failed to install (servers install);
-            2 invalid or untrusted config, or usage, or a missing toolchain or Debian package (servers install);
+            2 invalid or untrusted config, or usage, or a missing or too old toolchain or Debian package (servers install);
             1 the bridge's findings differ from the CLI's (parity);
             3 a server failed (check), or failed or did not settle in a run (parity)
 `;

@@ -1,6 +1,6 @@
 // `lspmcp servers` and `lspmcp servers install` against a fake cargo (a real rust-analyzer build
 // takes 25 minutes): the listing, an install and its verified pin, a second run, an install killed
-// halfway, two installs at once, what the configuration in force names, a missing toolchain and a
+// halfway, two installs at once, what the configuration in force names, a missing or older toolchain and a
 // missing Debian package. Each test has a tool cache of its own (XDG_CACHE_HOME in a temp folder)
 // and a PATH without the real toolchains.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
@@ -238,6 +238,15 @@ describe("lspmcp servers install", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("gopls v0.23.0: needs Go 1.25 or newer (`go` on PATH), which is missing; get it with:");
     expect(existsSync(join(cache, "go"))).toBe(false);
+  });
+
+  test("a cargo older than the profile's Rust is exit 2 before any build, naming the Rust found and rustup's fix", async () => {
+    const { env, cache, cargoCalls } = sandbox();
+    const result = await run(["servers", "install", "bacon-ls"], { ...env, FAKE_CARGO_VERSION: "1.80.0" });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain("bacon-ls 0.31.0: needs Rust 1.94 or newer (`cargo` on PATH), and Rust 1.80 is older; get it with: rustup update stable");
+    expect(installs(cargoCalls())).toBe(0);
+    expect(existsSync(join(cache, "bacon-ls"))).toBe(false);
   });
 
   test("a missing Debian package is named with its apt-get command, not installed: exit 2", async () => {
