@@ -66,7 +66,7 @@ export type SettleEvent =
   | { readonly type: "flycheck-history"; readonly everBegun: boolean; readonly pending: boolean }
   /** The session's running cargo runs and how many asked for have not begun yet, as the wait starts (fed before the sync). */
   | { readonly type: "build-run-history"; readonly running: readonly (string | number)[]; readonly pending: number }
-  /** The wait asked its adapter for a run; it hears `cargo-run-requested` once the request is sent. */
+  /** The wait asked its adapter for a run; it hears `build-run-requested` once the request is sent. */
   | { readonly type: "build-run-asked" }
   | { readonly type: "barrier-sent" }
   | { readonly type: "barrier-answer" }

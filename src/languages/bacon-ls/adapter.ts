@@ -24,7 +24,7 @@ const FAILED_PREFIX = "cargo check failed: ";
  * exited with exit status: 101: …"): that run is told failed with the line it logs next. It runs one when a document is opened (unless one
  * began within the last second), saved, or at start, and publishes a file only when its set
  * changes (none published: none found). So the adapter keeps each file's last set, tells every
- * wait of the runs (the "build-run" strategy, `settle-cargo-run.ts`), and asks for a run with a
+ * wait of the runs (the "cargo-run" strategy, `settle-cargo-run.ts`), and asks for a run with a
  * didSave of the document, which is on disk as synced: one didSave for every wait that asks in
  * the same turn.
  */

@@ -74,7 +74,7 @@ function stepCargoRun(state: CargoRunState, event: SettleEvent): CargoRunState |
     }
     case "build-run-publish":
       return event.uri === state.target.uri ? next({ published: event.diagnostics }) : state;
-    // Its publishes are read as `cargo-run-publish` (whatever their version), and its progress as runs.
+    // Its publishes are read as `build-run-publish` (whatever their version), and its progress as runs.
     case "publish":
     case "progress":
       return state;
