@@ -7,7 +7,7 @@
 // is always a callback: a function a higher room hands down (an argument, or a function-valued
 // property of an object argument) that the lower room then calls.
 //
-// A contributor's tool, not shipped: `node scripts/walk.mjs [file.ts function] [--list] [--json]`.
+// A contributor's tool, not shipped: `node scripts/walk.mjs [file.ts function] [--doors=ROOM,...] [--list] [--json]`.
 // Calls are followed statically, every branch taken (so `--since`'s path and the plain run's
 // alike); a call through an interface's method (an adapter's, a lane's) ends at the interface,
 // as nothing in the code says which implementation answers it.
