@@ -1,4 +1,5 @@
-// The shelf a user gets: README.md and the pages of docs/ ship in the package, the contributors'
+// The shelf a user gets: README.md, the pages of docs/ and bridge.toml.example (which
+// configuration.md points at in the package) ship in the package, the contributors'
 // pages (docs/contributors/) do not, every relative link of either resolves in the repository,
 // and the user pages stay short enough to read.
 import { execFileSync } from "node:child_process";
@@ -27,7 +28,7 @@ test("the package holds the user pages and none of the contributors'", () => {
     files: { path: string }[];
   }[];
   const files = new Set(packed[0]!.files.map((file) => file.path));
-  expect(USER_PAGES.filter((page) => !files.has(page))).toEqual([]);
+  expect([...USER_PAGES, "bridge.toml.example"].filter((page) => !files.has(page))).toEqual([]);
   expect([...files].filter((file) => file.startsWith("docs/contributors/") || file === "CONTRIBUTING.md")).toEqual([]);
 });
 
