@@ -57,6 +57,7 @@ function packed(path: string): boolean {
     /^servers\/[^/]+\.toml$/.test(path) ||
     path === "servers/maude/README.md" ||
     path === "config/bridge.schema.json" ||
+    path === "bridge.toml.example" ||
     path === "LICENSE"
   );
 }
