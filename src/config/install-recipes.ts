@@ -123,7 +123,13 @@ export function toolchainVersionCheck(
 ): { readonly args: readonly string[]; readonly older: (output: string) => string | null } | null {
   if (source.from !== "cargo" || source.rust === undefined) return null;
   const rust = source.rust;
-  return { args: ["--version"], older: (output) => (olderRust(output, rust) === null ? null : `Rust ${olderRust(output, rust)}`) };
+  return {
+    args: ["--version"],
+    older: (output) => {
+      const found = olderRust(output, rust);
+      return found === null ? null : `Rust ${found}`;
+    },
+  };
 }
 
 /**
