@@ -1,10 +1,11 @@
 import { execFile } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { runCheckCli } from "../check/helpers/cli.js";
 import { startBridge } from "../helpers/bridge.js";
 import { diagnostics } from "../helpers/differential.js";
+import { REPO } from "../helpers/paths.js";
 import { requireBinary } from "../helpers/require-binary.js";
 import { tempDir } from "../helpers/temp.js";
 import { tempRepo, type TempRepo } from "../helpers/temp-repo.js";
@@ -101,3 +102,10 @@ test("serve: the diagnostics tool lists the files with cargo's reason, and once 
     await bridge.close();
   }
 }, 300_000);
+
+test("docs/servers.md says what these runs show: each file not checked with cargo's reason, not a Timeout", () => {
+  const page = readFileSync(join(REPO, "docs/servers.md"), "utf8").replace(/\s+/g, " ");
+  const bacon = page.slice(page.indexOf("## Rust's diagnostics owner: bacon-ls"), page.indexOf("## Several servers for one file"));
+  expect(bacon).toContain("A run cargo refuses (a `Cargo.toml` that does not parse) lists each file as not checked with cargo's reason");
+  expect(bacon).not.toMatch(/Timeout/);
+});
