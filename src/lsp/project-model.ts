@@ -1,6 +1,7 @@
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import type { CallScope } from "../contract/call-scope.js";
 import type { Deadline } from "../contract/deadline.js";
+import type { Logger } from "../contract/logger.js";
 import type { RequestOptions } from "./request-options.js";
 
 /**
@@ -66,6 +67,8 @@ export interface ProjectHost {
   readonly root: string;
   /** A fresh deadline for one file's work (`request_timeout_ms` from now). */
   fileDeadline(): Deadline;
+  /** Where the pulls say, at debug, why they took a slower way. */
+  readonly logger: Logger;
   /**
    * Opens `path` (absolute) from the disk, or the preview's text, as a call opens a file, and
    * holds it open on `scope`: the cap never closes it while the scope lasts.

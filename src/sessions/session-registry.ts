@@ -27,7 +27,7 @@ export class SessionRegistry {
 
   constructor(
     readonly config: ResolvedConfig,
-    private readonly logger: Logger,
+    readonly logger: Logger,
     private readonly timings: RegistryTimings = {},
   ) {
     for (const workspace of config.workspaces) {

@@ -81,6 +81,7 @@ export async function planProjectRun(
   const host: ProjectHost = {
     root: first.target.workspace.root,
     fileDeadline: () => Deadline.in(options.config.bridge.request_timeout_ms),
+    logger: options.sessions.logger,
     open: async (path, requestOptions, scope) => {
       const sentBefore = client.documents.sentCount;
       const atLook = state.sentAtLook === sentBefore;
@@ -103,9 +104,15 @@ export async function planProjectRun(
   };
   const pulls = model.projectPulls(host);
   try {
-    const placedPaths = await pulls.place([...targets.keys()], { deadline: startDeadline, signal });
+    // The pulls are told only of the files to ask: what the bridge kept is given as it was.
+    const isKept = (item: RunItem) => keptAnswer(client, state, item.target, changed.has(item.target.file.absolutePath)) !== undefined;
+    const kept = new Set(items.filter(isKept));
+    const placedPaths = await pulls.place(
+      items.filter((item) => !kept.has(item)).map((item) => item.target.file.absolutePath),
+      { deadline: startDeadline, signal },
+    );
     return {
-      placed: new Set(items.filter((item) => placedPaths.has(item.target.file.absolutePath))),
+      placed: new Set([...kept, ...items.filter((item) => placedPaths.has(item.target.file.absolutePath))]),
       refreshed: true,
       answer: (item, context) =>
         answerFromProject(client, state, item.target, context, changed.has(item.target.file.absolutePath), (file, uri, fileOptions) =>

@@ -4,6 +4,7 @@ import { standardAdapter } from "../standard.js";
 import { nativeChangeQueries } from "./change-queries.js";
 import { reachByShapes } from "./change-reach.js";
 import { OwnProjectPulls } from "./own-project-pulls.js";
+import { ProgramPulls } from "./program-pulls.js";
 
 /**
  * TypeScript 7's native language server (`tsc --lsp --stdio`). The bridge watches its files: it
@@ -11,7 +12,9 @@ import { OwnProjectPulls } from "./own-project-pulls.js";
  * the server answers. A pull of a file, opened or not, is complete on its own (the server brings
  * its program up to date with every change it was told of, loading the project when needed,
  * before it answers), so a whole project is answered by one pull per file with none opened
- * (each under its own project: `own-project-pulls.ts`), and a document needs no settle wait.
+ * (each under its own project: `own-project-pulls.ts`), or, for most of a project's files at
+ * once, by its API session's whole-program answers (`program-pulls.ts`); a document needs no
+ * settle wait.
  * Which compiler runs is chosen at each start (`launch.ts`): this adapter for TypeScript 7,
  * `tsserver` for 5.x and 6.x.
  */
@@ -30,7 +33,7 @@ export function typescriptAdapter(link: ServerLink): ServerAdapter {
       answersUnopened: true,
       documentDiagnostics: (uri, options) => requestPullDiagnostics(link, uri, options),
       awaitProjectLoaded: null,
-      projectPulls: (host) => new OwnProjectPulls(link, host),
+      projectPulls: (host) => new ProgramPulls(link, host, new OwnProjectPulls(link, host)),
       changeReach: (kept, options) => reachByShapes(nativeChangeQueries(link, kept, options)),
       confirmToolchain: null,
     },

@@ -52,29 +52,28 @@ export class OwnProjectPulls implements ProjectPulls {
     return new Set(paths);
   }
 
+  /** The config whose project is `path`'s own when it is opened (the nearest one), null for none. */
+  ownConfig(path: string): string | null {
+    return nearestConfig(path, this.host.root, this.configs);
+  }
+
+  /**
+   * Whether `path`'s nearest config's project holds itself loaded for the run: its anchor (`path`
+   * when none is open yet) is open and the server answers that anchor from this very project.
+   */
+  async holdsOwnProject(path: string, options: RequestOptions): Promise<boolean> {
+    const expected = this.ownConfig(path) ?? "";
+    const anchor = await this.anchorOf(expected, path, pathToFileURL(path).href, options);
+    return (typeof anchor === "object" ? this.anchors.get(expected) : anchor) === "held";
+  }
+
   /** `path`'s diagnostics from its own project, and that project. */
   async pull(path: string, uri: string, options: RequestOptions): Promise<ProjectAnswer> {
-    const expected = nearestConfig(path, this.host.root, this.configs) ?? "";
-    let anchor = this.anchors.get(expected);
-    while (anchor instanceof Promise) {
-      await anchor;
-      anchor = this.anchors.get(expected);
-    }
+    const expected = this.ownConfig(path) ?? "";
+    const anchor = await this.anchorOf(expected, path, uri, options);
     let project: string;
-    if (anchor === undefined && this.holdEarlierAnchor(expected)) anchor = "held";
-    if (anchor === undefined) {
-      const opening = this.open(path, options).then(async () => {
-        project = await requestTypescriptProject(this.link, uri, options);
-        const held = sameFile(project, expected);
-        this.anchors.set(expected, held ? "held" : "open");
-        if (held) this.earlierAnchors().set(expected, uri);
-      });
-      this.anchors.set(expected, opening);
-      // A failed anchor leaves the place to the next file of its config.
-      await opening.catch((error: unknown) => {
-        this.anchors.delete(expected);
-        throw error;
-      });
+    if (typeof anchor === "object") {
+      project = anchor.opened;
     } else if (this.link.documents.get(uri)) {
       project = await requestTypescriptProject(this.link, uri, options);
     } else if (anchor === "held") {
@@ -105,6 +104,34 @@ export class OwnProjectPulls implements ProjectPulls {
       const { documents } = this.link;
       if (!this.link.isClosed && documents.get(uri) && !documents.isHeld(uri)) await documents.close(uri).catch(() => {});
     }
+  }
+
+  /**
+   * The anchor of `expected` once settled ("held" or "open"), or, when `path` became it now (opened
+   * here), the project the server answers it from.
+   */
+  private async anchorOf(expected: string, path: string, uri: string, options: RequestOptions): Promise<"held" | "open" | { opened: string }> {
+    let anchor = this.anchors.get(expected);
+    while (anchor instanceof Promise) {
+      await anchor;
+      anchor = this.anchors.get(expected);
+    }
+    if (anchor !== undefined) return anchor;
+    if (this.holdEarlierAnchor(expected)) return "held";
+    let project = "";
+    const opening = this.open(path, options).then(async () => {
+      project = await requestTypescriptProject(this.link, uri, options);
+      const held = sameFile(project, expected);
+      this.anchors.set(expected, held ? "held" : "open");
+      if (held) this.earlierAnchors().set(expected, uri);
+    });
+    this.anchors.set(expected, opening);
+    // A failed anchor leaves the place to the next file of its config.
+    await opening.catch((error: unknown) => {
+      this.anchors.delete(expected);
+      throw error;
+    });
+    return { opened: project };
   }
 
   private earlierAnchors(): Map<string, string> {
