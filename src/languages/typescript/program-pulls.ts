@@ -101,7 +101,7 @@ export class ProgramPulls implements ProjectPulls {
     const projects = candidates.filter((_, index) => held[index]);
     if (projects.length === 0) return;
     const session = await apiSessionOf(this.link, options);
-    if (session === null) return;
+    if (session === null) throw new Error("the server has no API session");
     const snapshot = await session.request<Snapshot>("updateSnapshot", { openProjects: projects.map(([config]) => config) }, options);
     try {
       await Promise.all(projects.map(([config, files]) => this.answerProject(session, snapshot, config, files, options)));
