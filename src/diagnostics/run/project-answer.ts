@@ -19,7 +19,8 @@ type AskFileDiagnostics = (file: string, uri: string, options: RequestOptions) =
  * found it changed). A server with complete pulls also keeps the converted answer with its text,
  * which a later call gives again as long as the disk look finds the file unchanged and its answer
  * is still the kept one (and from whose text the adapter's change queries read what the file
- * exported).
+ * exported). `since`: the generation of the program the run's pulls may have answered from (their
+ * `place` can answer files ahead of time); an answer is kept only when no change came after it.
  */
 export async function answerFromProject(
   client: LspClient,
@@ -28,6 +29,7 @@ export async function answerFromProject(
   context: CallContext,
   changed: boolean,
   ask: AskFileDiagnostics,
+  since: number = state.generation,
 ): Promise<FileDiagnostics> {
   const given = keptAnswer(client, state, target, changed);
   if (given) return given;
@@ -40,7 +42,7 @@ export async function answerFromProject(
   const text = open?.text ?? (await readSourceFile(file.absolutePath, file.path));
   let answer = kept;
   if (!answer) {
-    const generation = state.generation;
+    const generation = Math.min(since, state.generation);
     answer = await ask(file.absolutePath, uri, { deadline: context.deadline, signal: context.signal });
     // An answer that raced with a change told to the server may describe either program: not kept.
     if (state.generation === generation) state.answers.set(file.absolutePath, answer);

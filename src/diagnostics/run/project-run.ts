@@ -107,6 +107,7 @@ export async function planProjectRun(
     // The pulls are told only of the files to ask: what the bridge kept is given as it was.
     const isKept = (item: RunItem) => keptAnswer(client, state, item.target, changed.has(item.target.file.absolutePath)) !== undefined;
     const kept = new Set(items.filter(isKept));
+    const placedAt = state.generation;
     const placedPaths = await pulls.place(
       items.filter((item) => !kept.has(item)).map((item) => item.target.file.absolutePath),
       { deadline: startDeadline, signal },
@@ -115,8 +116,14 @@ export async function planProjectRun(
       placed: new Set([...kept, ...items.filter((item) => placedPaths.has(item.target.file.absolutePath))]),
       refreshed: true,
       answer: (item, context) =>
-        answerFromProject(client, state, item.target, context, changed.has(item.target.file.absolutePath), (file, uri, fileOptions) =>
-          pulls.pull(file, uri, fileOptions),
+        answerFromProject(
+          client,
+          state,
+          item.target,
+          context,
+          changed.has(item.target.file.absolutePath),
+          (file, uri, fileOptions) => pulls.pull(file, uri, fileOptions),
+          placedAt,
         ),
       kept: (item) => keptAnswer(client, state, item.target, changed.has(item.target.file.absolutePath)),
       end: () => pulls.end(options.close),
