@@ -7,7 +7,8 @@ import type { ProjectAnswer, ProjectHost, ProjectPulls } from "../../lsp/project
 import type { RequestOptions } from "../../lsp/request-options.js";
 import type { ServerLink } from "../../lsp/server-adapter.js";
 import { type ApiDiagnostic, pullForm } from "./api-diagnostics.js";
-import { type ApiSession, apiSessionOf } from "./api-session.js";
+import { apiSessionOf } from "./api-session.js";
+import type { SocketPeer } from "../../lsp/socket-peer.js";
 import type { OwnProjectPulls } from "./own-project-pulls.js";
 
 /**
@@ -112,7 +113,7 @@ export class ProgramPulls implements ProjectPulls {
   }
 
   /** The answers of `files` (whose nearest config is `config`) that the snapshot's project of `config` gives as its own. */
-  private async answerProject(session: ApiSession, snapshot: Snapshot, config: string, files: readonly string[], options: RequestOptions): Promise<void> {
+  private async answerProject(session: SocketPeer, snapshot: Snapshot, config: string, files: readonly string[], options: RequestOptions): Promise<void> {
     const project = snapshot.projects.find((candidate) => sameFile(candidate.configFileName, config));
     if (!project) return;
     const roots = new Set(project.rootFiles);
