@@ -21,7 +21,7 @@ export interface ApiDiagnostic {
  * unused label, a fallthrough, a missing return). The API does not apply the preference: a file
  * with one of them as an error is answered by its pull, which knows the setting.
  */
-export const STYLE_CHECKS: ReadonlySet<number> = new Set([6133, 6138, 6192, 6196, 7027, 7028, 7029, 7030]);
+const STYLE_CHECKS: ReadonlySet<number> = new Set([6133, 6138, 6192, 6196, 7027, 7028, 7029, 7030]);
 
 /** The compiler's category (warning 0, error 1, suggestion 2, message 3) as the pull's severity. */
 const SEVERITY: Readonly<Record<number, DiagnosticSeverity>> = {

@@ -15,7 +15,7 @@ import type { OwnProjectPulls } from "./own-project-pulls.js";
  * Set to "1", every file goes by its own pull (`OwnProjectPulls`), never through the API session:
  * for the tests that compare the two lanes. Not a user option.
  */
-export const PER_FILE_ENV = "LSPMCP_TYPESCRIPT_PER_FILE";
+const PER_FILE_ENV = "LSPMCP_TYPESCRIPT_PER_FILE";
 
 /** The API's `updateSnapshot` answer: the snapshot, and each project it holds. */
 interface Snapshot {
