@@ -179,7 +179,7 @@ const ProjectInfoRequest = new ProtocolRequestType<ProjectInfoParams, ProjectInf
  * inferred project). For a closed file that is the first loaded project holding it, which may be
  * another package's (one that imports it) rather than its own: the question costs no type check.
  */
-async function requestTypescriptProject(link: ServerLink, uri: string, options: RequestOptions): Promise<string> {
+export async function requestTypescriptProject(link: ServerLink, uri: string, options: RequestOptions): Promise<string> {
   const result = await link.request(ProjectInfoRequest, { textDocument: { uri } }, options);
   return result?.configFilePath ?? "";
 }

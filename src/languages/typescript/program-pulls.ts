@@ -9,7 +9,7 @@ import type { ServerLink } from "../../lsp/server-adapter.js";
 import { type ApiDiagnostic, pullForm } from "./api-diagnostics.js";
 import { apiSessionOf } from "./api-session.js";
 import type { SocketPeer } from "../../lsp/socket-peer.js";
-import type { OwnProjectPulls } from "./own-project-pulls.js";
+import { type OwnProjectPulls, requestTypescriptProject } from "./own-project-pulls.js";
 
 /**
  * Set to "1", every file goes by its own pull (`OwnProjectPulls`), never through the API session:
@@ -101,6 +101,10 @@ export class ProgramPulls implements ProjectPulls {
     const held = await Promise.all(candidates.map(([, files]) => this.own.holdsOwnProject(files[0]!, options)));
     const projects = candidates.filter((_, index) => held[index]);
     if (projects.length === 0) return;
+    // The API session is a connection of its own: what the LSP connection told the server before
+    // (the changes on disk) is in the server's program only once a request sent after it there
+    // is answered.
+    await requestTypescriptProject(this.link, pathToFileURL(projects[0]![1][0]!).href, options);
     const session = await apiSessionOf(this.link, options);
     if (session === null) throw new Error("the server has no API session");
     const snapshot = await session.request<Snapshot>("updateSnapshot", { openProjects: projects.map(([config]) => config) }, options);
