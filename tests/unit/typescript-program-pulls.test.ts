@@ -43,6 +43,8 @@ function setUp(handle: Handler | null) {
       return () => {};
     },
     request: async (type: { method: string }, params: { pipe: string }) => {
+      // The round trip on the LSP connection before the API's questions.
+      if (type.method === "custom/projectInfo") return { configFilePath: config };
       if (type.method !== "custom/initializeAPISession") throw new Error(`unexpected ${type.method}`);
       if (handle === null) throw new BridgeError("NotSupported", "the server does not implement custom/initializeAPISession");
       pipe = params.pipe;
