@@ -20,7 +20,10 @@ import { tempDir } from "../helpers/temp.js";
 type Handler = (method: string, params: unknown) => unknown;
 
 const servers: Server[] = [];
+/** Each test's server connection, closed after it: its API session ends with it, and its socket's folder goes. */
+const connections: (() => void)[] = [];
 afterEach(() => {
+  for (const close of connections.splice(0)) close();
   for (const server of servers.splice(0)) server.close();
 });
 
@@ -82,7 +85,11 @@ function setUp(handle: Handler | null) {
     expect([...placed]).toEqual(files);
     return Promise.all(files.map((file) => pulls.pull(file, pathToFileURL(file).href, { deadline: Deadline.in(5000) })));
   };
-  return { root, config, files, pulled, debug, pullAll, closeSession: () => closeListeners.forEach((listener) => listener()), pipe: () => pipe };
+  const closeSession = () => {
+    for (const listener of closeListeners.splice(0)) listener();
+  };
+  connections.push(closeSession);
+  return { root, config, files, pulled, debug, pullAll, closeSession, pipe: () => pipe };
 }
 
 const snapshotOf = (config: string, files: readonly string[]) => ({
