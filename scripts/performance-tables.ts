@@ -58,9 +58,8 @@ function typescriptTable(lines: readonly string[]): string | undefined {
   return [
     '## `check` and `diagnostics "."` against `tsc --noEmit`',
     "",
-    "Generated TypeScript trees with an error in one file of ten, no compiler of their own (the pinned",
-    "TypeScript 7.0.2 answers). Each figure is wall time, and its ratio to `tsc --noEmit` of the same",
-    'tree in the same run; `"."` is an agent\'s `diagnostics` on the whole workspace, from one bridge.',
+    "Generated trees, an error in one file of ten, answered by the pinned TypeScript 7.0.2: wall time",
+    'and its ratio to `tsc --noEmit` in the same run; `"."` is an agent\'s `diagnostics` on the workspace.',
     "",
     '| files | `tsc --noEmit` | cold `check` | cold `"."` from the bridge\'s start | `"."` again, nothing changed | `"."` after a function body changed | `"."` after an export every file reaches |',
     "|---|---|---|---|---|---|---|",
@@ -88,9 +87,7 @@ function checkTable(lines: readonly string[]): string | undefined {
   return [
     "## `check` against each checker's own command line",
     "",
-    "`lspmcp check` over the checker's own CLI on the same tree, in the same run: wall time, and CPU of",
-    "the whole process tree. The bridge's fixed part (Node, the server's start) weighs most on small,",
-    "fast runs.",
+    "`lspmcp check` over the checker's CLI, same tree, same run (CPU: the whole process tree).",
     "",
     "| tree | server | wall | CPU |",
     "|---|---|---|---|",
