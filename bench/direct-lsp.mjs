@@ -28,6 +28,20 @@ export async function startDirectClient({ command, args, root, name, capabilitie
   return { connection, stop };
 }
 
+/** Pulls every file's diagnostics from `connection`, `inFlight` at a time; the count of errors. */
+export async function pullEvery(connection, files, inFlight) {
+  let errors = 0;
+  const queue = [...files];
+  const worker = async () => {
+    for (let file = queue.shift(); file; file = queue.shift()) {
+      const report = await connection.sendRequest("textDocument/diagnostic", { textDocument: { uri: pathToFileURL(file).href } });
+      errors += report.items.filter((item) => item.severity === 1).length;
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  return errors;
+}
+
 /**
  * Where `needle` first occurs (after the first occurrence of `after`, when given): 1-based line,
  * 1-based column in code points (as lspmcp counts), and the 0-based UTF-16 character (as LSP does).

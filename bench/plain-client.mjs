@@ -13,7 +13,7 @@ import { appendFileSync, readdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { timed, tsWorkspace } from "./bench-projects.mjs";
-import { startDirectClient } from "./direct-lsp.mjs";
+import { pullEvery, startDirectClient } from "./direct-lsp.mjs";
 import { MAIN } from "./lspmcp-process.mjs";
 
 const REPO = resolve(fileURLToPath(new URL("..", import.meta.url)));
@@ -39,20 +39,6 @@ async function start(root) {
   });
 }
 
-/** Every file pulled, `IN_FLIGHT` at a time; the count of errors. */
-async function pullAll(connection, files) {
-  let errors = 0;
-  const queue = [...files];
-  const worker = async () => {
-    for (let file = queue.shift(); file; file = queue.shift()) {
-      const report = await connection.sendRequest("textDocument/diagnostic", { textDocument: { uri: pathToFileURL(file).href } });
-      errors += report.items.filter((item) => item.severity === 1).length;
-    }
-  };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-  return errors;
-}
-
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const x = (a, b) => `${(a / b).toFixed(2)}x`;
 
@@ -60,12 +46,12 @@ const x = (a, b) => `${(a / b).toFixed(2)}x`;
 async function editReachingAll(root, size) {
   const { connection, stop } = await start(root);
   const files = sourceFiles(root);
-  await pullAll(connection, files);
+  await pullEvery(connection, files, IN_FLIGHT);
   const f0 = join(root, "src", "f0.ts");
   appendFileSync(f0, `export const added${size}: number = 1;\n`);
   const from = process.hrtime.bigint();
   await connection.sendNotification("workspace/didChangeWatchedFiles", { changes: [{ uri: pathToFileURL(f0).href, type: 2 }] });
-  await pullAll(connection, files);
+  await pullEvery(connection, files, IN_FLIGHT);
   const ms = Number(process.hrtime.bigint() - from) / 1e6;
   await stop();
   return ms;
@@ -74,7 +60,7 @@ async function editReachingAll(root, size) {
 if (args[0] === "--pull") {
   const root = args[1];
   const { connection, stop } = await start(root);
-  const errors = await pullAll(connection, sourceFiles(root));
+  const errors = await pullEvery(connection, sourceFiles(root), IN_FLIGHT);
   await stop();
   console.log(`${errors} errors`);
 } else {

@@ -13,10 +13,10 @@
 import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { config, timed, tsModule, tsWorkspace } from "./bench-projects.mjs";
-import { startDirectClient } from "./direct-lsp.mjs";
+import { pullEvery, startDirectClient } from "./direct-lsp.mjs";
 import { lspmcpTransport, MAIN } from "./lspmcp-process.mjs";
 
 const REPO = resolve(fileURLToPath(new URL("..", import.meta.url)));
@@ -49,15 +49,7 @@ async function floor(root, files) {
     name: "bench",
     capabilities: { textDocument: { diagnostic: {} }, workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } },
   });
-  let errors = 0;
-  const queue = [...files];
-  const worker = async () => {
-    for (let file = queue.shift(); file; file = queue.shift()) {
-      const report = await connection.sendRequest("textDocument/diagnostic", { textDocument: { uri: pathToFileURL(file).href } });
-      errors += report.items.filter((item) => item.severity === 1).length;
-    }
-  };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  const errors = await pullEvery(connection, files, IN_FLIGHT);
   const run = { ms: Number(process.hrtime.bigint() - start) / 1e6, errors };
   await stop();
   return run;
