@@ -25,7 +25,7 @@ const InitializeApiSessionRequest = new ProtocolRequestType<InitializeApiSession
  * socket the server listens on once asked (`custom/initializeAPISession`). It shares the server's
  * projects, open documents and the changes it was told of, and answers a whole program's
  * diagnostics in one message. The socket lives in a private temporary folder of the bridge's own
- * (mode 0700), removed when the session ends; the session ends with its server's connection. The
+ * (mode 0700), removed once connected; the session ends with its server's connection. The
  * server serves it itself: no process is added to the server's tree. Throws, leaving nothing
  * behind, when it cannot be opened.
  */
@@ -36,11 +36,11 @@ async function openApiSession(link: ServerLink, options: RequestOptions): Promis
     const answer = await link.request(InitializeApiSessionRequest, { pipe }, options);
     if (answer?.pipe !== pipe) throw new Error(`the server listens on ${String(answer?.pipe)}, not on the socket asked`);
     const peer = await SocketPeer.connect(pipe, options);
+    // A connection lives on without its path: gone now, the folder is not left behind by a bridge
+    // that is killed or exits without closing its sessions, and no one else can connect.
+    rmSync(folder, { recursive: true, force: true });
     const stopListening = link.onClose(() => peer.close());
-    peer.onClose(() => {
-      stopListening();
-      rmSync(folder, { recursive: true, force: true });
-    });
+    peer.onClose(stopListening);
     try {
       await peer.request("initialize", null, options);
     } catch (error) {
